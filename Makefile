@@ -1,0 +1,30 @@
+# make run   : set up .venv, install meeple, simulate the bundled games
+# make test  : the whole test suite (sets up .venv if needed)
+# make bench : playouts per second against the hand-written baselines
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lint clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/meeple validate games/*.rules
+	$(VENV)/bin/meeple simulate games/hare.rules --games 500 --players 4 --seed 1
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) bench/run.py
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check dsl interpreter tests bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,303 @@
+"""Benchmark: random playouts/s of hand-written baselines vs. the interpreter.
+
+Usage::
+
+    python bench/run.py [--seconds S] [--players P] [--game NAME ...] [--json] [--cpu N]
+
+For every registered game it measures, in this single process (pinned to one
+CPU where the OS allows it):
+
+* baseline playouts/s: ``play_random_game(players, rng)`` from the game's
+  hand-written module in ``bench/``;
+* interpreter playouts/s: ``interpreter.load(rules)`` once, then
+  ``new_state(players=P, seed=s)`` and uniformly random ``legal_actions()``
+  until ``is_terminal()``;
+* ratio interpreter/baseline (target >= 0.5);
+* median wall time of ``python -m interpreter.cli validate RULES`` over 5 runs
+  (target < 0.3 s).
+
+A missing interpreter, rules file or baseline module is reported in its row;
+the script still exits 0.
+
+To add a game, add an entry to ``GAMES``: a module in ``bench/`` exposing
+``play_random_game(players: int, rng: random.Random) -> dict`` and the rules
+file path relative to the repository root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+RATIO_TARGET = 0.5
+VALIDATE_TARGET_S = 0.3
+VALIDATE_RUNS = 5
+INTERPRETER_ACTION_CAP = 100_000  # per playout; guards against a non-ending game
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A benchmarked game: its baseline module and its rules file."""
+
+    baseline_module: str  # importable from the repo root, e.g. "bench.hare_baseline"
+    rules: str  # relative to the repo root
+
+
+GAMES: dict[str, GameSpec] = {
+    "hare": GameSpec("bench.hare_baseline", "games/hare.rules"),
+    # Lucky Dog, once bench/luckydog_baseline.py exists:
+    # "luckydog": GameSpec("bench.luckydog_baseline", "games/luckydog.rules"),
+}
+
+Playout = Callable[[int], Any]  # seed -> anything; one full random game
+
+
+def pin_to_one_cpu(cpu: int | None = None) -> int | None:
+    """Restrict this process (and its children) to one CPU; return it.
+
+    Without ``cpu``, the lowest CPU this process may use. Returns None where
+    the OS has no affinity API or refuses.
+    """
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    try:
+        chosen = min(os.sched_getaffinity(0)) if cpu is None else cpu
+        os.sched_setaffinity(0, {chosen})
+    except OSError:
+        return None
+    return chosen
+
+
+def measure(playout: Playout, seconds: float) -> float:
+    """Playouts per second of ``playout`` over ``seconds``, after a warm-up."""
+    warmup_end = time.perf_counter() + min(0.5, seconds / 10)
+    seed = 0
+    while time.perf_counter() < warmup_end:
+        playout(seed)
+        seed += 1
+    seed = 1_000_000
+    count = 0
+    start = time.perf_counter()
+    end = start + seconds
+    now = start
+    while now < end:
+        playout(seed)
+        seed += 1
+        count += 1
+        now = time.perf_counter()
+    return count / (now - start)
+
+
+def baseline_playout(spec: GameSpec, players: int) -> Playout:
+    """Playout function for the hand-written baseline."""
+    module = importlib.import_module(spec.baseline_module)
+    play_random_game = module.play_random_game
+
+    def playout(seed: int) -> Any:
+        return play_random_game(players, random.Random(seed))
+
+    return playout
+
+
+def interpreter_playout(spec: GameSpec, players: int) -> Playout:
+    """Playout function for the interpreter (raises if it is unavailable)."""
+    import interpreter  # optional: the engine may not exist yet
+
+    game = interpreter.load(str(ROOT / spec.rules))
+
+    def playout(seed: int) -> int:
+        rng = random.Random(seed)
+        state = game.new_state(players=players, seed=seed)
+        actions = 0
+        while not state.is_terminal():
+            acts = state.legal_actions()
+            state.apply(rng.choice(acts))
+            actions += 1
+            if actions >= INTERPRETER_ACTION_CAP:
+                raise RuntimeError(f"seed {seed}: not terminal after {actions} actions")
+        return actions
+
+    return playout
+
+
+def time_validate(rules: str) -> float:
+    """Median wall time of ``meeple validate RULES``; raises on failure."""
+    cmd = [sys.executable, "-m", "interpreter.cli", "validate", rules]
+    times = []
+    for _ in range(VALIDATE_RUNS):
+        start = time.perf_counter()
+        proc = subprocess.run(
+            cmd, check=False, cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
+        times.append(time.perf_counter() - start)
+        if proc.returncode != 0:
+            output = (proc.stderr or proc.stdout).strip().splitlines()
+            detail = output[-1] if output else "no output"
+            raise RuntimeError(f"exit {proc.returncode}: {detail}")
+    return statistics.median(times)
+
+
+def describe(exc: BaseException) -> str:
+    """One-line description of an exception for the report."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def bench_game(
+    name: str, spec: GameSpec, players: int, seconds: float
+) -> dict[str, Any]:
+    """Run all measurements for one game; failures become error strings."""
+    row: dict[str, Any] = {
+        "game": name,
+        "rules": spec.rules,
+        "baseline_per_s": None,
+        "interpreter_per_s": None,
+        "ratio": None,
+        "validate_s": None,
+        "errors": {},
+    }
+    try:
+        row["baseline_per_s"] = measure(baseline_playout(spec, players), seconds)
+    except Exception as exc:  # noqa: BLE001 - any failure is reported in the row
+        row["errors"]["baseline"] = describe(exc)
+
+    rules_path = ROOT / spec.rules
+    try:
+        importlib.import_module("interpreter")
+    except Exception as exc:  # noqa: BLE001
+        missing = f"interpreter not importable ({describe(exc)})"
+        row["errors"]["interpreter"] = row["errors"]["validate"] = missing
+        return row
+    if not rules_path.is_file():
+        missing = f"rules file missing: {spec.rules}"
+        row["errors"]["interpreter"] = row["errors"]["validate"] = missing
+        return row
+
+    try:
+        row["interpreter_per_s"] = measure(interpreter_playout(spec, players), seconds)
+    except Exception as exc:  # noqa: BLE001
+        row["errors"]["interpreter"] = describe(exc)
+    if row["baseline_per_s"] and row["interpreter_per_s"] is not None:
+        row["ratio"] = row["interpreter_per_s"] / row["baseline_per_s"]
+
+    try:
+        row["validate_s"] = time_validate(spec.rules)
+    except Exception as exc:  # noqa: BLE001
+        row["errors"]["validate"] = describe(exc)
+    return row
+
+
+def format_table(rows: list[dict[str, Any]]) -> str:
+    """Human-readable table, with any errors listed underneath."""
+
+    def num(value: float | None, fmt: str) -> str:
+        return "n/a" if value is None else format(value, fmt)
+
+    def mark(ok: bool | None, bad: str) -> str:
+        return "" if ok is None else " ok" if ok else f" {bad}"
+
+    header = (
+        "game",
+        "baseline/s",
+        "interp/s",
+        f"ratio (>={RATIO_TARGET})",
+        f"validate s (<{VALIDATE_TARGET_S})",
+    )
+    lines = [header]
+    for row in rows:
+        ratio, validate = row["ratio"], row["validate_s"]
+        ratio_ok = None if ratio is None else ratio >= RATIO_TARGET
+        validate_ok = None if validate is None else validate < VALIDATE_TARGET_S
+        lines.append(
+            (
+                row["game"],
+                num(row["baseline_per_s"], ".1f"),
+                num(row["interpreter_per_s"], ".1f"),
+                num(ratio, ".3f") + mark(ratio_ok, "LOW"),
+                num(validate, ".3f") + mark(validate_ok, "SLOW"),
+            )
+        )
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    out = [
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip()
+        for line in lines
+    ]
+    out.insert(1, "  ".join("-" * w for w in widths))
+    for row in rows:
+        for what, message in row["errors"].items():
+            out.append(f"{row['game']} {what}: {message}")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, benchmark the chosen games, print a table or JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=5.0,
+        help="measurement time per playout loop (default 5)",
+    )
+    parser.add_argument(
+        "--players", type=int, default=4, help="player count (default 4)"
+    )
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=sorted(GAMES),
+        help="game(s) to run (default: all)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--cpu", type=int, help="CPU to pin to (default: the lowest one allowed)"
+    )
+    args = parser.parse_args(argv)
+
+    cpu = pin_to_one_cpu(args.cpu)
+    names = args.game or list(GAMES)
+    rows = [bench_game(name, GAMES[name], args.players, args.seconds) for name in names]
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "players": args.players,
+                    "seconds": args.seconds,
+                    "cpu": cpu,
+                    "python": platform.python_version(),
+                    "targets": {
+                        "ratio_min": RATIO_TARGET,
+                        "validate_max_s": VALIDATE_TARGET_S,
+                    },
+                    "games": rows,
+                },
+                indent=2,
+            )
+        )
+    else:
+        pinned = f"pinned to CPU {cpu}" if cpu is not None else "not pinned"
+        print(
+            f"players={args.players}  seconds={args.seconds}  {pinned}  "
+            f"python {platform.python_version()}"
+        )
+        print(format_table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

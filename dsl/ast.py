@@ -1,0 +1,442 @@
+"""AST nodes of a rules file: one frozen dataclass per construct.
+
+Each node keeps its source position in ``span``, apart from its child fields, as
+CPython's ``ast`` does. Lowering (``dsl.lower``) turns a node into a JSON object
+whose ``"node"`` is the class name in snake_case and whose other keys are the
+fields, so the field names and type hints here *are* the shape of the IR; the
+JSON Schema is generated from them (``dsl.schema``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A 1-based source range: ``line:col`` up to ``end_line:end_col`` (exclusive)."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+NOWHERE = Span(0, 0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """Base of all nodes; ``span`` is where the construct stands in the file."""
+
+    span: Span = field(default=NOWHERE, kw_only=True, compare=False, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Ident(Node):
+    """A name as written, with its own position (for carets under the name)."""
+
+    text: str
+
+
+# ---- expressions -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Int(Node):
+    """An integer literal."""
+
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bool(Node):
+    """``true`` or ``false``."""
+
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Node):
+    """A reference to a param, local, loop variable, define, enum value or built-in."""
+
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Node):
+    """``func(args...)``: a built-in query or a define with arguments."""
+
+    func: str
+    args: list[Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class Filtered(Node):
+    """``func(zone where test)``: a zone query over the cards for which ``test`` holds."""
+
+    func: str
+    zone: Expr
+    where: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Comprehension(Node):
+    """``func(body for var in domain where test)``: sum, max, min, any, all or count."""
+
+    func: str
+    body: Expr
+    var: Ident
+    domain: Domain
+    where: Optional[Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class CaseArm(Node):
+    """``match: value`` inside a ``case``."""
+
+    match: Expr
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Case(Node):
+    """``case subject { m1: v1, m2: v2, else: default }``."""
+
+    subject: Expr
+    arms: list[CaseArm]
+    default: Optional[Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class Attr(Node):
+    """``obj.name``: an attribute of a card."""
+
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp(Node):
+    """``left op right``; ``op`` is the operator or keyword as written."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class UnOp(Node):
+    """``op operand``: ``not`` or unary minus."""
+
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Cond(Node):
+    """``if test then then_ else else_``."""
+
+    test: Expr
+    then_: Expr
+    else_: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Domain(Node):
+    """What a loop runs over: a kind of piece or enum value, a zone's cards,
+    the range ``lo..hi``, or, with ``players`` set, the seats in turn order
+    starting from the current player."""
+
+    lo: Optional[Expr]
+    hi: Optional[Expr]
+    players: bool
+
+
+Expr = Union[Int, Bool, Name, Call, Filtered, Comprehension, Case, Attr, BinOp, UnOp, Cond]
+
+
+# ---- statements ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Node):
+    """``let name = value``: a local for the rest of the block."""
+
+    name: Ident
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Set(Node):
+    """``set var = value`` or ``set var(player) = value``; ``current`` sets the player to move."""
+
+    target: Ident
+    index: Optional[Expr]
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class SetRandom(Node):
+    """``set var = random domain``: a chance event, each value of the domain equally likely."""
+
+    target: Ident
+    index: Optional[Expr]
+    domain: Domain
+
+
+@dataclass(frozen=True, slots=True)
+class If(Node):
+    """If ``test`` holds, ``body`` runs, else ``else_``."""
+
+    test: Expr
+    body: list[Stmt]
+    else_: list[Stmt]
+
+
+@dataclass(frozen=True, slots=True)
+class For(Node):
+    """``for var in domain where test { body }``."""
+
+    var: Ident
+    domain: Domain
+    where: Optional[Expr]
+    body: list[Stmt]
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Node):
+    """``move piece by steps [stopping at tag]``: forward along the piece's track."""
+
+    piece: Expr
+    steps: Expr
+    stop_at: Optional[Ident]
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAll(Node):
+    """``move all from source to dest``: every card of one zone into another."""
+
+    source: Expr
+    dest: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Node):
+    """``deal amount from source to dest [reshuffling pile]``: one chance draw per card."""
+
+    amount: Expr
+    source: Expr
+    dest: Expr
+    reshuffle: Optional[Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class Refill(Node):
+    """``refill zone to size from source [reshuffling pile]``: draw until ``zone`` holds ``size``."""
+
+    zone: Expr
+    size: Expr
+    source: Expr
+    reshuffle: Optional[Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Node):
+    """``choose label [by player]: lo..hi cards [of one attr] from source to dest [keeping test]``.
+
+    A decision: each distinct multiset of cards that satisfies the constraints is
+    one legal action; ``keeping`` is judged as if the cards had moved."""
+
+    label: Ident
+    chooser: Optional[Expr]
+    lo: Expr
+    hi: Expr
+    same: Optional[Ident]
+    source: Expr
+    dest: Expr
+    keeping: Optional[Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class Run(Node):
+    """``run phase``: the phase's statements run here."""
+
+    phase: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame(Node):
+    """``end game``: the game ends now and is scored."""
+
+
+Stmt = Union[Let, Set, SetRandom, If, For, Move, MoveAll, Deal, Refill, Choose, Run, EndGame]
+
+
+# ---- declarations ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Param(Node):
+    """``param name = default in lo..hi "doc"``: a number a variant or the fuzzer may turn."""
+
+    name: Ident
+    default: int
+    lo: int
+    hi: int
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class Enum(Node):
+    """``enum name { values }``: a kind of value cards can carry."""
+
+    name: Ident
+    values: list[Ident]
+
+
+@dataclass(frozen=True, slots=True)
+class TileCount(Node):
+    """``count tag`` in a track's tiles."""
+
+    count: Expr
+    tag: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class Track(Node):
+    """A linear track: space 0 is the start, ``spaces`` follow, then the finish.
+
+    With ``tiles``, each space gets a tag drawn at random from the listed tiles
+    at the start of the game (one chance event per space)."""
+
+    name: Ident
+    spaces: Expr
+    tiles: list[TileCount]
+
+
+@dataclass(frozen=True, slots=True)
+class Pieces(Node):
+    """``pieces kind on track { values }``: one piece per value, all on the start."""
+
+    name: Ident
+    track: Ident
+    values: list[Ident]
+
+
+@dataclass(frozen=True, slots=True)
+class Zone(Node):
+    """A container of cards, shared or one per player, ``public``, ``private`` (its owner
+    sees it) or ``hidden`` (nobody sees its cards, everybody sees how many)."""
+
+    name: Ident
+    per_player: bool
+    visibility: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttrValue(Node):
+    """``name = value`` on a card variety; a bare ``name`` means ``true``."""
+
+    name: Ident
+    value: Union[int, bool, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Variety(Node):
+    """``count name { attrs }``: identical cards of one variety."""
+
+    count: Expr
+    name: Ident
+    attrs: list[AttrValue]
+
+
+@dataclass(frozen=True, slots=True)
+class Cards(Node):
+    """``cards kind in zone { varieties }``: the cards of a kind and where they start."""
+
+    name: Ident
+    zone: Ident
+    varieties: list[Variety]
+
+
+@dataclass(frozen=True, slots=True)
+class Var(Node):
+    """``var name [per player] = init``: a counter the rules set and read."""
+
+    name: Ident
+    per_player: bool
+    init: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Define(Node):
+    """``define name(params) = body``: a named expression, inlined where used."""
+
+    name: Ident
+    params: list[Ident]
+    body: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Phase(Node):
+    """``phase name { body }``: statements that ``run name`` executes."""
+
+    name: Ident
+    body: list[Stmt]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerExpr(Node):
+    """``score(p) = expr`` and ``tiebreak(p) = expr``: a number per player."""
+
+    player: Ident
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Report(Node):
+    """``report "label" = expr``: a statistic of a finished game, tallied by ``simulate``."""
+
+    label: str
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class EndWhen(Node):
+    """``end when test``: checked after every step; the game ends once it holds."""
+
+    test: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class RangeDecl(Node):
+    """``players lo..hi``."""
+
+    lo: int
+    hi: int
+
+
+@dataclass(frozen=True, slots=True)
+class RulesFile(Node):
+    """A whole rules file; list fields keep declaration order."""
+
+    title: str
+    players: Optional[RangeDecl]
+    max_steps: int
+    params: list[Param]
+    enums: list[Enum]
+    tracks: list[Track]
+    pieces: list[Pieces]
+    zones: list[Zone]
+    cards: list[Cards]
+    vars: list[Var]
+    defines: list[Define]
+    setup: list[Stmt]
+    turn: list[Stmt]
+    phases: list[Phase]
+    end: list[EndWhen]
+    score: Optional[PlayerExpr]
+    tiebreak: Optional[PlayerExpr]
+    reports: list[Report]

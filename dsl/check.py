@@ -1,0 +1,618 @@
+"""Semantic checks of an IR document (``check``): names resolve, types fit, counts
+are possible, nothing is declared twice or left unused. All problems are collected."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .diagnostics import Diagnostic, did_you_mean
+from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, INT, KEYWORD_NAMES, NONE, PLAYER, ZONE,
+                      Symbols, attr_type, collect, kind_type)
+
+MAX_CARDS = 100_000
+MAX_SPACES = 10_000
+MAX_PLAYERS = 16
+MAX_STEPS = 1_000_000
+ARITH = {"+", "-", "*", "/", "%"}
+ORDER = {"<", "<=", ">", ">="}
+EQUALITY = {"==", "!="}
+LOGIC = {"and", "or"}
+
+
+def check(ir: dict, file: str, params: Optional[dict[str, int]] = None) -> list[Diagnostic]:
+    """Every semantic problem of a schema-valid IR document (warnings included)."""
+    return Checker(ir, file, params or {}).run()
+
+
+class Checker:
+    def __init__(self, ir: dict, file: str, params: dict[str, int]):
+        self.ir = ir
+        self.file = file
+        self.sym: Symbols = collect(ir)
+        self.values = {p["name"]: p["default"] for p in ir["params"]}
+        self.values.update(params)
+        self.diags: list[Diagnostic] = []
+        self.used: set[str] = set()
+        self.define_stack: list[str] = []
+
+    # ---- reporting ----
+    def error(self, node: Any, message: str, path: str, at_field: str = "at", kind: str = "error") -> None:
+        at = node.get(at_field) if isinstance(node, dict) else None
+        if at is None and isinstance(node, dict):
+            at = node.get("at")
+        line, col, end_line, end_col = at if at else (0, 0, 0, 0)
+        d = Diagnostic(self.file, message, line, col, end_line, end_col, path=path, kind=kind)
+        if d not in self.diags:
+            self.diags.append(d)
+
+    def warn(self, node: Any, message: str, path: str, at_field: str = "at") -> None:
+        self.error(node, message, path, at_field, kind="warning")
+
+    # ---- whole file ----
+    def run(self) -> list[Diagnostic]:
+        ir = self.ir
+        self.check_names()
+        self.check_players()
+        self.check_params()
+        self.check_tracks()
+        self.check_pieces()
+        self.check_cards()
+        for i, v in enumerate(ir["vars"]):
+            t = self.expr(v["init"], {}, f"$.vars[{i}].init")
+            self.expect(v["init"], t, {INT, BOOL, PLAYER}, "a var's start value", f"$.vars[{i}].init")
+        if not ir["turn"]:
+            self.error({"at": [1, 1, 1, 2]}, "the game has no 'turn { ... }' block", "$.turn")
+        self.block(ir["setup"], {}, "$.setup")
+        self.block(ir["turn"], {}, "$.turn")
+        for i, ph in enumerate(ir["phases"]):
+            if ph["name"] not in self.used:
+                self.block(ph["body"], {}, f"$.phases[{i}].body")
+        self.check_phase_cycles()
+        for i, e in enumerate(ir["end"]):
+            self.expect(e["test"], self.expr(e["test"], {}, f"$.end[{i}].test"), {BOOL}, "'end when'",
+                        f"$.end[{i}].test")
+        for key in ("score", "tiebreak"):
+            pe = ir[key]
+            if pe:
+                scope = {pe["player"]: PLAYER}
+                self.expect(pe["expr"], self.expr(pe["expr"], scope, f"$.{key}.expr"), {INT}, f"'{key}'",
+                            f"$.{key}.expr")
+        for i, r in enumerate(ir["reports"]):
+            self.expr(r["expr"], {}, f"$.reports[{i}].expr")
+        self.check_unused()
+        return self.diags
+
+    def check_names(self) -> None:
+        seen: dict[str, str] = {}
+        groups = [("param", "params"), ("kind", "enums"), ("track", "tracks"), ("kind", "pieces"),
+                  ("zone", "zones"), ("var", "vars"), ("define", "defines")]
+        reserved = set(KEYWORD_NAMES) | set(BUILTINS) | AGGREGATES
+        for what, key in groups:
+            for i, d in enumerate(self.ir[key]):
+                name = d["name"]
+                if name in reserved:
+                    self.error(d, f"'{name}' is a built-in name and cannot be declared", f"$.{key}[{i}]",
+                               "name_at")
+                elif name in seen:
+                    self.error(d, f"{what} '{name}' clashes with the {seen[name]} of the same name",
+                               f"$.{key}[{i}]", "name_at")
+                else:
+                    seen[name] = what
+        for key in ("enums", "pieces"):
+            for i, d in enumerate(self.ir[key]):
+                for j, v in enumerate(d["values"]):
+                    path = f"$.{key}[{i}].values[{j}]"
+                    at = d.get("values_at")
+                    node = {"at": at[j]} if at and j < len(at) else d
+                    if v in seen:
+                        self.error(node, f"value '{v}' clashes with the {seen[v]} of the same name", path)
+                    else:
+                        seen[v] = "value"
+        self.check_unique("phases", "phase")
+        self.check_unique("cards", "card kind")
+        varieties: set[str] = set()
+        for i, c in enumerate(self.ir["cards"]):
+            for j, v in enumerate(c["varieties"]):
+                if v["name"] in varieties:
+                    self.error(v, f"card '{v['name']}' is declared twice", f"$.cards[{i}].varieties[{j}]",
+                               "name_at")
+                varieties.add(v["name"])
+
+    def check_unique(self, key: str, what: str) -> None:
+        names: set[str] = set()
+        for i, d in enumerate(self.ir[key]):
+            if d["name"] in names:
+                self.error(d, f"{what} '{d['name']}' is declared twice", f"$.{key}[{i}]", "name_at")
+            names.add(d["name"])
+
+    def check_players(self) -> None:
+        p = self.ir["players"]
+        if p is None:
+            self.error({"at": [1, 1, 1, 2]}, "the game does not say how many play: add 'players MIN..MAX'",
+                       "$.players")
+            return
+        if not 1 <= p["lo"] <= p["hi"] <= MAX_PLAYERS:
+            self.error(p, f"players {p['lo']}..{p['hi']} is not a range within 1..{MAX_PLAYERS}", "$.players")
+        if not 0 <= self.ir["max_steps"] <= MAX_STEPS:
+            self.error({}, f"max_steps must be within 1..{MAX_STEPS}", "$.max_steps")
+
+    def check_params(self) -> None:
+        for i, p in enumerate(self.ir["params"]):
+            if p["lo"] > p["hi"]:
+                self.error(p, f"param '{p['name']}' has an empty range {p['lo']}..{p['hi']}", f"$.params[{i}]")
+            elif not p["lo"] <= p["default"] <= p["hi"]:
+                self.error(p, f"param '{p['name']}' = {p['default']} lies outside its range "
+                              f"{p['lo']}..{p['hi']}", f"$.params[{i}]")
+            value = self.values.get(p["name"])
+            if value is not None and value != p["default"] and not p["lo"] <= value <= p["hi"]:
+                self.error(p, f"param '{p['name']}' was set to {value}, outside its range "
+                              f"{p['lo']}..{p['hi']}", f"$.params[{i}]")
+
+    def check_tracks(self) -> None:
+        for i, t in enumerate(self.ir["tracks"]):
+            path = f"$.tracks[{i}]"
+            spaces = self.count(t["spaces"], f"{path}.spaces", MAX_SPACES, "spaces")
+            total = 0
+            for j, tc in enumerate(t["tiles"]):
+                n = self.count(tc["count"], f"{path}.tiles[{j}].count", MAX_SPACES, "tiles")
+                total += n or 0
+            if t["tiles"] and spaces is not None and total != spaces:
+                self.error(t, f"track '{t['name']}' has {spaces} spaces but its tiles add up to {total}", path)
+
+    def check_pieces(self) -> None:
+        for i, p in enumerate(self.ir["pieces"]):
+            if p["track"] not in self.sym.tracks:
+                self.error(p, f"unknown track '{p['track']}'{did_you_mean(p['track'], self.sym.tracks)}",
+                           f"$.pieces[{i}]", "track_at")
+            if len(set(p["values"])) != len(p["values"]):
+                self.error(p, f"pieces '{p['name']}' lists a piece twice", f"$.pieces[{i}]")
+
+    def check_cards(self) -> None:
+        total = 0
+        attr_types: dict[str, tuple[str, str]] = {}
+        for i, c in enumerate(self.ir["cards"]):
+            if c["zone"] not in self.sym.zones:
+                self.error(c, f"unknown zone '{c['zone']}'{did_you_mean(c['zone'], self.sym.zones)}",
+                           f"$.cards[{i}]", "zone_at")
+            elif self.sym.zones[c["zone"]]["per_player"]:
+                self.error(c, f"cards start in a shared zone; '{c['zone']}' is per player", f"$.cards[{i}]",
+                           "zone_at")
+            self.used.add(c["zone"])
+            for j, v in enumerate(c["varieties"]):
+                path = f"$.cards[{i}].varieties[{j}]"
+                n = self.count(v["count"], f"{path}.count", MAX_CARDS, "cards")
+                total += n or 0
+                for k, a in enumerate(v["attrs"]):
+                    value = a["value"]
+                    if isinstance(value, str) and value not in self.sym.value_kind:
+                        self.error(a, f"unknown value '{value}'{did_you_mean(value, self.sym.value_kind)}",
+                                   f"{path}.attrs[{k}]")
+                        continue
+                    t = attr_type(value, self.sym.value_kind)
+                    first = attr_types.setdefault(a["name"], (t, v["name"]))
+                    if first[0] != t:
+                        self.error(a, f"attribute '{a['name']}' is {_show(t)} here but {_show(first[0])} on "
+                                      f"card '{first[1]}'", f"{path}.attrs[{k}]")
+        if total > MAX_CARDS:
+            self.error(self.ir["cards"][0], f"the game has {total:,} cards; at most {MAX_CARDS:,} are allowed",
+                       "$.cards")
+
+    def count(self, e: dict, path: str, limit: int, what: str) -> Optional[int]:
+        t = self.expr(e, {}, path)
+        self.expect(e, t, {INT}, "a count", path)
+        value = self.const(e)
+        if value is None:
+            if t == INT:
+                self.error(e, "a count here must be a number or made of params", path)
+            return None
+        if value < 0:
+            self.error(e, f"a count of {what} cannot be negative ({value})", path)
+        elif value > limit:
+            self.error(e, f"{value:,} {what} is more than the limit of {limit:,}", path)
+        return value
+
+    def const(self, e: dict) -> Optional[int]:
+        """The value of a count made of numbers and params, else None."""
+        node = e["node"]
+        if node == "int":
+            return e["value"]
+        if node == "name" and e["id"] in self.sym.params:
+            return self.values.get(e["id"])
+        if node == "un_op" and e["op"] == "-":
+            v = self.const(e["operand"])
+            return None if v is None else -v
+        if node == "bin_op" and e["op"] in ARITH:
+            a, b = self.const(e["left"]), self.const(e["right"])
+            if a is None or b is None:
+                return None
+            if e["op"] in "/%" and b == 0:
+                return None
+            return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0, "%": a % b if b else 0}[e["op"]]
+        return None
+
+    def check_phase_cycles(self) -> None:
+        graph = {name: _runs(ph["body"]) for name, ph in self.sym.phases.items()}
+        for i, ph in enumerate(self.ir["phases"]):
+            stack, seen = list(graph.get(ph["name"], ())), set()
+            while stack:
+                n = stack.pop()
+                if n == ph["name"]:
+                    self.error(ph, f"phase '{n}' runs itself (rules may not loop)", f"$.phases[{i}]", "name_at")
+                    break
+                if n not in seen:
+                    seen.add(n)
+                    stack.extend(graph.get(n, ()))
+
+    def check_unused(self) -> None:
+        for key, what in (("params", "param"), ("zones", "zone"), ("defines", "define"), ("phases", "phase"),
+                          ("vars", "var")):
+            for i, d in enumerate(self.ir[key]):
+                if d["name"] not in self.used:
+                    verb = "never runs" if key == "phases" else "is never used"
+                    self.warn(d, f"{what} '{d['name']}' {verb}", f"$.{key}[{i}]", "name_at")
+
+    # ---- statements ----
+    def block(self, stmts: list, scope: dict, path: str) -> None:
+        scope = dict(scope)
+        for i, s in enumerate(stmts):
+            self.stmt(s, scope, f"{path}[{i}]")
+
+    def stmt(self, s: dict, scope: dict, path: str) -> None:
+        node = s["node"]
+        if node == "let":
+            scope[s["name"]] = self.expr(s["value"], scope, f"{path}.value")
+        elif node in ("set", "set_random"):
+            want = self.target(s, scope, path)
+            if node == "set":
+                got = self.expr(s["value"], scope, f"{path}.value")
+            else:
+                got = self.domain(s["domain"], scope, f"{path}.domain")
+            if want and got not in (want, ANY) and not (want == PLAYER and got == INT):
+                self.error(s, f"'{s['target']}' holds {_show(want)} but is set to {_show(got)}", path)
+        elif node == "if":
+            self.expect(s["test"], self.expr(s["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
+            self.block(s["body"], scope, f"{path}.body")
+            self.block(s["else_"], scope, f"{path}.else_")
+        elif node == "for":
+            inner = dict(scope)
+            inner[s["var"]] = self.domain(s["domain"], scope, f"{path}.domain")
+            if s["where"] is not None:
+                self.expect(s["where"], self.expr(s["where"], inner, f"{path}.where"), {BOOL}, "'where'",
+                            f"{path}.where")
+            self.block(s["body"], inner, f"{path}.body")
+        elif node == "move":
+            t = self.expr(s["piece"], scope, f"{path}.piece")
+            if t != ANY and not self.is_piece(t):
+                self.error(s["piece"], f"'move ... by' needs a piece, not {_show(t)}", f"{path}.piece")
+            self.expect(s["steps"], self.expr(s["steps"], scope, f"{path}.steps"), {INT}, "the steps",
+                        f"{path}.steps")
+            tag = s["stop_at"]
+            if tag is not None:
+                tags = self.sym.tags.get(self.sym.piece_kinds.get(t[5:], ""), self.sym.all_tags())
+                if tag not in tags:
+                    self.error(s, f"unknown tile '{tag}'{did_you_mean(tag, tags)}", path, "stop_at_at")
+        elif node == "move_all":
+            self.zone(s["source"], scope, f"{path}.source")
+            self.zone(s["dest"], scope, f"{path}.dest")
+        elif node == "deal":
+            self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
+                        f"{path}.amount")
+            self.zone(s["source"], scope, f"{path}.source")
+            self.zone(s["dest"], scope, f"{path}.dest")
+            if s["reshuffle"] is not None:
+                self.zone(s["reshuffle"], scope, f"{path}.reshuffle")
+        elif node == "refill":
+            self.zone(s["zone"], scope, f"{path}.zone")
+            self.expect(s["size"], self.expr(s["size"], scope, f"{path}.size"), {INT}, "the size", f"{path}.size")
+            self.zone(s["source"], scope, f"{path}.source")
+            if s["reshuffle"] is not None:
+                self.zone(s["reshuffle"], scope, f"{path}.reshuffle")
+        elif node == "choose":
+            self.check_choose(s, scope, path)
+        elif node == "run":
+            if s["phase"] not in self.sym.phases:
+                self.error(s, f"unknown phase '{s['phase']}'{did_you_mean(s['phase'], self.sym.phases)}", path,
+                           "phase_at")
+            elif s["phase"] not in self.used:
+                self.used.add(s["phase"])
+                i = next(i for i, p in enumerate(self.ir["phases"]) if p["name"] == s["phase"])
+                self.block(self.sym.phases[s["phase"]]["body"], {}, f"$.phases[{i}].body")
+
+    def check_choose(self, s: dict, scope: dict, path: str) -> None:
+        if s["chooser"] is not None:
+            self.expect(s["chooser"], self.expr(s["chooser"], scope, f"{path}.chooser"), {PLAYER}, "'by'",
+                        f"{path}.chooser")
+        for key in ("lo", "hi"):
+            self.expect(s[key], self.expr(s[key], scope, f"{path}.{key}"), {INT}, "a number of cards",
+                        f"{path}.{key}")
+        lo, hi = self.const(s["lo"]), self.const(s["hi"])
+        if lo is not None and lo < 0:
+            self.error(s["lo"], f"cannot choose {lo} cards", f"{path}.lo")
+        if lo is not None and hi is not None and lo > hi:
+            self.error(s["lo"], f"impossible choice: at least {lo} and at most {hi} cards", f"{path}.lo")
+        if hi is not None and hi > 64:
+            self.error(s["hi"], f"choosing up to {hi} cards at once is beyond the limit of 64", f"{path}.hi")
+        if s["same"] is not None and s["same"] not in self.sym.attrs:
+            self.error(s, f"unknown card attribute '{s['same']}'{did_you_mean(s['same'], self.sym.attrs)}", path,
+                       "same_at")
+        self.zone(s["source"], scope, f"{path}.source")
+        self.zone(s["dest"], scope, f"{path}.dest")
+        if s["keeping"] is not None:
+            self.expect(s["keeping"], self.expr(s["keeping"], scope, f"{path}.keeping"), {BOOL}, "'keeping'",
+                        f"{path}.keeping")
+
+    def target(self, s: dict, scope: dict, path: str) -> Optional[str]:
+        name, index = s["target"], s["index"]
+        if name == "current":
+            if index is not None:
+                self.error(s, "'current' takes no player", path, "target_at")
+            return PLAYER
+        var = self.sym.vars.get(name)
+        if var is None:
+            self.error(s, f"unknown var '{name}'{did_you_mean(name, self.sym.vars)}", path, "target_at")
+            return None
+        self.used.add(name)
+        if var["per_player"] and index is None:
+            self.error(s, f"var '{name}' is per player: write {name}(p)", path, "target_at")
+        elif not var["per_player"] and index is not None:
+            self.error(s, f"var '{name}' is shared: it takes no player", path, "target_at")
+        elif index is not None:
+            self.expect(index, self.expr(index, scope, f"{path}.index"), {PLAYER}, "the player", f"{path}.index")
+        return self.expr(var["init"], {}, "$.vars")
+
+    def zone(self, e: dict, scope: dict, path: str) -> None:
+        t = self.expr(e, scope, path)
+        if t not in (ZONE, ANY):
+            self.error(e, f"expected a zone, found {_show(t)}", path)
+
+    def domain(self, d: dict, scope: dict, path: str) -> str:
+        if d["players"]:
+            return PLAYER
+        if d["hi"] is not None:
+            self.expect(d["lo"], self.expr(d["lo"], scope, f"{path}.lo"), {INT}, "a range", f"{path}.lo")
+            self.expect(d["hi"], self.expr(d["hi"], scope, f"{path}.hi"), {INT}, "a range", f"{path}.hi")
+            return INT
+        lo = d["lo"]
+        if lo["node"] == "name" and lo["id"] in self.sym.kinds and lo["id"] not in scope:
+            return kind_type(lo["id"])
+        t = self.expr(lo, scope, f"{path}.lo")
+        if t == ZONE:
+            return CARD
+        if t != ANY:
+            self.error(lo, f"cannot loop over {_show(t)}: expected a kind, a zone, 'player' or a range", path)
+        return ANY
+
+    # ---- expressions ----
+    def expect(self, e: dict, got: str, want: set[str], what: str, path: str) -> None:
+        if got != ANY and got not in want:
+            self.error(e, f"{what} must be {' or '.join(_show(w) for w in sorted(want))}, not {_show(got)}", path)
+
+    def is_piece(self, t: str) -> bool:
+        return t.startswith("kind:") and (t[5:] in self.sym.piece_kinds or t == "kind:*")
+
+    def expr(self, e: dict, scope: dict, path: str) -> str:
+        node = e["node"]
+        method = getattr(self, "e_" + node)
+        return method(e, scope, path)
+
+    def e_int(self, e, scope, path):
+        return INT
+
+    def e_bool(self, e, scope, path):
+        return BOOL
+
+    def e_name(self, e, scope, path):
+        name = e["id"]
+        if name in scope:
+            return scope[name]
+        if name in KEYWORD_NAMES:
+            return KEYWORD_NAMES[name]
+        sym = self.sym
+        self.used.add(name)
+        if name in sym.params:
+            return INT
+        if name in sym.defines:
+            return self.call_define(e, sym.defines[name], [], scope, path)
+        if name in sym.value_kind:
+            return kind_type(sym.value_kind[name])
+        if name in sym.zones:
+            if sym.zones[name]["per_player"]:
+                self.error(e, f"zone '{name}' is per player: write {name}(p)", path)
+                return ANY
+            return ZONE
+        if name in sym.vars:
+            if sym.vars[name]["per_player"]:
+                self.error(e, f"var '{name}' is per player: write {name}(p)", path)
+                return ANY
+            return self.expr(sym.vars[name]["init"], {}, "$.vars")
+        if name in sym.tracks:
+            return "track"
+        if name in sym.kinds:
+            self.error(e, f"'{name}' is a kind, not a value: loop over it with 'for x in {name}'", path)
+            return ANY
+        if name in BUILTINS:
+            self.error(e, f"'{name}' is a built-in query and needs arguments: {name}(...)", path)
+            return ANY
+        known = list(scope) + list(KEYWORD_NAMES) + list(sym.global_names())
+        self.error(e, f"unknown name '{name}'{did_you_mean(name, known)}", path)
+        return ANY
+
+    def e_call(self, e, scope, path):
+        func, args = e["func"], e["args"]
+        sym = self.sym
+        types = [self.expr(a, scope, f"{path}.args[{i}]") for i, a in enumerate(args)]
+        self.used.add(func)
+        if func in sym.defines:
+            return self.call_define(e, sym.defines[func], types, scope, path)
+        if func in sym.zones or func in sym.vars:
+            decl = sym.zones.get(func) or sym.vars[func]
+            if not decl["per_player"]:
+                self.error(e, f"'{func}' is shared: it takes no player", path)
+            elif len(args) != 1:
+                self.error(e, f"'{func}' takes one player", path)
+            else:
+                self.expect(args[0], types[0], {PLAYER}, f"the player of '{func}'", f"{path}.args[0]")
+            return ZONE if func in sym.zones else self.expr(decl["init"], {}, "$.vars")
+        if func in BUILTINS:
+            want, result = BUILTINS[func]
+            if func in ("min", "max") and len(args) >= 2:
+                want = (INT,) * len(args)
+            if len(args) != len(want):
+                self.error(e, f"'{func}' takes {len(want)} argument{'s' if len(want) != 1 else ''}, "
+                              f"not {len(args)}", path)
+                return result if result != "kind:*" else ANY
+            for i, (w, t) in enumerate(zip(want, types)):
+                a = args[i]
+                if w == "piece":
+                    if t != ANY and not self.is_piece(t):
+                        self.error(a, f"'{func}' needs a piece, not {_show(t)}", f"{path}.args[{i}]")
+                elif w == "track":
+                    if t not in ("track", ANY):
+                        self.error(a, f"'{func}' needs a track, not {_show(t)}", f"{path}.args[{i}]")
+                else:
+                    self.expect(a, t, {w}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
+            if func == "at_place" and args and args[0]["node"] == "name":
+                kinds = [k for k, tr in sym.piece_kinds.items() if tr == args[0]["id"]]
+                return kind_type(kinds[0]) if kinds else ANY
+            return result
+        if func in AGGREGATES:
+            self.error(e, f"'{func}' is written {func}(expression for x in ...)", path)
+            return ANY
+        known = list(sym.defines) + list(sym.zones) + list(BUILTINS) + list(sym.vars)
+        self.error(e, f"unknown query '{func}'{did_you_mean(func, known)}", path)
+        return ANY
+
+    def call_define(self, e, define, types, scope, path):
+        name = define["name"]
+        if len(types) != len(define["params"]):
+            self.error(e, f"'{name}' takes {len(define['params'])} argument(s), not {len(types)}", path)
+            return ANY
+        if name in self.define_stack:
+            self.error(e, f"define '{name}' uses itself (rules may not loop)", path)
+            return ANY
+        self.define_stack.append(name)
+        i = next(i for i, d in enumerate(self.ir["defines"]) if d["name"] == name)
+        result = self.expr(define["body"], dict(zip(define["params"], types)), f"$.defines[{i}].body")
+        self.define_stack.pop()
+        return result
+
+    def e_filtered(self, e, scope, path):
+        if e["func"] != "count":
+            self.error(e, f"only count(zone where ...) takes 'where', not '{e['func']}'", path)
+        self.zone(e["zone"], scope, f"{path}.zone")
+        inner = {**{a: t for a, t in self.sym.attrs.items()}, **scope}
+        self.expect(e["where"], self.expr(e["where"], inner, f"{path}.where"), {BOOL}, "'where'", f"{path}.where")
+        return INT
+
+    def e_comprehension(self, e, scope, path):
+        func = e["func"]
+        inner = dict(scope)
+        inner[e["var"]] = self.domain(e["domain"], scope, f"{path}.domain")
+        if e["where"] is not None:
+            self.expect(e["where"], self.expr(e["where"], inner, f"{path}.where"), {BOOL}, "'where'",
+                        f"{path}.where")
+        body = self.expr(e["body"], inner, f"{path}.body")
+        if func not in AGGREGATES:
+            self.error(e, f"unknown aggregate '{func}'{did_you_mean(func, AGGREGATES)}", path)
+            return ANY
+        if func in ("any", "all", "count"):
+            self.expect(e["body"], body, {BOOL}, f"the body of '{func}'", f"{path}.body")
+            return INT if func == "count" else BOOL
+        self.expect(e["body"], body, {INT}, f"the body of '{func}'", f"{path}.body")
+        return INT
+
+    def e_case(self, e, scope, path):
+        subject = self.expr(e["subject"], scope, f"{path}.subject")
+        result = None
+        values = [a["value"] for a in e["arms"]] + ([e["default"]] if e["default"] is not None else [])
+        for i, arm in enumerate(e["arms"]):
+            m = self.expr(arm["match"], scope, f"{path}.arms[{i}].match")
+            if ANY not in (m, subject) and m != subject:
+                self.error(arm["match"], f"case on {_show(subject)} cannot match {_show(m)}", f"{path}.arms[{i}]")
+        for i, v in enumerate(values):
+            t = self.expr(v, scope, f"{path}.arms[{i}].value")
+            if result in (None, ANY):
+                result = t
+            elif t not in (result, ANY):
+                self.error(v, f"the cases give {_show(result)} and {_show(t)}", path)
+        if e["default"] is None:
+            self.error(e, "a case needs an 'else: ...' for values no arm matches", path)
+        return result or ANY
+
+    def e_attr(self, e, scope, path):
+        t = self.expr(e["obj"], scope, f"{path}.obj")
+        if t not in (CARD, ANY):
+            self.error(e, f"only cards have attributes; this is {_show(t)}", path)
+            return ANY
+        if e["name"] not in self.sym.attrs:
+            self.error(e, f"unknown card attribute '{e['name']}'{did_you_mean(e['name'], self.sym.attrs)}", path)
+            return ANY
+        return self.sym.attrs[e["name"]]
+
+    def e_bin_op(self, e, scope, path):
+        op = e["op"]
+        a = self.expr(e["left"], scope, f"{path}.left")
+        b = self.expr(e["right"], scope, f"{path}.right")
+        if op in ARITH:
+            self.expect(e["left"], a, {INT}, f"'{op}'", f"{path}.left")
+            self.expect(e["right"], b, {INT}, f"'{op}'", f"{path}.right")
+            return INT
+        if op in ORDER:
+            self.expect(e["left"], a, {INT}, f"'{op}'", f"{path}.left")
+            self.expect(e["right"], b, {INT}, f"'{op}'", f"{path}.right")
+            return BOOL
+        if op in EQUALITY:
+            if ANY not in (a, b) and not _comparable(a, b):
+                self.error(e, f"cannot compare {_show(a)} with {_show(b)}", path)
+            return BOOL
+        if op in LOGIC:
+            self.expect(e["left"], a, {BOOL}, f"'{op}'", f"{path}.left")
+            self.expect(e["right"], b, {BOOL}, f"'{op}'", f"{path}.right")
+            return BOOL
+        self.error(e, f"unknown operator '{op}'", path)
+        return ANY
+
+    def e_un_op(self, e, scope, path):
+        t = self.expr(e["operand"], scope, f"{path}.operand")
+        if e["op"] == "not":
+            self.expect(e["operand"], t, {BOOL}, "'not'", f"{path}.operand")
+            return BOOL
+        self.expect(e["operand"], t, {INT}, "'-'", f"{path}.operand")
+        return INT
+
+    def e_cond(self, e, scope, path):
+        self.expect(e["test"], self.expr(e["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
+        a = self.expr(e["then_"], scope, f"{path}.then_")
+        b = self.expr(e["else_"], scope, f"{path}.else_")
+        if ANY not in (a, b) and a != b:
+            self.error(e, f"the branches give {_show(a)} and {_show(b)}", path)
+        return a if a != ANY else b
+
+
+def _comparable(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    kinds = {a, b}
+    if NONE in kinds and all(k.startswith("kind:") or k == NONE for k in kinds):
+        return True
+    return "kind:*" in kinds and all(k.startswith("kind:") for k in kinds)
+
+
+def _runs(stmts: list) -> list[str]:
+    out = []
+    for s in stmts:
+        if s["node"] == "run":
+            out.append(s["phase"])
+        for key in ("body", "else_"):
+            if key in s:
+                out.extend(_runs(s[key]))
+    return out
+
+
+def _show(t: Optional[str]) -> str:
+    if t is None:
+        return "nothing"
+    if t.startswith("kind:"):
+        return "a piece or value" if t == "kind:*" else f"a value of '{t[5:]}'"
+    return {INT: "a number", BOOL: "true/false", PLAYER: "a player", ZONE: "a zone", CARD: "a card",
+            NONE: "no value", "track": "a track"}.get(t, t)

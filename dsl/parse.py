@@ -1,0 +1,416 @@
+"""Parse rules text into an AST (``parse``), reporting every syntax error found."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast as A
+from .diagnostics import Diagnostic, RulesSemanticError, RulesSyntaxError
+
+MAX_SYNTAX_ERRORS = 10
+# Files past this size are refused before parsing: no real rules file is close.
+MAX_SOURCE_BYTES = 2_000_000
+MAX_NESTING = 200
+
+FRIENDLY = {"NAME": "a name", "INT": "a number", "STRING": "a quoted string",
+            "$END": "the end of the file", "VISIBILITY": "'public', 'private' or 'hidden'"}
+
+
+@lru_cache(maxsize=1)
+def grammar() -> Lark:
+    return Lark.open("rules.lark", rel_to=__file__, parser="lalr", propagate_positions=True, cache=True,
+                     maybe_placeholders=False)
+
+
+def describe_terminal(name: str) -> str:
+    if name in FRIENDLY:
+        return FRIENDLY[name]
+    try:
+        pattern = grammar().get_terminal(name).pattern
+    except KeyError:
+        return name
+    return f"'{pattern.value}'" if pattern.type == "str" else name.lower()
+
+
+def parse(text: str, file: str = "<rules>") -> A.RulesFile:
+    """Parse ``text`` into a ``RulesFile``; raise ``RulesSyntaxError`` with every error found."""
+    if len(text) > MAX_SOURCE_BYTES:
+        raise RulesSyntaxError([Diagnostic(file, f"file too large ({len(text):,} characters; "
+                                                 f"the limit is {MAX_SOURCE_BYTES:,})", 1, 1)], text)
+    depth_error = _nesting_error(text, file)
+    if depth_error:
+        raise RulesSyntaxError([depth_error], text)
+    errors: list[Diagnostic] = []
+
+    def recover(e: UnexpectedToken) -> bool:
+        if len(errors) >= MAX_SYNTAX_ERRORS:
+            return False
+        if not errors or e.line > errors[-1].line:
+            errors.append(_syntax_diagnostic(e, file))
+        return True
+
+    try:
+        tree = grammar().parse(text, on_error=recover)
+    except UnexpectedInput as e:
+        if not errors or getattr(e, "line", 0) != errors[-1].line:
+            errors.append(_syntax_diagnostic(e, file))
+        raise RulesSyntaxError(errors, text) from None
+    if errors:
+        raise RulesSyntaxError(errors, text)
+    try:
+        return ToAst(file).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, RulesSemanticError):
+            e.orig_exc.source = text
+            raise e.orig_exc from None
+        raise
+
+
+def _nesting_error(text: str, file: str) -> Diagnostic | None:
+    depth = 0
+    line, col = 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch in "({":
+            depth += 1
+            if depth > MAX_NESTING:
+                return Diagnostic(file, f"nesting deeper than {MAX_NESTING} brackets", line, col, line, col + 1)
+        elif ch in ")}":
+            depth -= 1
+    return None
+
+
+def _syntax_diagnostic(e: UnexpectedInput, file: str) -> Diagnostic:
+    line, col = max(getattr(e, "line", 1) or 1, 1), max(getattr(e, "column", 1) or 1, 1)
+    if isinstance(e, UnexpectedCharacters):
+        return Diagnostic(file, f"unexpected character {e.char!r}", line, col, line, col + 1)
+    if isinstance(e, UnexpectedEOF):
+        expected = ", ".join(sorted({describe_terminal(t) for t in e.expected}))
+        return Diagnostic(file, f"unexpected end of file; expected {expected}", line, col)
+    assert isinstance(e, UnexpectedToken)
+    tok = e.token
+    if tok.type == "$END":
+        line, col = e.line, e.column
+        found = "the end of the file"
+        width = 1
+    else:
+        found = f"'{tok.value}'" if tok.type not in ("NAME", "INT", "STRING") else \
+            f"{describe_terminal(tok.type)} '{tok.value}'"
+        width = max(1, len(str(tok.value)))
+    expected = sorted({describe_terminal(t) for t in e.accepts or e.expected})
+    if len(expected) > 8:
+        expected = expected[:8] + ["..."]
+    msg = f"unexpected {found}; expected {' or '.join(expected) if len(expected) <= 2 else ', '.join(expected)}"
+    return Diagnostic(file, msg, line, col, line, col + width)
+
+
+def _span(meta_or_token: Any) -> A.Span:
+    if isinstance(meta_or_token, Token):
+        t = meta_or_token
+        return A.Span(t.line, t.column, t.end_line, t.end_column)
+    m = meta_or_token
+    if getattr(m, "empty", True):
+        return A.NOWHERE
+    return A.Span(m.line, m.column, m.end_line, m.end_column)
+
+
+def _ident(tok: Token) -> A.Ident:
+    return A.Ident(str(tok), span=_span(tok))
+
+
+def _kept(children: list) -> list:
+    """Children without keyword and punctuation tokens."""
+    return [c for c in children if not (isinstance(c, Token) and c.type not in ("NAME", "INT", "STRING",
+                                                                               "VISIBILITY"))]
+
+
+DECL_SLOTS = {
+    A.Param: "params", A.Enum: "enums", A.Track: "tracks", A.Pieces: "pieces", A.Zone: "zones",
+    A.Cards: "cards", A.Var: "vars", A.Define: "defines", A.Phase: "phases", A.EndWhen: "end",
+    A.Report: "reports",
+}
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    """Lark parse tree → AST."""
+
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    def _dup(self, what: str, node: A.Node) -> None:
+        s = node.span
+        raise RulesSemanticError([Diagnostic(self.file, f"{what} is declared twice", s.line, s.col,
+                                             s.end_line, s.end_col)])
+
+    # ---- file ----
+    def start(self, meta, items):
+        fields: dict[str, Any] = {slot: [] for slot in DECL_SLOTS.values()}
+        fields.update(title="", players=None, max_steps=0, setup=[], turn=[], score=None, tiebreak=None)
+        seen_blocks: set[str] = set()
+        for kind, item in items:
+            if kind in ("setup", "turn", "score", "tiebreak", "players", "title", "max_steps"):
+                if kind in seen_blocks:
+                    self._dup(f"'{kind}'", item[1] if isinstance(item, tuple) else item)
+                seen_blocks.add(kind)
+                fields[kind] = item[0] if isinstance(item, tuple) else item
+            else:
+                fields[kind].append(item)
+        return A.RulesFile(**fields, span=_span(meta))
+
+    def _decl(self, node):
+        return (DECL_SLOTS[type(node)], node)
+
+    def game_decl(self, meta, c):
+        node = A.Report(c[1][1:-1], A.Int(0), span=_span(meta))
+        return ("title", (c[1][1:-1], node))
+
+    def players_decl(self, meta, c):
+        k = _kept(c)
+        return ("players", A.RangeDecl(int(k[0]), int(k[1]), span=_span(meta)))
+
+    def max_steps_decl(self, meta, c):
+        node = A.Int(int(c[1]), span=_span(meta))
+        return ("max_steps", (int(c[1]), node))
+
+    def signed_int(self, meta, c):
+        return -int(c[1]) if len(c) == 2 else int(c[0])
+
+    def param_decl(self, meta, c):
+        k = _kept(c)
+        doc = k[4][1:-1] if len(k) > 4 else ""
+        return self._decl(A.Param(_ident(k[0]), k[1], k[2], k[3], doc, span=_span(meta)))
+
+    def enum_decl(self, meta, c):
+        k = _kept(c)
+        return self._decl(A.Enum(_ident(k[0]), [_ident(t) for t in k[1:]], span=_span(meta)))
+
+    def track_decl(self, meta, c):
+        k = _kept(c)
+        tiles = k[2] if len(k) > 2 else []
+        return self._decl(A.Track(_ident(k[0]), k[1], tiles, span=_span(meta)))
+
+    def tiles(self, meta, c):
+        return _kept(c)
+
+    def tile_count(self, meta, c):
+        return A.TileCount(c[0], _ident(c[1]), span=_span(meta))
+
+    def pieces_decl(self, meta, c):
+        k = _kept(c)
+        return self._decl(A.Pieces(_ident(k[0]), _ident(k[1]), [_ident(t) for t in k[2:]], span=_span(meta)))
+
+    def per_player(self, meta, c):
+        return True
+
+    def zone_decl(self, meta, c):
+        k = _kept(c)
+        per_player = any(x is True for x in k)
+        return self._decl(A.Zone(_ident(k[0]), per_player, str(k[-1]), span=_span(meta)))
+
+    def cards_decl(self, meta, c):
+        k = _kept(c)
+        return self._decl(A.Cards(_ident(k[0]), _ident(k[1]), k[2:], span=_span(meta)))
+
+    def variety(self, meta, c):
+        k = _kept(c)
+        return A.Variety(k[0], _ident(k[1]), k[2:], span=_span(meta))
+
+    def attr(self, meta, c):
+        value: Any = True
+        if len(c) > 1:
+            value = c[-1]
+            if isinstance(value, Token):
+                value = {"true": True, "false": False}.get(str(value), str(value))
+        return A.AttrValue(_ident(c[0]), value, span=_span(meta))
+
+    def var_decl(self, meta, c):
+        k = _kept(c)
+        per_player = any(x is True for x in k)
+        return self._decl(A.Var(_ident(k[0]), per_player, k[-1], span=_span(meta)))
+
+    def define_decl(self, meta, c):
+        k = _kept(c)
+        params = k[1] if len(k) == 3 else []
+        return self._decl(A.Define(_ident(k[0]), params, k[-1], span=_span(meta)))
+
+    def params(self, meta, c):
+        return [_ident(t) for t in _kept(c)]
+
+    def setup_decl(self, meta, c):
+        return ("setup", (c[1], A.Int(0, span=_span(meta))))
+
+    def turn_decl(self, meta, c):
+        return ("turn", (c[1], A.Int(0, span=_span(meta))))
+
+    def phase_decl(self, meta, c):
+        return self._decl(A.Phase(_ident(c[1]), c[2], span=_span(meta)))
+
+    def end_decl(self, meta, c):
+        return self._decl(A.EndWhen(c[2], span=_span(meta)))
+
+    def score_decl(self, meta, c):
+        node = A.PlayerExpr(_ident(c[2]), c[5], span=_span(meta))
+        return ("score", (node, node))
+
+    def tiebreak_decl(self, meta, c):
+        node = A.PlayerExpr(_ident(c[2]), c[5], span=_span(meta))
+        return ("tiebreak", (node, node))
+
+    def report_decl(self, meta, c):
+        return self._decl(A.Report(str(c[1])[1:-1], c[3], span=_span(meta)))
+
+    # ---- statements ----
+    def block(self, meta, c):
+        return _kept(c)
+
+    def let_stmt(self, meta, c):
+        return A.Let(_ident(c[1]), c[3], span=_span(meta))
+
+    def target(self, meta, c):
+        k = _kept(c)
+        return (_ident(k[0]), k[1] if len(k) > 1 else None)
+
+    def set_stmt(self, meta, c):
+        target, index = c[1]
+        return A.Set(target, index, c[3], span=_span(meta))
+
+    def set_random_stmt(self, meta, c):
+        target, index = c[1]
+        return A.SetRandom(target, index, c[4], span=_span(meta))
+
+    def if_stmt(self, meta, c):
+        k = _kept(c)
+        else_ = []
+        if len(k) > 2:
+            else_ = k[2] if isinstance(k[2], list) else [k[2]]
+        return A.If(k[0], k[1], else_, span=_span(meta))
+
+    def for_stmt(self, meta, c):
+        k = _kept(c)
+        where = k[2] if len(k) == 4 else None
+        return A.For(_ident(k[0]), k[1], where, k[-1], span=_span(meta))
+
+    def move_stmt(self, meta, c):
+        k = _kept(c)
+        stop = _ident(k[2]) if len(k) > 2 else None
+        return A.Move(k[0], k[1], stop, span=_span(meta))
+
+    def move_all_stmt(self, meta, c):
+        k = _kept(c)
+        return A.MoveAll(k[0], k[1], span=_span(meta))
+
+    def reshuffling(self, meta, c):
+        return ("reshuffle", c[1])
+
+    def _reshuffle(self, k):
+        if k and isinstance(k[-1], tuple) and k[-1][0] == "reshuffle":
+            return k[:-1], k[-1][1]
+        return k, None
+
+    def deal_stmt(self, meta, c):
+        k, pile = self._reshuffle(_kept(c))
+        return A.Deal(k[0], k[1], k[2], pile, span=_span(meta))
+
+    def refill_stmt(self, meta, c):
+        k, pile = self._reshuffle(_kept(c))
+        return A.Refill(k[0], k[1], k[2], pile, span=_span(meta))
+
+    def amount(self, meta, c):
+        k = _kept(c)
+        return ("amount", k[0], k[1] if len(k) > 1 else k[0])
+
+    def card_word(self, meta, c):
+        return ("cards",)
+
+    def same_attr(self, meta, c):
+        return ("same", _ident(c[2]))
+
+    def keeping(self, meta, c):
+        return ("keeping", c[1])
+
+    def choose_stmt(self, meta, c):
+        label = _ident(c[1])
+        rest = c[2:]
+        chooser = None
+        if isinstance(rest[0], Token) and rest[0].type == "BY":
+            chooser, rest = rest[1], rest[2:]
+        parts = {p[0]: p for p in rest if isinstance(p, tuple)}
+        plain = [p for p in _kept(rest) if not isinstance(p, tuple)]
+        _, lo, hi = parts["amount"]
+        same = parts["same"][1] if "same" in parts else None
+        keeping = parts["keeping"][1] if "keeping" in parts else None
+        return A.Choose(label, chooser, lo, hi, same, plain[0], plain[1], keeping, span=_span(meta))
+
+    def run_stmt(self, meta, c):
+        return A.Run(_ident(c[1]), span=_span(meta))
+
+    def end_stmt(self, meta, c):
+        return A.EndGame(span=_span(meta))
+
+    # ---- expressions ----
+    def int(self, meta, c):
+        return A.Int(int(c[0]), span=_span(meta))
+
+    def true(self, meta, c):
+        return A.Bool(True, span=_span(meta))
+
+    def false(self, meta, c):
+        return A.Bool(False, span=_span(meta))
+
+    def name(self, meta, c):
+        return A.Name(str(c[0]), span=_span(meta))
+
+    def call(self, meta, c):
+        args = c[2] if len(c) == 4 else []
+        return A.Call(str(c[0]), args, span=_span(meta))
+
+    def args(self, meta, c):
+        return _kept(c)
+
+    def filtered(self, meta, c):
+        return A.Filtered(str(c[0]), c[2], c[4], span=_span(meta))
+
+    def comprehension(self, meta, c):
+        k = _kept(c)
+        where = k[4] if len(k) > 4 else None
+        return A.Comprehension(str(k[0]), k[1], _ident(k[2]), k[3], where, span=_span(meta))
+
+    def case_arm(self, meta, c):
+        return A.CaseArm(c[0], c[2], span=_span(meta))
+
+    def case(self, meta, c):
+        k = _kept(c)
+        arms = [x for x in k[1:] if isinstance(x, A.CaseArm)]
+        default = k[-1] if not isinstance(k[-1], A.CaseArm) else None
+        return A.Case(k[0], arms, default, span=_span(meta))
+
+    def member(self, meta, c):
+        return A.Attr(c[0], str(c[2]), span=_span(meta))
+
+    def paren(self, meta, c):
+        return c[1]
+
+    def binop(self, meta, c):
+        return A.BinOp(str(c[1]), c[0], c[2], span=_span(meta))
+
+    def unop(self, meta, c):
+        return A.UnOp(str(c[0]), c[1], span=_span(meta))
+
+    def cond(self, meta, c):
+        k = _kept(c)
+        return A.Cond(k[0], k[1], k[2], span=_span(meta))
+
+    def domain(self, meta, c):
+        k = _kept(c)
+        return A.Domain(k[0], k[1] if len(k) > 1 else None, False, span=_span(meta))
+
+    def player_domain(self, meta, c):
+        return A.Domain(None, None, True, span=_span(meta))

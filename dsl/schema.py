@@ -1,0 +1,145 @@
+"""The JSON Schema of the IR (``dsl/schema.json``) and validation against it (``validate_ir``).
+
+The schema is generated from the AST classes (``build_schema``) so the two cannot
+drift; ``python -m dsl.schema`` rewrites ``schema.json`` and a test checks that the
+committed file is current.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import typing
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Union
+
+from jsonschema import Draft202012Validator
+
+from . import ast as A
+from .diagnostics import Diagnostic
+from .lower import IR_VERSION, node_kind
+
+SCHEMA_PATH = Path(__file__).with_name("schema.json")
+SPAN = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 4, "maxItems": 4}
+UNIONS = {"Expr": A.Expr, "Stmt": A.Stmt}
+
+
+def _node_classes() -> list[type]:
+    seen: list[type] = []
+
+    def visit(cls: type) -> None:
+        if cls in seen or cls in (A.Node, A.Ident, A.Span) or not dataclasses.is_dataclass(cls):
+            return
+        seen.append(cls)
+        for hint in typing.get_type_hints(cls, vars(A)).values():
+            for t in _leaf_types(hint):
+                visit(t)
+
+    visit(A.RulesFile)
+    return seen
+
+
+def _leaf_types(hint: Any) -> list[type]:
+    args = typing.get_args(hint)
+    if args:
+        return [t for a in args for t in _leaf_types(a)]
+    return [hint] if isinstance(hint, type) else []
+
+
+def _type_schema(hint: Any) -> dict:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is int:
+        return {"type": "integer"}
+    if hint is str:
+        return {"type": "string"}
+    if hint is bool:
+        return {"type": "boolean"}
+    if hint is A.Ident:
+        return {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}
+    if origin is list:
+        return {"type": "array", "items": _type_schema(args[0])}
+    for name, union in UNIONS.items():
+        if hint == union:
+            return {"$ref": f"#/$defs/{name.lower()}"}
+    if origin is Union:
+        non_null = [a for a in args if a is not type(None)]
+        if set(non_null) <= {int, bool, str}:
+            return {"type": sorted({"integer": 1, "boolean": 1, "string": 1}) if len(non_null) == 3
+                    else [_type_schema(a)["type"] for a in non_null]}
+        inner = _type_schema(non_null[0]) if len(non_null) == 1 else {"anyOf": [_type_schema(a) for a in non_null]}
+        return {"anyOf": [inner, {"type": "null"}]} if type(None) in args else inner
+    if dataclasses.is_dataclass(hint):
+        return {"$ref": f"#/$defs/{node_kind(hint)}"}
+    raise TypeError(f"no schema for {hint!r}")
+
+
+def _object_schema(cls: type, top: bool = False) -> dict:
+    props: dict[str, Any] = {} if top else {"node": {"const": node_kind(cls)}}
+    required = [] if top else ["node"]
+    for name, hint in typing.get_type_hints(cls, vars(A)).items():
+        if name == "span":
+            continue
+        props[name] = _type_schema(hint)
+        required.append(name)
+        if hint is A.Ident or hint == typing.Optional[A.Ident]:
+            props[name + "_at"] = SPAN
+        elif hint == list[A.Ident]:
+            props[name + "_at"] = {"type": "array", "items": SPAN}
+    props["at"] = SPAN
+    return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
+
+
+def _dispatch(name: str, union: Any) -> dict:
+    kinds = [node_kind(c) for c in typing.get_args(union)]
+    return {
+        "type": "object",
+        "required": ["node"],
+        "properties": {"node": {"enum": kinds}},
+        "allOf": [{"if": {"properties": {"node": {"const": k}}}, "then": {"$ref": f"#/$defs/{k}"}}
+                  for k in kinds],
+    }
+
+
+def build_schema() -> dict:
+    """The IR schema, Draft 2020-12."""
+    defs = {node_kind(c): _object_schema(c) for c in _node_classes() if c is not A.RulesFile}
+    for name, union in UNIONS.items():
+        defs[name.lower()] = _dispatch(name, union)
+    top = _object_schema(A.RulesFile, top=True)
+    top["properties"] = {"meeple": {"const": IR_VERSION}, "source": {"type": "string"}, **top["properties"]}
+    top["required"] = ["meeple", *top["required"]]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "meeple-ir.schema.json",
+        "title": "meeple rules IR",
+        "description": "A game as plain JSON: the output of `meeple ir`, the input every command accepts.",
+        **top,
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+@lru_cache(maxsize=1)
+def validator() -> Draft202012Validator:
+    return Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
+
+
+def validate_ir(doc: Any, file: str) -> list[Diagnostic]:
+    """Every schema violation of ``doc``, each naming its JSON path."""
+    out = []
+    for err in sorted(validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
+        best = err
+        if err.context:  # an if/then dispatch: report the innermost failure
+            best = min(err.context, key=lambda e: -len(e.absolute_path))
+        path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in best.absolute_path)
+        message = best.message
+        if len(message) > 200:
+            message = message[:200] + "..."
+        out.append(Diagnostic(file, f"IR does not match the schema: {message}", path=path))
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover
+    json.dump(build_schema(), sys.stdout, indent=1)
+    sys.stdout.write("\n")

@@ -1,0 +1,104 @@
+"""The names a game declares, gathered from its IR: one table shared by the checker
+and the compiler so both resolve a name the same way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Types are strings: "int", "bool", "player", "zone", "card", "none", and
+# "kind:<name>" for a value of an enum or a piece kind (pieces are values too).
+INT, BOOL, PLAYER, ZONE, CARD, NONE, ANY = "int", "bool", "player", "zone", "card", "none", "any"
+
+AGGREGATES = {"sum", "max", "min", "count", "any", "all"}
+# Built-in queries: name → (argument types, result type). "kind:*" is any piece kind.
+BUILTINS: dict[str, tuple[tuple[str, ...], str]] = {
+    "count": ((ZONE,), INT),
+    "pos": (("piece",), INT),
+    "finished": (("piece",), BOOL),
+    "place": (("piece",), INT),
+    "at_place": (("track", INT), "kind:*"),
+    "finishers": (("track",), INT),
+    "min": ((INT, INT), INT),
+    "max": ((INT, INT), INT),
+    "abs": ((INT,), INT),
+}
+KEYWORD_NAMES = {"players": INT, "current": PLAYER}
+
+
+def kind_type(name: str) -> str:
+    return f"kind:{name}"
+
+
+@dataclass
+class Symbols:
+    """Everything declared at the top level of one game, by name."""
+
+    params: dict[str, dict] = field(default_factory=dict)
+    kinds: dict[str, list[str]] = field(default_factory=dict)       # enum or piece kind → values
+    piece_kinds: dict[str, str] = field(default_factory=dict)       # piece kind → track
+    value_kind: dict[str, str] = field(default_factory=dict)        # value name → its kind
+    tracks: dict[str, dict] = field(default_factory=dict)
+    tags: dict[str, set[str]] = field(default_factory=dict)         # track → tags
+    zones: dict[str, dict] = field(default_factory=dict)
+    card_kinds: dict[str, dict] = field(default_factory=dict)
+    varieties: dict[str, tuple[str, dict]] = field(default_factory=dict)  # variety → (kind, node)
+    attrs: dict[str, str] = field(default_factory=dict)             # card attribute → type
+    vars: dict[str, dict] = field(default_factory=dict)
+    defines: dict[str, dict] = field(default_factory=dict)
+    phases: dict[str, dict] = field(default_factory=dict)
+
+    def all_tags(self) -> set[str]:
+        return set().union(*self.tags.values()) if self.tags else set()
+
+    def global_names(self) -> dict[str, str]:
+        """Name → what it is, for 'did you mean' and for clashes."""
+        names: dict[str, str] = {}
+        for what, table in (("param", self.params), ("track", self.tracks), ("zone", self.zones),
+                            ("var", self.vars), ("define", self.defines), ("kind", self.kinds)):
+            for n in table:
+                names.setdefault(n, what)
+        for v in self.value_kind:
+            names.setdefault(v, "value")
+        return names
+
+
+def attr_type(value: Any, value_kind: dict[str, str]) -> str:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    return kind_type(value_kind[value]) if value in value_kind else NONE
+
+
+def collect(ir: dict) -> Symbols:
+    """The symbol table of an IR document (assumed schema-valid). Duplicates keep the first."""
+    s = Symbols()
+    for p in ir["params"]:
+        s.params.setdefault(p["name"], p)
+    for e in ir["enums"]:
+        s.kinds.setdefault(e["name"], e["values"])
+    for t in ir["tracks"]:
+        s.tracks.setdefault(t["name"], t)
+        s.tags.setdefault(t["name"], {tc["tag"] for tc in t["tiles"]})
+    for p in ir["pieces"]:
+        s.kinds.setdefault(p["name"], p["values"])
+        s.piece_kinds.setdefault(p["name"], p["track"])
+    for kind, values in s.kinds.items():
+        for v in values:
+            s.value_kind.setdefault(v, kind)
+    for z in ir["zones"]:
+        s.zones.setdefault(z["name"], z)
+    for c in ir["cards"]:
+        s.card_kinds.setdefault(c["name"], c)
+        for v in c["varieties"]:
+            s.varieties.setdefault(v["name"], (c["name"], v))
+            for a in v["attrs"]:
+                s.attrs.setdefault(a["name"], attr_type(a["value"], s.value_kind))
+    for v in ir["vars"]:
+        s.vars.setdefault(v["name"], v)
+    for d in ir["defines"]:
+        s.defines.setdefault(d["name"], d)
+    for ph in ir["phases"]:
+        s.phases.setdefault(ph["name"], ph)
+    return s

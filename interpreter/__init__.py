@@ -1,0 +1,13 @@
+"""The interpreter: compiles checked IR once and runs games from it.
+
+    game = interpreter.load("games/hare.rules")
+    state = game.new_state(players=4, seed=7)
+    while not state.is_terminal():
+        state.apply(random.choice(state.legal_actions()))
+"""
+
+from .game import Game, load
+from .moves import Action
+from .state import CHANCE, TERMINAL, IllegalAction, State
+
+__all__ = ["load", "Game", "State", "Action", "CHANCE", "TERMINAL", "IllegalAction"]

@@ -1,0 +1,188 @@
+"""A compiled game (``Game``) and the loader (``load``): rules file or IR → Game."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Optional
+
+from dsl import read_ir
+from dsl.diagnostics import Diagnostic, RulesError
+from dsl.symbols import collect
+
+from .expressions import NO_VALUE, ExprCompiler, Layout, SlotAllocator
+from .program import CHOICE, compile_program
+from .state import State
+
+DEFAULT_MAX_STEPS = 10_000
+
+
+def load(path: str, params: Optional[dict[str, int]] = None) -> "Game":
+    """Load, check and compile a ``.rules`` file (or an IR ``.json``). Raises ``RulesError``."""
+    ir, warnings = read_ir(str(path), params)
+    return Game(ir, params or {}, source_path=str(path), warnings=warnings)
+
+
+class Game:
+    """A game compiled once from checked IR; makes states."""
+
+    def __init__(self, ir: dict, params: dict[str, int], source_path: str = "", warnings=()):
+        self.ir = ir
+        self.source_path = source_path
+        self.warnings: list[Diagnostic] = list(warnings)
+        self.params = {p["name"]: p["default"] for p in ir["params"]}
+        self.params.update(params)
+        self.title = ir["title"] or Path(source_path).stem
+        self.min_players, self.max_players = ir["players"]["lo"], ir["players"]["hi"]
+        self.max_steps = ir["max_steps"] or DEFAULT_MAX_STEPS
+        self.sym = collect(ir)
+        self.layout = Layout(ir, self.sym, self.params)
+        slots = SlotAllocator()
+        self.exprs = ExprCompiler(self.layout, slots)
+        self.code, self.turn_start = compile_program(ir, self.exprs)
+        ends = [self.exprs.compile(e["test"], {}) for e in ir["end"]]
+        self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
+        self.score = self._per_player(ir["score"], slots)
+        self.tiebreak = self._per_player(ir["tiebreak"], slots) or (lambda st, seat: 0)
+        self.reports = [(r["label"], self.exprs.compile(r["expr"], {})) for r in ir["reports"]]
+        self.n_locals = slots.count
+        self.const = {  # counts known once the params are: cards, track lengths
+            "cards": [self._const(v["count"]) for c in ir["cards"] for v in c["varieties"]],
+            "track_length": [self._const(t["spaces"]) for t in ir["tracks"]],
+            "tiles": [[self._const(tc["count"]) for tc in t["tiles"]] for t in ir["tracks"]],
+        }
+        self.card_zone = [self.layout.zone_names.index(c["zone"]) for c in ir["cards"]
+                          for _ in c["varieties"]]
+        self.source_hash = hashlib.sha256(
+            Path(source_path).read_bytes()).hexdigest() if source_path and Path(source_path).exists() else ""
+
+    def _const(self, e: dict) -> int:
+        return self.exprs.compile(e, {})(None)
+
+    def _per_player(self, decl: Optional[dict], slots: SlotAllocator):
+        if decl is None:
+            return None
+        slot = slots.new()
+        fn = self.exprs.compile(decl["expr"], {decl["player"]: lambda st: st.locals[slot]})
+
+        def per_player(st, seat):
+            st.locals[slot] = seat
+            return fn(st)
+        return per_player
+
+    @lru_cache(maxsize=None)
+    def bases(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Where each zone's and var's slots start, for a player count."""
+        zb, base = [], 0
+        for name in self.layout.zone_names:
+            zb.append(base)
+            base += players if self.sym.zones[name]["per_player"] else 1
+        vb, base = [], 0
+        for name in self.layout.var_names:
+            vb.append(base)
+            base += players if self.sym.vars[name]["per_player"] else 1
+        return tuple(zb), tuple(vb)
+
+    # ---- states ----
+    def new_state(self, players: int, seed: Optional[int] = None, chance: Optional[str] = None) -> State:
+        """A game at its start. With ``seed`` chance is sampled; with ``chance="explicit"``
+        every chance node waits for the caller (``chance_outcomes`` / ``apply``)."""
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} is for {self.min_players}..{self.max_players} players, not {players}")
+        if chance not in (None, "explicit", "sampled"):
+            raise ValueError(f"chance must be 'explicit' or 'sampled', not {chance!r}")
+        st = State(self, players)
+        n_zone_slots = sum(players if z["per_player"] else 1 for z in self.sym.zones.values())
+        nv = len(self.layout.variety_names)
+        st.zones = [[0] * nv for _ in range(n_zone_slots)]
+        for i, count in enumerate(self.const["cards"]):
+            st.zones[st.zone_base[self.card_zone[i]]][i] += count
+        st.vars = []
+        for name in self.layout.var_names:
+            init = self.exprs.compile(self.sym.vars[name]["init"], {})
+            st.vars.extend([init(st)] * (players if self.sym.vars[name]["per_player"] else 1))
+        nvalues = len(self.layout.value_names)
+        st.pos, st.place = [0] * nvalues, [0] * nvalues
+        st.track_length = list(self.const["track_length"])
+        st.podium = [[] for _ in st.track_length]
+        st.tags = [[None] * (n + 1) for n in st.track_length]
+        st.bags = [list(b) for b in self.const["tiles"]]
+        st.locals = [0] * self.n_locals
+        if chance != "explicit":
+            st.rng = random.Random(seed)
+        st._advance()
+        return st
+
+    def state_from_json(self, doc: dict[str, Any]) -> State:
+        """The state ``State.to_json`` described."""
+        st = State(self, doc["players"])
+        for key in ("pc", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags",
+                    "bags", "track_length", "locals"):
+            setattr(st, key, doc[key])
+        st.log = [(a, t) for a, t in doc["history"]]
+        if "rng" in doc:
+            version, internal, gauss = doc["rng"]
+            st.rng = random.Random()
+            st.rng.setstate((version, tuple(internal), gauss))
+        return st
+
+    # ---- views ----
+    def value_name(self, v: Any) -> Any:
+        if isinstance(v, bool) or not isinstance(v, int):
+            return v
+        return self.layout.value_names[v] if 0 <= v < len(self.layout.value_names) else \
+            ("none" if v == NO_VALUE else v)
+
+    def report_values(self, st: State) -> dict[str, Any]:
+        return {label: self.value_name(fn(st)) for label, fn in self.reports}
+
+    def zone_view(self, st: State, seat: Optional[int]) -> dict[str, Any]:
+        """Zones as ``seat`` sees them (``None``: everything)."""
+        names = self.layout.variety_names
+        out: dict[str, Any] = {}
+        for zi, zname in enumerate(self.layout.zone_names):
+            z = self.sym.zones[zname]
+            owners = range(st.players) if z["per_player"] else [None]
+            views = []
+            for owner in owners:
+                vec = st.zones[st.zone_base[zi] + (owner or 0)]
+                visible = seat is None or z["visibility"] == "public" or \
+                    (z["visibility"] == "private" and owner == seat)
+                views.append({names[i]: c for i, c in enumerate(vec) if c} if visible else {"size": sum(vec)})
+            out[zname] = views if z["per_player"] else views[0]
+        return out
+
+    def observe(self, st: State, seat: Optional[int]) -> dict[str, Any]:
+        pieces = {self.layout.value_names[p]: st.pos[p] for p in self.layout.piece_ids}
+        doc: dict[str, Any] = {
+            "seat": seat, "players": st.players, "current": st.current, "turn": st.turns,
+            "to_move": st.current_player(), "decision": st.decision(),
+            "zones": self.zone_view(st, seat), "pieces": pieces,
+            "podium": {t: [self.layout.value_names[p] for p in st.podium[i]]
+                       for i, t in enumerate(self.layout.track_names)},
+            "tracks": {t: st.tags[i][1:] for i, t in enumerate(self.layout.track_names)},
+            "vars": {n: st.vars[st.var_base[i]:st.var_base[i] + (st.players if self.sym.vars[n]["per_player"]
+                                                                 else 1)]
+                     for i, n in enumerate(self.layout.var_names)},
+            "outcome": st.outcome,
+        }
+        if st.outcome is not None:
+            doc["winners"] = st.winners()
+            if self.score is not None:
+                doc["scores"] = st.scores()
+        return doc
+
+    def describe(self, st: State) -> str:
+        obs = self.observe(st, None)
+        return f"<{self.title}: turn {obs['turn']}, to move {obs['to_move']}, pieces {obs['pieces']}>"
+
+    def is_decision(self, st: State) -> bool:
+        return st.outcome is None and self.code[st.pc][0] == CHOICE
+
+
+def check_players(game: Game, players: int) -> None:
+    if not game.min_players <= players <= game.max_players:
+        raise RulesError([Diagnostic(game.source_path, f"{game.title} is for {game.min_players}.."
+                                                       f"{game.max_players} players, not {players}")])

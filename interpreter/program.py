@@ -1,0 +1,257 @@
+"""Compile statements into a flat program (``compile_program``).
+
+A program is a list of instructions, each a tuple ``(op, a, b)``. Loops and
+branches become jumps, phases are inlined where they run, and locals live in
+numbered slots of ``State.locals``, so a ``State`` is plain data: where it
+stands is just ``pc``. Decisions and chance events are instructions at which
+the state stops and waits for an action.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .expressions import ExprCompiler, Fn, zones_read
+from .moves import CardChoice, Draw, RandomPick, TileLay
+
+EXEC, JUMP_IF_NOT, JUMP, CHOICE, CHANCE, END, NEXT_TURN = range(7)
+
+Instr = tuple[int, Any, Any]
+
+
+class ProgramBuilder:
+    """Emits instructions for statement lists."""
+
+    def __init__(self, exprs: ExprCompiler):
+        self.x = exprs
+        self.layout = exprs.layout
+        self.code: list[Instr] = []
+
+    def emit(self, op: int, a: Any = None, b: Any = None) -> int:
+        self.code.append((op, a, b))
+        return len(self.code) - 1
+
+    def patch(self, at: int, target: int) -> None:
+        op, a, _ = self.code[at]
+        self.code[at] = (op, a, target)
+
+    def block(self, stmts: list, env: dict[str, Fn]) -> None:
+        env = dict(env)
+        for s in stmts:
+            self.stmt(s, env)
+
+    def stmt(self, s: dict, env: dict[str, Fn]) -> None:
+        getattr(self, "s_" + s["node"])(s, env)
+
+    # ---- control ----
+    def s_let(self, s, env):
+        slot = self.x.slots.new()
+        value = self.x.compile(s["value"], env)
+
+        def let(st):
+            st.locals[slot] = value(st)
+        self.emit(EXEC, let)
+        env[s["name"]] = lambda st: st.locals[slot]
+
+    def s_if(self, s, env):
+        test = self.x.compile(s["test"], env)
+        branch = self.emit(JUMP_IF_NOT, test)
+        self.block(s["body"], env)
+        if s["else_"]:
+            skip = self.emit(JUMP)
+            self.patch(branch, len(self.code))
+            self.block(s["else_"], env)
+            self.patch(skip, len(self.code))
+        else:
+            self.patch(branch, len(self.code))
+
+    def s_for(self, s, env):
+        kind, values = self.x.domain(s["domain"], env)
+        items_slot, index_slot, var_slot = self.x.slots.new(), self.x.slots.new(), self.x.slots.new()
+        if kind == "cards":
+            def start(st):
+                st.locals[items_slot] = [i for i, c in enumerate(values(st)) for _ in range(c)]
+                st.locals[index_slot] = 0
+        else:
+            def start(st):
+                st.locals[items_slot] = list(values(st))
+                st.locals[index_slot] = 0
+        self.emit(EXEC, start)
+        inner = dict(env)
+        inner[s["var"]] = lambda st: st.locals[var_slot]
+        where = self.x.compile(s["where"], inner) if s["where"] is not None else None
+
+        def has_next(st):
+            loc = st.locals
+            items = loc[items_slot]
+            while loc[index_slot] < len(items):
+                loc[var_slot] = items[loc[index_slot]]
+                loc[index_slot] += 1
+                if where is None or where(st):
+                    return True
+            return False
+        top = self.emit(JUMP_IF_NOT, has_next)
+        self.block(s["body"], inner)
+        self.emit(JUMP, None, top)
+        self.patch(top, len(self.code))
+
+    def s_run(self, s, env):
+        self.block(self.x.sym.phases[s["phase"]]["body"], {})
+
+    def s_end_game(self, s, env):
+        self.emit(END)
+
+    # ---- state changes ----
+    def s_set(self, s, env):
+        value = self.x.compile(s["value"], env)
+        setter = self.setter(s, env)
+        self.emit(EXEC, lambda st: setter(st, value(st)))
+
+    def s_set_random(self, s, env):
+        kind, values = self.x.domain(s["domain"], env)
+        names = self.layout.value_names
+        is_player = s["domain"]["players"]
+
+        def outcome_name(v: int) -> str:
+            return f"seat {v}" if is_player or kind != "values" else (names[v] if 0 <= v < len(names) and
+                                                                      not _is_range(s) else str(v))
+        self.emit(CHANCE, RandomPick(s["target"], values, self.setter(s, env), outcome_name))
+
+    def setter(self, s, env) -> Callable[[Any, Any], None]:
+        name = s["target"]
+        if name == "current":
+            def set_current(st, v):
+                st.current = v
+            return set_current
+        vi = self.layout.var_names.index(name)
+        if s["index"] is None:
+            def set_var(st, v):
+                st.vars[st.var_base[vi]] = v
+            return set_var
+        seat = self.x.compile(s["index"], env)
+
+        def set_player_var(st, v):
+            st.vars[st.var_base[vi] + seat(st)] = v
+        return set_player_var
+
+    def s_move(self, s, env):
+        piece, steps = self.x.compile(s["piece"], env), self.x.compile(s["steps"], env)
+        stop_tag = s["stop_at"]
+
+        def move(st):
+            p = piece(st)
+            track = self.layout.piece_track[p]
+            st.move_piece(p, track, steps(st), stop_tag)
+        self.emit(EXEC, move)
+
+    def s_move_all(self, s, env):
+        src, dst = self.x.compile(s["source"], env), self.x.compile(s["dest"], env)
+
+        def move_all(st):
+            a, b = src(st), dst(st)
+            for i, c in enumerate(a):
+                if c:
+                    b[i] += c
+                    a[i] = 0
+        self.emit(EXEC, move_all)
+
+    def draw_loop(self, more: Callable[[Any], bool], source: Fn, dest: Fn, pile: Fn | None, label: str) -> None:
+        """while more(): (reshuffle the pile into the source when it is empty) draw one card."""
+        def can_draw(st):
+            if not more(st):
+                return False
+            src = source(st)
+            if any(src):
+                return True
+            if pile is None:
+                return False
+            p = pile(st)
+            if not any(p):
+                return False
+            for i, c in enumerate(p):
+                src[i] += c
+                p[i] = 0
+            return True
+        top = self.emit(JUMP_IF_NOT, can_draw)
+        self.emit(CHANCE, Draw(label, source, dest, self.layout.variety_names))
+        self.emit(JUMP, None, top)
+        self.patch(top, len(self.code))
+
+    def s_deal(self, s, env):
+        amount = self.x.compile(s["amount"], env)
+        slot = self.x.slots.new()
+
+        def start(st):
+            st.locals[slot] = amount(st)
+        self.emit(EXEC, start)
+
+        def more(st):
+            st.locals[slot] -= 1
+            return st.locals[slot] >= 0
+        pile = self.x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
+        self.draw_loop(more, self.x.compile(s["source"], env), self.x.compile(s["dest"], env), pile, "deal")
+
+    def s_refill(self, s, env):
+        zone, size = self.x.compile(s["zone"], env), self.x.compile(s["size"], env)
+
+        def more(st):
+            return sum(zone(st)) < size(st)
+        pile = self.x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
+        self.draw_loop(more, self.x.compile(s["source"], env), zone, pile, "draw")
+
+    def s_choose(self, s, env):
+        x = self.x
+        chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
+        groups: list[list[int]]
+        n = len(self.layout.variety_names)
+        if s["same"] is not None:
+            column = self.layout.attr_table[s["same"]]
+            by_value: dict[Any, list[int]] = {}
+            for i in range(n):
+                by_value.setdefault(column[i], []).append(i)
+            groups = list(by_value.values())
+        else:
+            groups = [list(range(n))]
+        keeping = x.compile(s["keeping"], env) if s["keeping"] is not None else None
+        memo_zones = None
+        if s["keeping"] is not None:
+            read = zones_read(s["keeping"], self.x.sym)
+            if read is not None:
+                memo_zones = [x.compile({"node": "name", "id": z}, {}) for z in sorted(read)]
+        self.emit(CHOICE, CardChoice(s["label"], chooser, x.compile(s["lo"], env), x.compile(s["hi"], env),
+                                     groups, x.compile(s["source"], env), x.compile(s["dest"], env), keeping,
+                                     self.layout.variety_names, memo_zones))
+
+    def lay_tracks(self, ir: dict) -> None:
+        """At the very start: each track with tiles gets one chance draw per space."""
+        for ti, t in enumerate(ir["tracks"]):
+            if t["tiles"]:
+                slot = self.x.slots.new()
+
+                def start(st, slot=slot):
+                    st.locals[slot] = 0
+
+                def more(st, slot=slot, ti=ti):
+                    st.locals[slot] += 1
+                    return st.locals[slot] <= st.track_length[ti]
+                self.emit(EXEC, start)
+                top = self.emit(JUMP_IF_NOT, more)
+                self.emit(CHANCE, TileLay(ti, t["name"], slot, [tc["tag"] for tc in t["tiles"]]))
+                self.emit(JUMP, None, top)
+                self.patch(top, len(self.code))
+
+
+def _is_range(s: dict) -> bool:
+    return s["domain"]["hi"] is not None
+
+
+def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int]:
+    """The whole game as one program: lay tracks, setup, then the turn loop.
+    Returns the code and the index where each turn starts."""
+    b = ProgramBuilder(exprs)
+    b.lay_tracks(ir)
+    b.block(ir["setup"], {})
+    turn_start = len(b.code)
+    b.block(ir["turn"], {})
+    b.emit(NEXT_TURN, None, turn_start)
+    return b.code, turn_start

@@ -1,0 +1,247 @@
+"""A game in progress (``State``): plain data plus the program counter.
+
+Run-time contract (OpenSpiel-like): ``current_player`` is a seat, ``CHANCE`` or
+``TERMINAL``; ``legal_actions`` at a decision, ``chance_outcomes`` at a chance
+node; ``apply`` takes an ``Action`` or its text. With a seed the state samples
+chance itself and never stops at a chance node; every outcome is recorded.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Optional, Union
+
+from .moves import Action
+from .program import CHANCE as OP_CHANCE
+from .program import CHOICE, END, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN
+
+if TYPE_CHECKING:
+    from .game import Game
+
+CHANCE = -1
+TERMINAL = -2
+CHANCE_ACTOR = "chance"
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal in this state."""
+
+
+class State:
+    """Where a game stands. Cheap to clone, JSON round-trips."""
+
+    __slots__ = ("game", "players", "zones", "zone_base", "vars", "var_base", "pos", "place", "podium",
+                 "tags", "bags", "track_length", "locals", "pc", "current", "turns", "log", "rng",
+                 "outcome", "_legal")
+
+    def __init__(self, game: "Game", players: int):
+        self.game = game
+        self.players = players
+        self.zone_base, self.var_base = game.bases(players)
+        self.zones: list[list[int]] = []
+        self.vars: list[Any] = []
+        self.pos: list[int] = []
+        self.place: list[int] = []
+        self.podium: list[list[int]] = []
+        self.tags: list[list[Optional[str]]] = []
+        self.bags: list[list[int]] = []
+        self.track_length: list[int] = []
+        self.locals: list[Any] = []
+        self.pc = 0
+        self.current = 0
+        self.turns = 0
+        self.log: list[tuple[Union[int, str], str]] = []
+        self.rng: Optional[random.Random] = None
+        self.outcome: Optional[str] = None
+        self._legal: Optional[list[Action]] = None
+
+    # ---- queries ----
+    def current_player(self) -> int:
+        """The seat to move, ``CHANCE`` or ``TERMINAL``."""
+        if self.outcome is not None:
+            return TERMINAL
+        op, spec, _ = self.game.code[self.pc]
+        return CHANCE if op == OP_CHANCE else spec.actor(self)
+
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def is_chance_node(self) -> bool:
+        return self.outcome is None and self.game.code[self.pc][0] == OP_CHANCE
+
+    def decision(self) -> Optional[str]:
+        """The label of the pending decision (e.g. 'play'), if any."""
+        if self.outcome is not None:
+            return None
+        op, spec, _ = self.game.code[self.pc]
+        return spec.label if op == CHOICE else None
+
+    def legal_actions(self) -> list[Action]:
+        """The distinct legal actions of the player to move ([] when terminal or at chance)."""
+        if self._legal is None:
+            if self.outcome is not None:
+                return []
+            op, spec, _ = self.game.code[self.pc]
+            self._legal = spec.legal(self) if op == CHOICE else []
+        return self._legal
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if not self.is_chance_node():
+            return []
+        return self.game.code[self.pc][1].outcomes(self)
+
+    # ---- moves ----
+    def apply(self, action: Union[Action, str]) -> None:
+        """Play ``action`` (an ``Action`` or its canonical text). Raises ``IllegalAction``."""
+        if self.outcome is not None:
+            raise IllegalAction(f"the game is over; cannot apply {str(action)!r}")
+        op, spec, _ = self.game.code[self.pc]
+        if op == CHOICE:
+            options = self.legal_actions()
+            actor: Union[int, str] = spec.actor(self)
+        else:
+            options = [a for a, _ in spec.outcomes(self)]
+            actor = CHANCE_ACTOR
+        if isinstance(action, Action) and any(a is action for a in options):
+            chosen = action
+        else:
+            text = str(action).strip()
+            chosen = next((a for a in options if a.text == text), None)
+            if chosen is None:
+                raise IllegalAction(f"{text!r} is not legal here; legal: "
+                                    + ", ".join(a.text for a in options[:12])
+                                    + (" ..." if len(options) > 12 else ""))
+        self._do(spec, chosen, actor)
+        self._advance()
+
+    def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
+        spec.apply(self, action.payload)
+        self.log.append((actor, action))
+        self.pc += 1
+        self._legal = None
+        if self.game.end_test(self):
+            self._finish("end")
+        elif len(self.log) >= self.game.max_steps:
+            self._finish("step cap")
+
+    def _advance(self) -> None:
+        """Run until a decision, a chance node (without a seed) or the end."""
+        code = self.game.code
+        end_test = self.game.end_test
+        while self.outcome is None:
+            op, a, b = code[self.pc]
+            if op == EXEC:
+                a(self)
+                self.pc += 1
+                if end_test(self):
+                    self._finish("end")
+            elif op == JUMP_IF_NOT:
+                self.pc = self.pc + 1 if a(self) else b
+            elif op == JUMP:
+                self.pc = b
+            elif op == CHOICE:
+                return
+            elif op == OP_CHANCE:
+                if self.rng is None:
+                    return
+                self._do(a, a.sample(self, self.rng), CHANCE_ACTOR)
+            elif op == NEXT_TURN:
+                self.current = (self.current + 1) % self.players
+                self.turns += 1
+                self.pc = b
+                if self.turns > self.game.max_steps:
+                    self._finish("step cap")
+            elif op == END:
+                self._finish("end")
+
+    def _finish(self, outcome: str) -> None:
+        self.outcome = outcome
+        self._legal = None
+
+    def move_piece(self, piece: int, track: int, steps: int, stop_tag: Optional[str]) -> None:
+        """Move forward (or back, never behind the start) ``steps`` spaces; stop on the first
+        space tagged ``stop_tag`` entered; crossing the last space puts it on the podium."""
+        start = self.pos[piece]
+        length = self.track_length[track]
+        end = max(0, start + steps)
+        if stop_tag is not None and end > start:
+            tags = self.tags[track]
+            for space in range(start + 1, min(end, length) + 1):
+                if tags[space] == stop_tag:
+                    end = space
+                    break
+        self.pos[piece] = end
+        if end > length and not self.place[piece]:
+            podium = self.podium[track]
+            podium.append(piece)
+            self.place[piece] = len(podium)
+
+    # ---- results ----
+    def scores(self) -> list[int]:
+        return [self.game.score(self, seat) for seat in range(self.players)]
+
+    def winners(self) -> list[int]:
+        """Seats that won (several on a shared win); [] for a draw or an unfinished game."""
+        if self.outcome != "end" or self.game.score is None:
+            return []
+        keys = [(self.game.score(self, s), self.game.tiebreak(self, s)) for s in range(self.players)]
+        best = max(keys)
+        return [s for s, k in enumerate(keys) if k == best]
+
+    def returns(self) -> list[float]:
+        """Each seat's share of the win: 1 for a sole winner, 1/k on a k-way shared win, else 0."""
+        won = self.winners()
+        return [1 / len(won) if s in won else 0.0 for s in range(self.players)]
+
+    # ---- copies and views ----
+    def clone(self) -> "State":
+        c = State.__new__(State)
+        c.game, c.players, c.zone_base, c.var_base = self.game, self.players, self.zone_base, self.var_base
+        c.zones = [z[:] for z in self.zones]
+        c.vars = self.vars[:]
+        c.pos, c.place = self.pos[:], self.place[:]
+        c.podium = [p[:] for p in self.podium]
+        c.tags = [t[:] for t in self.tags]
+        c.bags = [b[:] for b in self.bags]
+        c.track_length = self.track_length
+        c.locals = [x[:] if isinstance(x, list) else x for x in self.locals]
+        c.pc, c.current, c.turns, c.outcome = self.pc, self.current, self.turns, self.outcome
+        c.log = self.log[:]
+        c.rng = None
+        if self.rng is not None:
+            c.rng = random.Random()
+            c.rng.setstate(self.rng.getstate())
+        c._legal = None
+        return c
+
+    def history(self) -> list[tuple[Union[int, str], str]]:
+        """Every action so far as (seat or "chance", canonical text)."""
+        return [(a, str(t)) for a, t in self.log]
+
+    def to_json(self) -> dict[str, Any]:
+        doc = {
+            "players": self.players, "pc": self.pc, "current": self.current, "turns": self.turns,
+            "outcome": self.outcome, "zones": self.zones, "vars": self.vars, "pos": self.pos,
+            "place": self.place, "podium": self.podium, "tags": self.tags, "bags": self.bags,
+            "track_length": self.track_length, "locals": self.locals,
+            "history": [[a, str(t)] for a, t in self.log],
+        }
+        if self.rng is not None:
+            version, internal, gauss = self.rng.getstate()
+            doc["rng"] = [version, list(internal), gauss]
+        return _plain(doc)
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: public zones in full, its own private zones, only sizes of the rest."""
+        return self.game.observe(self, seat)
+
+    def __str__(self) -> str:
+        return self.game.describe(self)
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    return x
