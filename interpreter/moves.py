@@ -76,18 +76,14 @@ class CardChoice:
     def legal(self, st) -> list[Action]:
         src, dst = self.source(st), self.dest(st)
         lo, hi = max(self.lo(st), 0), self.hi(st)
-        keeping = self.keeping
+        check = self.keeping is not None
         out = []
         for group in self.groups:
             present = [i for i in group if src[i]]
             if not present:
                 continue
-            for counts in product(*(range(src[i] + 1) for i in present)):
-                total = sum(counts)
-                if total < lo or total > hi or total == 0 and lo > 0:
-                    continue
-                picked = tuple((i, k) for i, k in zip(present, counts) if k)
-                if keeping is not None:
+            for picked in _multisets(present, src, lo, hi):
+                if check:
                     for i, k in picked:
                         src[i] -= k
                         dst[i] += k
@@ -110,6 +106,21 @@ class CardChoice:
         for i, k in picked:
             src[i] -= k
             dst[i] += k
+
+
+def _multisets(present: list[int], src: list[int], lo: int, hi: int):
+    """Every ((variety, k), ...) with 1 <= k <= src[variety] and lo <= total <= hi."""
+    if len(present) == 1:
+        (i,) = present
+        if lo == 0:
+            yield ()
+        for k in range(max(lo, 1), min(hi, src[i]) + 1):
+            yield ((i, k),)
+        return
+    for counts in product(*(range(src[i] + 1) for i in present)):
+        total = sum(counts)
+        if lo <= total <= hi:
+            yield tuple((i, k) for i, k in zip(present, counts) if k)
 
 
 class Draw:

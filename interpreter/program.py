@@ -43,6 +43,26 @@ class ProgramBuilder:
     def stmt(self, s: dict, env: dict[str, Fn]) -> None:
         getattr(self, "s_" + s["node"])(s, env)
 
+    def pure_test(self, e: dict, env: dict[str, Fn]) -> Fn:
+        """A test; when it reads nothing but shared zones and is worth it (it loops),
+        its value is remembered per content of those zones."""
+        fn = self.x.compile(e, env)
+        read = zones_read(e, self.x.sym) if _loops(e, self.x.sym) else None
+        if not read:
+            return fn
+        zones = [self.x.compile({"node": "name", "id": z}, {}) for z in sorted(read)]
+        memo: dict[tuple, Any] = {}
+
+        def remembered(st):
+            key = tuple(zones[0](st)) if len(zones) == 1 else tuple(c for z in zones for c in z(st))
+            value = memo.get(key)
+            if value is None:
+                if len(memo) > 200_000:
+                    memo.clear()
+                value = memo[key] = fn(st)
+            return value
+        return remembered
+
     # ---- control ----
     def s_let(self, s, env):
         slot = self.x.slots.new()
@@ -54,7 +74,7 @@ class ProgramBuilder:
         env[s["name"]] = lambda st: st.locals[slot]
 
     def s_if(self, s, env):
-        test = self.x.compile(s["test"], env)
+        test = self.pure_test(s["test"], env)
         branch = self.emit(JUMP_IF_NOT, test)
         self.block(s["body"], env)
         if s["else_"]:
@@ -239,6 +259,20 @@ class ProgramBuilder:
                 self.emit(CHANCE, TileLay(ti, t["name"], slot, [tc["tag"] for tc in t["tiles"]]))
                 self.emit(JUMP, None, top)
                 self.patch(top, len(self.code))
+
+
+def _loops(e: Any, sym: Any) -> bool:
+    """Does evaluating ``e`` loop (an aggregate, possibly inside a define)?"""
+    if isinstance(e, list):
+        return any(_loops(v, sym) for v in e)
+    if not isinstance(e, dict):
+        return False
+    if e.get("node") == "comprehension":
+        return True
+    name = e.get("func") if e.get("node") == "call" else e.get("id") if e.get("node") == "name" else None
+    if name in sym.defines and _loops(sym.defines[name]["body"], sym):
+        return True
+    return any(_loops(v, sym) for k, v in e.items() if k != "at")
 
 
 def _is_range(s: dict) -> bool:
