@@ -18,6 +18,7 @@ run: $(STAMP)
 	$(VENV)/bin/meeple simulate games/hare.rules --games 500 --players 4 --seed 1
 
 test: $(STAMP)
+	$(VENV)/bin/ruff check dsl interpreter tests bench
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -1,7 +1,7 @@
 """Diagnostics: what is wrong with a rules file, where, shown like a compiler's.
 
-    games/hare.rules:12:9: error: unknown piece 'wolff' (did you mean 'wolf'?)
-       12 |     move wolff by 2
+    games/race.rules:12:9: error: unknown piece 'rabit' (did you mean 'rabbit'?)
+       12 |     move rabit by 2
           |          ^^^^^
 """
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from copy import copy
 from functools import lru_cache
 from typing import Any
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
@@ -15,6 +17,18 @@ MAX_SYNTAX_ERRORS = 10
 # Files past this size are refused before parsing: no real rules file is close.
 MAX_SOURCE_BYTES = 2_000_000
 MAX_NESTING = 200
+# Levels of the parse tree (``not not ...``, ``a + b + ...`` and ``else if`` chains nest
+# without brackets); the passes after parsing recurse once per level.
+MAX_DEPTH = 150
+# After a syntax error, later ones are reported only once this many tokens parse
+# again (as yacc does), so one mistake does not cascade into an error per line.
+RESYNC_TOKENS = 3
+# Error events (reported or not) after which the parser gives up on the rest of the file.
+MAX_RECOVERIES = 500
+# When a token is unexpected, the parser tries inserting one of these first (then any
+# other terminal) so that the token fits; a missing ')' or '}' then costs one error.
+INSERT_FIRST = ("RPAR", "RBRACE", "LBRACE", "NAME", "INT")
+_TOKEN = re.compile(r'#[^\n]*|\s+|"[^"\n]*"|[A-Za-z_0-9]+|\.\.|[=!<>]=|.')
 
 FRIENDLY = {"NAME": "a name", "INT": "a number", "STRING": "a quoted string",
             "$END": "the end of the file", "VISIBILITY": "'public', 'private' or 'hidden'"}
@@ -45,22 +59,43 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     if depth_error:
         raise RulesSyntaxError([depth_error], text)
     errors: list[Diagnostic] = []
+    last_error_end = 0
+    events = 0
 
-    def recover(e: UnexpectedToken) -> bool:
-        if len(errors) >= MAX_SYNTAX_ERRORS:
+    def resynced(e: UnexpectedInput) -> bool:
+        """Has the parser got back on track since the last error (a cascade otherwise)?"""
+        nonlocal last_error_end
+        start = getattr(e, "pos_in_stream", None) or 0
+        token = getattr(e, "token", None)
+        if isinstance(token, Token) and token.start_pos is not None:
+            start = token.start_pos
+        between = sum(1 for m in _TOKEN.finditer(text, last_error_end, max(start, last_error_end))
+                      if not m.group()[0].isspace() and m.group()[0] != "#")
+        last_error_end = token.end_pos if isinstance(token, Token) and token.end_pos is not None else start + 1
+        return not errors or (between >= RESYNC_TOKENS and getattr(e, "line", 0) > errors[-1].line)
+
+    def recover(e: UnexpectedInput) -> bool:
+        nonlocal events
+        events += 1
+        if len(errors) >= MAX_SYNTAX_ERRORS or events > MAX_RECOVERIES:
             return False
-        if not errors or e.line > errors[-1].line:
+        if resynced(e):
             errors.append(_syntax_diagnostic(e, file))
+        if isinstance(e, UnexpectedToken) and e.token.type != "$END":
+            _insert_missing(e)  # else lark drops the token
         return True
 
     try:
         tree = grammar().parse(text, on_error=recover)
     except UnexpectedInput as e:
-        if not errors or getattr(e, "line", 0) != errors[-1].line:
+        if len(errors) < MAX_SYNTAX_ERRORS and resynced(e):
             errors.append(_syntax_diagnostic(e, file))
         raise RulesSyntaxError(errors, text) from None
     if errors:
         raise RulesSyntaxError(errors, text)
+    depth_error = _depth_error(tree, file)
+    if depth_error:
+        raise RulesSyntaxError([depth_error], text)
     try:
         return ToAst(file).transform(tree)
     except VisitError as e:
@@ -86,24 +121,61 @@ def _nesting_error(text: str, file: str) -> Diagnostic | None:
     return None
 
 
+def _insert_missing(e: UnexpectedToken) -> bool:
+    """If inserting one terminal lets the parser take the unexpected token, feed both
+    (lark's recipe for ``on_error``) and return True."""
+    ip = e.interactive_parser
+    quiet = copy(ip.parser_state.parse_conf)
+    quiet.callbacks = {}
+    choices = {t for t in ip.choices() if t.isupper() and t != "$END"}
+    for t in [t for t in INSERT_FIRST if t in choices] + sorted(choices - set(INSERT_FIRST)):
+        missing = Token.new_borrow_pos(t, "", e.token)
+        trial = ip.copy(deepcopy_values=False)
+        trial.parser_state.parse_conf = quiet
+        try:
+            trial.feed_token(missing)
+            trial.feed_token(e.token)
+        except UnexpectedInput:
+            continue
+        ip.feed_token(missing)
+        ip.feed_token(e.token)
+        return True
+    return False
+
+
+def _depth_error(tree: Tree, file: str) -> Diagnostic | None:
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            m = node.meta
+            line, col = getattr(m, "line", 1), getattr(m, "column", 1)
+            return Diagnostic(file, f"nesting deeper than {MAX_DEPTH} levels", line, col, line, col + 1)
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+    return None
+
+
 def _syntax_diagnostic(e: UnexpectedInput, file: str) -> Diagnostic:
     line, col = max(getattr(e, "line", 1) or 1, 1), max(getattr(e, "column", 1) or 1, 1)
     if isinstance(e, UnexpectedCharacters):
         return Diagnostic(file, f"unexpected character {e.char!r}", line, col, line, col + 1)
     if isinstance(e, UnexpectedEOF):
-        expected = ", ".join(sorted({describe_terminal(t) for t in e.expected}))
+        expected = ", ".join(sorted({describe_terminal(t) for t in e.expected}, key=lambda d: (d[0] == "'", d)))
         return Diagnostic(file, f"unexpected end of file; expected {expected}", line, col)
     assert isinstance(e, UnexpectedToken)
     tok = e.token
-    if tok.type == "$END":
-        line, col = e.line, e.column
-        found = "the end of the file"
+    if tok.type == "$END":  # lark places it on the last token: point just past that token
+        line, col = tok.end_line or tok.line or 1, tok.end_column or tok.column or 1
+        if tok.end_pos == 0:  # no token at all
+            line, col = 1, 1
+        found = "end of file"
         width = 1
     else:
         found = f"'{tok.value}'" if tok.type not in ("NAME", "INT", "STRING") else \
             f"{describe_terminal(tok.type)} '{tok.value}'"
         width = max(1, len(str(tok.value)))
-    expected = sorted({describe_terminal(t) for t in e.accepts or e.expected})
+    # "a name", "a number" first: they are what is missing most often.
+    expected = sorted({describe_terminal(t) for t in e.accepts or e.expected}, key=lambda d: (d[0] == "'", d))
     if len(expected) > 8:
         expected = expected[:8] + ["..."]
     msg = f"unexpected {found}; expected {' or '.join(expected) if len(expected) <= 2 else ', '.join(expected)}"

@@ -1,6 +1,6 @@
 """The interpreter: compiles checked IR once and runs games from it.
 
-    game = interpreter.load("games/hare.rules")
+    game = interpreter.load("games/mygame.rules")
     state = game.new_state(players=4, seed=7)
     while not state.is_terminal():
         state.apply(random.choice(state.legal_actions()))

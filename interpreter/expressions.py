@@ -1,404 +1,33 @@
-"""Compile IR expressions into Python closures ``fn(state) -> value`` (``ExprCompiler``).
+"""Compile IR expressions to Python functions ``fn(state) -> value`` (``ExprCompiler``).
+
+As Jinja does with templates, each expression becomes Python source once, which is
+compiled and run natively: defines are inlined, names resolved, constants folded,
+and aggregates over a fixed kind (``any(... for a in animal)``) unrolled, so a
+query such as ``count(table where colour == red)`` becomes ``z[2][0] + z[2][6]``.
 
 Run-time values are plain ints and bools: a piece or enum value is its global
 value id, a player is a seat number, a card (in a loop over a zone) is its
-variety index, "no value" is -1. Defines are inlined, names are resolved here
-once, so nothing is looked up by name while a game runs.
+variety index, "no value" is -1.
+
+Inside generated code: ``st`` is the state, ``z`` its zones, ``zb`` the zone
+bases, ``L`` its locals, ``P`` piece positions, ``PL`` podium places.
 """
 
 from __future__ import annotations
 
-from operator import itemgetter
+import re
 from typing import Any, Callable
 
 from dsl.symbols import Symbols
 
+from .layout import NO_VALUE, Layout
+
 Fn = Callable[[Any], Any]
-NO_VALUE = -1
-
-
-class Layout:
-    """Where each part of a game lives in a ``State``: value ids, zone slots, vars."""
-
-    def __init__(self, ir: dict, sym: Symbols, params: dict[str, int]):
-        self.sym = sym
-        self.params = params
-        self.value_names: list[str] = []
-        self.value_id: dict[str, int] = {}
-        self.kind_values: dict[str, list[int]] = {}
-        for kind, values in sym.kinds.items():
-            ids = []
-            for v in values:
-                if v not in self.value_id:
-                    self.value_id[v] = len(self.value_names)
-                    self.value_names.append(v)
-                ids.append(self.value_id[v])
-            self.kind_values[kind] = ids
-        self.piece_ids = [self.value_id[v] for k in sym.piece_kinds for v in sym.kinds[k]]
-        self.piece_track: dict[int, int] = {}
-        self.track_names = list(sym.tracks)
-        for kind, track in sym.piece_kinds.items():
-            for v in sym.kinds[kind]:
-                self.piece_track[self.value_id[v]] = self.track_names.index(track) if track in sym.tracks else 0
-        self.variety_names: list[str] = []
-        self.variety_kind: list[str] = []
-        self.variety_attrs: list[dict[str, Any]] = []
-        for c in ir["cards"]:
-            for v in c["varieties"]:
-                self.variety_names.append(v["name"])
-                self.variety_kind.append(c["name"])
-                self.variety_attrs.append({a["name"]: a["value"] for a in v["attrs"]})
-        self.attr_table: dict[str, list[Any]] = {}
-        for attr, t in sym.attrs.items():
-            default: Any = False if t == "bool" else (0 if t == "int" else NO_VALUE)
-            column = []
-            for attrs in self.variety_attrs:
-                value = attrs.get(attr, default)
-                if isinstance(value, str):
-                    value = self.value_id.get(value, NO_VALUE)
-                column.append(value)
-            self.attr_table[attr] = column
-        self.zone_names = list(sym.zones)
-        self.var_names = list(sym.vars)
-
-    def zone_slot(self, name: str, seat: int, players: int) -> int:
-        """Index of zone ``name`` (of ``seat``) in ``State.zones``."""
-        return self.zone_base(players)[name] + seat
-
-    def zone_base(self, players: int) -> dict[str, int]:
-        base, out = 0, {}
-        for name in self.zone_names:
-            out[name] = base
-            base += players if self.sym.zones[name]["per_player"] else 1
-        out[""] = base
-        return out
-
-
-class ExprCompiler:
-    """Turns expression IR into closures. ``env`` maps a name to a closure (define
-    parameters, locals, loop variables); ``card`` is the closure giving the card a
-    ``where`` filter is looking at, when inside one."""
-
-    def __init__(self, layout: Layout, slots: "SlotAllocator"):
-        self.layout = layout
-        self.sym = layout.sym
-        self.slots = slots
-
-    def compile(self, e: dict, env: dict[str, Fn]) -> Fn:
-        return getattr(self, "c_" + e["node"])(e, env)
-
-    # ---- leaves ----
-    def c_int(self, e, env):
-        v = e["value"]
-        return lambda st: v
-
-    def c_bool(self, e, env):
-        v = e["value"]
-        return lambda st: v
-
-    def c_name(self, e, env):
-        name = e["id"]
-        if name in env:
-            return env[name]
-        if name == "players":
-            return lambda st: st.players
-        if name == "current":
-            return lambda st: st.current
-        sym = self.sym
-        if name in sym.params:
-            v = self.layout.params[name]
-            return lambda st: v
-        if name in sym.defines:
-            return self.inline(sym.defines[name], [], env)
-        if name in self.layout.value_id:
-            v = self.layout.value_id[name]
-            return lambda st: v
-        if name in sym.zones:
-            zi = self.layout.zone_names.index(name)
-            return lambda st: st.zones[st.zone_base[zi]]
-        if name in sym.vars:
-            vi = self.layout.var_names.index(name)
-            return lambda st: st.vars[st.var_base[vi]]
-        if name in sym.tracks:
-            ti = self.layout.track_names.index(name)
-            return lambda st: ti
-        raise KeyError(name)
-
-    # ---- calls ----
-    def inline(self, define: dict, args: list[Fn], env: dict[str, Fn]) -> Fn:
-        inner = dict(zip(define["params"], args))
-        return self.compile(define["body"], inner)
-
-    def c_call(self, e, env):
-        func = e["func"]
-        args = [self.compile(a, env) for a in e["args"]]
-        sym = self.sym
-        if func in sym.defines:
-            return self.inline(sym.defines[func], args, env)
-        if func in sym.zones:
-            zi = self.layout.zone_names.index(func)
-            (seat,) = args
-            return lambda st: st.zones[st.zone_base[zi] + seat(st)]
-        if func in sym.vars:
-            vi = self.layout.var_names.index(func)
-            (seat,) = args
-            return lambda st: st.vars[st.var_base[vi] + seat(st)]
-        return getattr(self, "b_" + func)(args, e)
-
-    def b_count(self, args, e):
-        (zone,) = args
-        return lambda st: sum(zone(st))
-
-    def b_pos(self, args, e):
-        (piece,) = args
-        return lambda st: st.pos[piece(st)]
-
-    def b_finished(self, args, e):
-        (piece,) = args
-        return lambda st: st.place[piece(st)] > 0
-
-    def b_place(self, args, e):
-        (piece,) = args
-        return lambda st: st.place[piece(st)]
-
-    def b_at_place(self, args, e):
-        track, k = args
-
-        def at_place(st):
-            podium = st.podium[track(st)]
-            i = k(st) - 1
-            return podium[i] if 0 <= i < len(podium) else NO_VALUE
-        return at_place
-
-    def b_finishers(self, args, e):
-        (track,) = args
-        return lambda st: len(st.podium[track(st)])
-
-    def b_min(self, args, e):
-        if len(args) == 2:
-            a, b = args
-            return lambda st: min(a(st), b(st))
-        return lambda st: min(f(st) for f in args)
-
-    def b_max(self, args, e):
-        if len(args) == 2:
-            a, b = args
-            return lambda st: max(a(st), b(st))
-        return lambda st: max(f(st) for f in args)
-
-    def b_abs(self, args, e):
-        (a,) = args
-        return lambda st: abs(a(st))
-
-    # ---- card queries ----
-    def card_test(self, where: dict, env: dict[str, Fn]) -> tuple[Fn, int]:
-        """The ``where`` test of a filter, reading the card from a fresh local slot."""
-        slot = self.slots.new()
-        inner = dict(env)
-        table = self.layout.attr_table
-        for attr, column in table.items():
-            if attr not in env:
-                inner[attr] = (lambda col: lambda st: col[st.locals[slot]])(column)
-        return self.compile(where, inner), slot
-
-    def c_filtered(self, e, env):
-        zone = self.compile(e["zone"], env)
-        where = e["where"]
-        n = len(self.layout.variety_names)
-        # attr == value-independent-of-the-card: precompute the varieties per value.
-        if where["node"] == "bin_op" and where["op"] == "==" and where["left"]["node"] == "name" \
-                and where["left"]["id"] in self.layout.attr_table and where["left"]["id"] not in env \
-                and not _mentions(where["right"], self.layout.attr_table, env):
-            column = self.layout.attr_table[where["left"]["id"]]
-            groups: dict[Any, tuple[int, ...]] = {}
-            for i, v in enumerate(column):
-                groups[v] = groups.get(v, ()) + (i,)
-            single = {v: g[0] for v, g in groups.items() if len(g) == 1}
-            multi = {v: itemgetter(*g) for v, g in groups.items() if len(g) > 1}
-            value = self.compile(where["right"], env)
-
-            def count_matching(st):
-                v = value(st)
-                i = single.get(v)
-                if i is not None:
-                    return zone(st)[i]
-                getter = multi.get(v)
-                return sum(getter(zone(st))) if getter is not None else 0
-            return count_matching
-        test, slot = self.card_test(where, env)
-        dynamic = set(env) | set(self.sym.vars) | set(self.sym.defines) | {"current", "players"}
-        if not any(n in dynamic for n in _names(where)) and not _has_calls(where):
-            # Depends on the card alone: decide once per variety at compile time.
-            class Probe:
-                locals = [0] * (slot + 1)
-            keep = []
-            for i in range(n):
-                Probe.locals[slot] = i
-                if test(Probe):
-                    keep.append(i)
-            idx = tuple(keep)
-            return lambda st: sum([zone(st)[i] for i in idx]) if len(idx) != 1 else zone(st)[idx[0]]
-
-        def count_where(st):
-            vec = zone(st)
-            total = 0
-            loc = st.locals
-            for i in range(n):
-                if vec[i]:
-                    loc[slot] = i
-                    if test(st):
-                        total += vec[i]
-            return total
-        return count_where
-
-    def c_attr(self, e, env):
-        obj = self.compile(e["obj"], env)
-        column = self.layout.attr_table[e["name"]]
-        return lambda st: column[obj(st)]
-
-    # ---- aggregates ----
-    def domain(self, d: dict, env: dict[str, Fn]) -> tuple[str, Fn]:
-        """(kind of loop, closure giving the values); kind is 'values', 'cards' or 'seats'."""
-        if d["players"]:
-            return "values", lambda st: [(st.current + i) % st.players for i in range(st.players)]
-        if d["hi"] is not None:
-            lo, hi = self.compile(d["lo"], env), self.compile(d["hi"], env)
-            return "values", lambda st: range(lo(st), hi(st) + 1)
-        lo = d["lo"]
-        if lo["node"] == "name" and lo["id"] in self.layout.kind_values and lo["id"] not in env:
-            ids = tuple(self.layout.kind_values[lo["id"]])
-            return "values", lambda st: ids
-        return "cards", self.compile(lo, env)
-
-    def c_comprehension(self, e, env):
-        func = e["func"]
-        kind, values = self.domain(e["domain"], env)
-        slot = self.slots.new()
-        inner = dict(env)
-        inner[e["var"]] = lambda st: st.locals[slot]
-        body = self.compile(e["body"], inner)
-        where = self.compile(e["where"], inner) if e["where"] is not None else None
-
-        if kind == "values" and where is None:
-            return self.over_values(func, values, slot, body)
-
-        def items(st):
-            """The multiplicity of each value or card that passes the filter."""
-            loc = st.locals
-            if kind == "cards":
-                vec = values(st)
-                for i, c in enumerate(vec):
-                    if c:
-                        loc[slot] = i
-                        if where is None or where(st):
-                            yield c
-            else:
-                for v in values(st):
-                    loc[slot] = v
-                    if where is None or where(st):
-                        yield 1
-
-        if func == "sum":
-            return lambda st: sum([m * body(st) for m in items(st)])
-        if func == "count":
-            return lambda st: sum([m for m in items(st) if body(st)])
-        if func == "max":
-            return lambda st: max([body(st) for _ in items(st)], default=0)
-        if func == "min":
-            return lambda st: min([body(st) for _ in items(st)], default=0)
-        if func == "any":
-            return lambda st: any(body(st) for _ in items(st))
-        if func == "all":
-            return lambda st: all(body(st) for _ in items(st))
-        raise KeyError(func)
-
-    @staticmethod
-    def over_values(func: str, values: Fn, slot: int, body: Fn) -> Fn:
-        """Aggregates over plain values, unrolled into loops (the hot path of most rules)."""
-        if func == "any" or func == "all":
-            want = func == "any"
-
-            def any_all(st):
-                loc = st.locals
-                for v in values(st):
-                    loc[slot] = v
-                    if bool(body(st)) == want:
-                        return want
-                return not want
-            return any_all
-
-        def collect(st):
-            loc = st.locals
-            out = []
-            for v in values(st):
-                loc[slot] = v
-                out.append(body(st))
-            return out
-        if func == "sum":
-            return lambda st: sum(collect(st))
-        if func == "count":
-            return lambda st: sum(1 for x in collect(st) if x)
-        if func == "max":
-            return lambda st: max(collect(st), default=0)
-        return lambda st: min(collect(st), default=0)
-
-    # ---- operators ----
-    def c_case(self, e, env):
-        subject = self.compile(e["subject"], env)
-        arms = [(self.compile(a["match"], env), self.compile(a["value"], env)) for a in e["arms"]]
-        default = self.compile(e["default"], env) if e["default"] is not None else (lambda st: 0)
-        if all(a["match"]["node"] == "int" for a in e["arms"]):
-            table = {a["match"]["value"]: f for a, (_, f) in zip(e["arms"], arms)}
-            return lambda st: table.get(subject(st), default)(st)
-
-        def case(st):
-            s = subject(st)
-            for match, value in arms:
-                if match(st) == s:
-                    return value(st)
-            return default(st)
-        return case
-
-    def c_bin_op(self, e, env):
-        op = e["op"]
-        a, b = self.compile(e["left"], env), self.compile(e["right"], env)
-        if op == "and":
-            return lambda st: a(st) and b(st)
-        if op == "or":
-            return lambda st: a(st) or b(st)
-        if op == "+":
-            return lambda st: a(st) + b(st)
-        if op == "-":
-            return lambda st: a(st) - b(st)
-        if op == "*":
-            return lambda st: a(st) * b(st)
-        if op == "/":
-            return lambda st: _div(a(st), b(st))
-        if op == "%":
-            return lambda st: _mod(a(st), b(st))
-        if op == "==":
-            return lambda st: a(st) == b(st)
-        if op == "!=":
-            return lambda st: a(st) != b(st)
-        if op == "<":
-            return lambda st: a(st) < b(st)
-        if op == "<=":
-            return lambda st: a(st) <= b(st)
-        if op == ">":
-            return lambda st: a(st) > b(st)
-        if op == ">=":
-            return lambda st: a(st) >= b(st)
-        raise KeyError(op)
-
-    def c_un_op(self, e, env):
-        a = self.compile(e["operand"], env)
-        if e["op"] == "not":
-            return lambda st: not a(st)
-        return lambda st: -a(st)
-
-    def c_cond(self, e, env):
-        t, a, b = (self.compile(e[k], env) for k in ("test", "then_", "else_"))
-        return lambda st: a(st) if t(st) else b(st)
+UNROLL_LIMIT = 16
+PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
+            ("PL", "PL = st.place"))
+ARITH = {"+", "-", "*"}
+COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
 
 def _div(a: int, b: int) -> int:
@@ -407,6 +36,354 @@ def _div(a: int, b: int) -> int:
 
 def _mod(a: int, b: int) -> int:
     return a % b if b else 0
+
+
+def _at_place(st: Any, track: int, k: int) -> int:
+    podium = st.podium[track]
+    return podium[k - 1] if 0 < k <= len(podium) else NO_VALUE
+
+
+def _count_by(vec: list[int], groups: dict, value: Any) -> int:
+    idx = groups.get(value)
+    return sum([vec[i] for i in idx]) if idx else 0
+
+
+def _pick(subject: Any, matches: tuple, values: tuple, default: Any) -> Any:
+    for m, v in zip(matches, values):
+        if m == subject:
+            return v
+    return default
+
+
+def const(code: str) -> Any:
+    """The Python value of ``code`` if it is a literal int or bool, else ``None``."""
+    c = code[1:-1] if code.startswith("(") and code.endswith(")") and code.count("(") == 1 else code
+    if c in ("True", "False"):
+        return c == "True"
+    if c.lstrip("-").isdigit():
+        return int(c)
+    return None
+
+
+def lit(value: Any) -> str:
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    return f"({value})" if value < 0 else str(value)
+
+
+class ExprCompiler:
+    """IR expression → Python source → function. ``env`` maps a name to the Python
+    code that reads it (a local slot, a loop variable, a define's argument)."""
+
+    def __init__(self, layout: Layout, slots: "SlotAllocator"):
+        self.layout = layout
+        self.sym: Symbols = layout.sym
+        self.slots = slots
+        self.ns: dict[str, Any] = {"_div": _div, "_mod": _mod, "_at_place": _at_place, "_count_by": _count_by,
+                                "_pick": _pick}
+        self.fresh = 0
+        self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
+
+    def name(self, prefix: str) -> str:
+        self.fresh += 1
+        return f"_{prefix}{self.fresh}"
+
+    def constant(self, value: Any, prefix: str = "K") -> str:
+        """Put ``value`` in the namespace of generated code; return its name."""
+        name = self.name(re.sub(r"\W", "_", prefix))
+        self.ns[name] = value
+        return name
+
+    # ---- functions ----
+    def compile(self, e: dict, env: dict[str, str]) -> Fn:
+        return self.function(self.gen(e, env))
+
+    def function(self, code: str) -> Fn:
+        value = const(code)
+        if value is not None:
+            return lambda st: value
+        lines = [f"    {line}" for word, line in PREAMBLE if re.search(rf"\b{word}\[", code)]
+        src = "def _f(st):\n" + "\n".join(lines) + ("\n" if lines else "") + f"    return {code}\n"
+        scope: dict[str, Any] = {}
+        exec(compile(src, "<rules>", "exec"), self.ns, scope)
+        fn = scope["_f"]
+        fn.source = src
+        return fn
+
+    # ---- dispatch ----
+    def gen(self, e: dict, env: dict[str, str]) -> str:
+        return getattr(self, "g_" + e["node"])(e, env)
+
+    def g_int(self, e, env):
+        return lit(e["value"])
+
+    def g_bool(self, e, env):
+        return lit(e["value"])
+
+    def g_name(self, e, env):
+        name, sym, lay = e["id"], self.sym, self.layout
+        if name in env:
+            return env[name]
+        if name == "players":
+            return "st.players"
+        if name == "current":
+            return "st.current"
+        if name in sym.params:
+            return lit(lay.params[name])
+        if name in sym.defines:
+            return self.inline(sym.defines[name], [])
+        if name in lay.value_id:
+            return lit(lay.value_id[name])
+        if name in sym.zones:
+            return f"z[{lay.shared_zone_slot[name]}]"
+        if name in sym.vars:
+            return f"st.vars[{lay.shared_var_slot[name]}]"
+        if name in sym.tracks:
+            return lit(lay.track_names.index(name))
+        raise KeyError(name)
+
+    def inline(self, define: dict, args: list[str]) -> str:
+        return self.gen(define["body"], {p: (a if const(a) is not None else f"({a})")
+                                         for p, a in zip(define["params"], args)})
+
+    def g_call(self, e, env):
+        func, sym, lay = e["func"], self.sym, self.layout
+        args = [self.gen(a, env) for a in e["args"]]
+        if func in sym.defines:
+            return self.inline(sym.defines[func], args)
+        if func in sym.zones:
+            return f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]"
+        if func in sym.vars:
+            return f"st.vars[st.var_base[{lay.var_names.index(func)}] + {args[0]}]"
+        if func == "count":
+            return f"sum({args[0]})"
+        if func == "pos":
+            return f"P[{args[0]}]"
+        if func == "finished":
+            return f"(PL[{args[0]}] > 0)"
+        if func == "place":
+            return f"PL[{args[0]}]"
+        if func == "at_place":
+            return f"_at_place(st, {args[0]}, {args[1]})"
+        if func == "finishers":
+            return f"len(st.podium[{args[0]}])"
+        if func in ("min", "max"):
+            values = [const(a) for a in args]
+            if all(v is not None for v in values):
+                return lit(min(values) if func == "min" else max(values))
+            return f"{func}({', '.join(args)})"
+        if func == "abs":
+            return f"abs({args[0]})"
+        raise KeyError(func)
+
+    # ---- cards ----
+    def card_env(self, env: dict[str, str], card: str) -> dict[str, str]:
+        """Inside ``where``: card attributes read the card ``card`` (locals shadow them)."""
+        inner = {attr: self.attr_of(col, card) for attr, col in self.columns.items()}
+        inner.update(env)
+        return inner
+
+    def attr_of(self, column: str, card: str) -> str:
+        index = const(card)
+        if index is not None:
+            return lit(self.ns[column][index])
+        return f"{column}[{card}]"
+
+    def indices_sum(self, zone: str, idx: tuple[int, ...]) -> str:
+        if not idx:
+            return "0"
+        if len(idx) == 1:
+            return f"{zone}[{idx[0]}]"
+        return "(" + " + ".join(f"{zone}[{i}]" for i in idx) + ")"
+
+    def g_filtered(self, e, env):
+        zone = self.gen(e["zone"], env)
+        where = e["where"]
+        n = len(self.layout.variety_names)
+        # Decide per variety at compile time where the test's value is known for each card.
+        decided = [const(self.gen(where, self.card_env(env, lit(i)))) for i in range(n)]
+        if all(d is not None for d in decided):
+            return self.indices_sum(zone, tuple(i for i, d in enumerate(decided) if d))
+        left, right = where.get("left"), where.get("right")
+        if where["node"] == "bin_op" and where["op"] == "==" and left["node"] == "name" \
+                and left["id"] in self.columns and left["id"] not in env:
+            value = self.gen(right, env)
+            if not any(a in self.columns and a not in env for a in _names(right)):
+                groups: dict[Any, tuple[int, ...]] = {}
+                for i, v in enumerate(self.ns[self.columns[left["id"]]]):
+                    groups[v] = groups.get(v, ()) + (i,)
+                return f"_count_by({zone}, {self.constant(groups, 'G')}, {value})"
+        i, c = self.name("i"), self.name("c")
+        test = self.gen(where, self.card_env(env, i))
+        return f"sum({c} for {i}, {c} in enumerate({zone}) if {c} and {test})"
+
+    def g_attr(self, e, env):
+        return self.attr_of(self.columns[e["name"]], self.gen(e["obj"], env))
+
+    # ---- aggregates ----
+    def domain_code(self, d: dict, env: dict[str, str]) -> tuple[str, str]:
+        """('values' | 'cards', Python code of the iterable)."""
+        if d["players"]:
+            i = self.name("p")
+            return "values", f"((st.current + {i}) % st.players for {i} in range(st.players))"
+        if d["hi"] is not None:
+            return "values", f"range({self.gen(d['lo'], env)}, {self.gen(d['hi'], env)} + 1)"
+        lo = d["lo"]
+        if lo["node"] == "name" and lo["id"] in self.layout.kind_values and lo["id"] not in env:
+            return "values", repr(tuple(self.layout.kind_values[lo["id"]]))
+        return "cards", self.gen(lo, env)
+
+    def domain(self, d: dict, env: dict[str, str]) -> tuple[str, Fn]:
+        kind, code = self.domain_code(d, env)
+        return kind, self.function(f"tuple({code})" if "for" in code else code)
+
+    def g_comprehension(self, e, env):
+        func, d = e["func"], e["domain"]
+        kind, dom = self.domain_code(d, env)
+        where = e["where"]
+        if kind == "values" and dom.startswith("(") and "for" not in dom:
+            unrolled = self.unroll(func, e, env, eval(dom))
+            if unrolled is not None:
+                return unrolled
+        v = self.name("v")
+        inner = dict(env)
+        inner[e["var"]] = v
+        body = self.gen(e["body"], inner)
+        test = f" if {self.gen(where, inner)}" if where is not None else ""
+        if kind == "cards":
+            c = self.name("c")
+            loop = f"for {v}, {c} in enumerate({dom}) if {c}"
+            test = test.replace(" if ", " and ", 1) if test else ""
+            if func == "sum":
+                return f"sum(({body}) * {c} {loop}{test})"
+            if func == "count":
+                return f"sum({c} {loop}{test} and ({body}))"
+        else:
+            loop = f"for {v} in {dom}"
+            if func == "sum":
+                return f"sum({body} {loop}{test})"
+            if func == "count":
+                cond = f" if ({self.gen(where, inner)}) and ({body})" if where is not None else f" if {body}"
+                return f"sum(1 {loop}{cond})"
+        if func in ("max", "min"):
+            return f"{func}(({body} {loop}{test}), default=0)"
+        return f"{func}({body} {loop}{test})"
+
+    def unroll(self, func: str, e: dict, env: dict[str, str], values: tuple) -> str | None:
+        """``any(f(a) for a in K)`` over a fixed kind K → ``f(k1) or f(k2) ...``, folded."""
+        if len(values) > UNROLL_LIMIT or (func in ("max", "min") and e["where"] is not None):
+            return None
+        terms = []
+        for value in values:
+            inner = dict(env)
+            inner[e["var"]] = lit(value)
+            body = self.gen(e["body"], inner)
+            where = self.gen(e["where"], inner) if e["where"] is not None else "True"
+            terms.append((where, body))
+        if func == "any":
+            parts = [self.logic("and", w, b) for w, b in terms]
+            return self.fold_chain("or", parts, "False")
+        if func == "all":
+            parts = [self.logic("or", self.negate(w), b) for w, b in terms]
+            return self.fold_chain("and", parts, "True")
+        if func == "sum":
+            parts = [b if const(w) is True else f"({b} if {w} else 0)" for w, b in terms if const(w) is not False]
+            return self.fold_sum(parts)
+        if func == "count":
+            parts = [self.logic("and", w, b) for w, b in terms]
+            return self.fold_sum([p if const(p) is None else lit(int(const(p))) for p in
+                                  (f"(1 if {p} else 0)" if const(p) is None else p for p in parts)])
+        if func in ("max", "min"):
+            if not terms:
+                return "0"
+            values_ = [const(b) for _, b in terms]
+            if all(x is not None for x in values_):
+                return lit(max(values_) if func == "max" else min(values_))
+            return f"{func}({', '.join(b for _, b in terms)})"
+        return None
+
+    def fold_chain(self, op: str, parts: list[str], empty: str) -> str:
+        code = empty
+        first = True
+        for p in parts:
+            code = p if first else self.logic(op, code, p)
+            first = False
+        return code
+
+    def fold_sum(self, parts: list[str]) -> str:
+        total, rest = 0, []
+        for p in parts:
+            v = const(p)
+            if v is None:
+                rest.append(p)
+            else:
+                total += int(v)
+        if not rest:
+            return lit(total)
+        return "(" + " + ".join(rest + ([lit(total)] if total else [])) + ")"
+
+    # ---- operators ----
+    def logic(self, op: str, a: str, b: str) -> str:
+        ca, cb = const(a), const(b)
+        if op == "and":
+            if ca is not None:
+                return b if ca else "False"
+            if cb is True:
+                return a
+        else:
+            if ca is not None:
+                return "True" if ca else b
+            if cb is False:
+                return a
+        return f"({a} {op} {b})"
+
+    def negate(self, a: str) -> str:
+        ca = const(a)
+        return lit(not ca) if ca is not None else f"(not {a})"
+
+    def g_case(self, e, env):
+        subject = self.gen(e["subject"], env)
+        arms = [(self.gen(a["match"], env), self.gen(a["value"], env)) for a in e["arms"]]
+        default = self.gen(e["default"], env) if e["default"] is not None else "0"
+        s = const(subject)
+        if s is not None and all(const(m) is not None for m, _ in arms):
+            return next((v for m, v in arms if const(m) == s), default)
+        if all(const(m) is not None and const(v) is not None for m, v in arms) and const(default) is not None:
+            table = self.constant({const(m): const(v) for m, v in reversed(arms)}, "case")
+            return f"{table}.get({subject}, {default})"
+        matches = ", ".join(m for m, _ in arms)
+        values = ", ".join(v for _, v in arms)
+        return f"_pick({subject}, ({matches},), ({values},), {default})"
+
+    def g_bin_op(self, e, env):
+        op = e["op"]
+        a, b = self.gen(e["left"], env), self.gen(e["right"], env)
+        if op in ("and", "or"):
+            return self.logic(op, a, b)
+        ca, cb = const(a), const(b)
+        if ca is not None and cb is not None:
+            if op in ARITH or op in COMPARE:
+                return lit(eval(f"{ca!r} {op} {cb!r}"))
+            return lit(_div(ca, cb) if op == "/" else _mod(ca, cb))
+        if op == "/":
+            return f"_div({a}, {b})"
+        if op == "%":
+            return f"_mod({a}, {b})"
+        return f"({a} {op} {b})"
+
+    def g_un_op(self, e, env):
+        a = self.gen(e["operand"], env)
+        if e["op"] == "not":
+            return self.negate(a)
+        ca = const(a)
+        return lit(-ca) if ca is not None else f"(-{a})"
+
+    def g_cond(self, e, env):
+        t, a, b = (self.gen(e[k], env) for k in ("test", "then_", "else_"))
+        ct = const(t)
+        if ct is not None:
+            return a if ct else b
+        return f"({a} if {t} else {b})"
 
 
 def _names(e: Any) -> set[str]:
@@ -420,21 +397,6 @@ def _names(e: Any) -> set[str]:
         for v in e:
             out |= _names(v)
     return out
-
-
-def _mentions(e: dict, attrs: dict, env: dict) -> bool:
-    """Does ``e`` read a card attribute (not shadowed by a local)?"""
-    return any(n in attrs and n not in env for n in _names(e))
-
-
-def _has_calls(e: Any) -> bool:
-    if isinstance(e, dict):
-        if e.get("node") in ("call", "filtered", "comprehension"):
-            return True
-        return any(_has_calls(v) for v in e.values())
-    if isinstance(e, list):
-        return any(_has_calls(v) for v in e)
-    return False
 
 
 STATELESS_CALLS = {"count", "min", "max", "abs"}
@@ -496,7 +458,7 @@ def _union(a: set | None, b: set | None) -> set | None:
 
 class SlotAllocator:
     """Hands out local-variable slots; the language has no recursion, so each
-    loop variable, ``let`` and filter gets its own slot for the whole game."""
+    loop variable and ``let`` gets its own slot for the whole game."""
 
     def __init__(self) -> None:
         self.count = 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -12,7 +11,8 @@ from dsl import read_ir
 from dsl.diagnostics import Diagnostic, RulesError
 from dsl.symbols import collect
 
-from .expressions import NO_VALUE, ExprCompiler, Layout, SlotAllocator
+from .expressions import ExprCompiler, SlotAllocator
+from .layout import NO_VALUE, Layout
 from .program import CHOICE, compile_program
 from .state import State
 
@@ -38,6 +38,7 @@ class Game:
         self.min_players, self.max_players = ir["players"]["lo"], ir["players"]["hi"]
         self.max_steps = ir["max_steps"] or DEFAULT_MAX_STEPS
         self.sym = collect(ir)
+        self._bases: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.layout = Layout(ir, self.sym, self.params)
         slots = SlotAllocator()
         self.exprs = ExprCompiler(self.layout, slots)
@@ -65,25 +66,23 @@ class Game:
         if decl is None:
             return None
         slot = slots.new()
-        fn = self.exprs.compile(decl["expr"], {decl["player"]: lambda st: st.locals[slot]})
+        fn = self.exprs.compile(decl["expr"], {decl["player"]: f"L[{slot}]"})
 
         def per_player(st, seat):
+            saved = st.locals[slot]  # asking for a score must not change the state
             st.locals[slot] = seat
-            return fn(st)
+            try:
+                return fn(st)
+            finally:
+                st.locals[slot] = saved
         return per_player
 
-    @lru_cache(maxsize=None)
     def bases(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Where each zone's and var's slots start, for a player count."""
-        zb, base = [], 0
-        for name in self.layout.zone_names:
-            zb.append(base)
-            base += players if self.sym.zones[name]["per_player"] else 1
-        vb, base = [], 0
-        for name in self.layout.var_names:
-            vb.append(base)
-            base += players if self.sym.vars[name]["per_player"] else 1
-        return tuple(zb), tuple(vb)
+        """Where each zone's and var's slots start, for a player count (computed once per count)."""
+        found = self._bases.get(players)
+        if found is None:
+            found = self._bases[players] = self.layout.bases(players)
+        return found
 
     # ---- states ----
     def new_state(self, players: int, seed: Optional[int] = None, chance: Optional[str] = None) -> State:
@@ -121,7 +120,7 @@ class Game:
         for key in ("pc", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags",
                     "bags", "track_length", "locals"):
             setattr(st, key, doc[key])
-        st.log = [(a, t) for a, t in doc["history"]]
+        st.log = [(a, None, t) for a, t in doc["history"]]
         if "rng" in doc:
             version, internal, gauss = doc["rng"]
             st.rng = random.Random()

@@ -13,20 +13,20 @@ Fn = Callable[[Any], Any]
 
 
 class Action:
-    """One legal move or chance outcome. ``str(action)`` is its canonical text,
-    made on first use (random playouts rarely need it)."""
+    """One legal move or chance outcome: the decision or chance event it belongs to
+    and a payload. ``str(action)`` is its canonical text, made on first use."""
 
-    __slots__ = ("_text", "payload", "_spec")
+    __slots__ = ("spec", "payload", "_text")
 
-    def __init__(self, text: Any, payload: Any, spec: Any = None):
-        self._text = text
+    def __init__(self, spec: Any, payload: Any):
+        self.spec = spec
         self.payload = payload
-        self._spec = spec
+        self._text: str | None = None
 
     @property
     def text(self) -> str:
         if self._text is None:
-            self._text = self._spec.text(self.payload)
+            self._text = self.spec.text(self.payload)
         return self._text
 
     def __str__(self) -> str:
@@ -48,52 +48,90 @@ class CardChoice:
     Every distinct multiset of varieties is one action; ``keeping`` must hold
     as if the cards had moved."""
 
-    MEMO_LIMIT = 200_000
-
-    def __init__(self, label, chooser, lo, hi, groups, source, dest, keeping, names, memo_zones=None):
+    def __init__(self, label, chooser, lo, hi, groups, source, dest, keeping, names, capacities=None):
         self.label, self.chooser, self.lo, self.hi = label, chooser, lo, hi
         self.groups, self.source, self.dest, self.keeping, self.names = groups, source, dest, keeping, names
-        # When ``keeping`` reads nothing but some shared zones, its value is a function
-        # of their contents: remember it per content (the compiler proved it pure).
-        self.memo_zones = memo_zones
-        self.memo: dict[tuple, bool] = {}
-
-    def keeps(self, st) -> bool:
-        if self.memo_zones is None:
-            return self.keeping(st)
-        zones = self.memo_zones
-        key = tuple(zones[0](st)) if len(zones) == 1 else tuple(c for z in zones for c in z(st))
-        ok = self.memo.get(key)
-        if ok is None:
-            if len(self.memo) > self.MEMO_LIMIT:
-                self.memo.clear()
-            ok = self.memo[key] = bool(self.keeping(st))
-        return ok
+        # ``keeping`` as limits on what ``dest`` may hold (see capacity.py), when it is only that.
+        self.capacities = capacities
+        self.limits_of = [[c for c, (idx, _) in enumerate(capacities or ()) if i in idx] for i in range(len(names))]
 
     def actor(self, st) -> int:
         return self.chooser(st)
 
     def legal(self, st) -> list[Action]:
+        if self.capacities is not None:
+            return self.legal_within_capacity(st)
         src, dst = self.source(st), self.dest(st)
         lo, hi = max(self.lo(st), 0), self.hi(st)
-        check = self.keeping is not None
+        keeping = self.keeping
         out = []
+        if lo == 0 and (keeping is None or keeping(st)):
+            out.append(Action(self, ()))
         for group in self.groups:
             present = [i for i in group if src[i]]
             if not present:
                 continue
-            for picked in _multisets(present, src, lo, hi):
-                if check:
+            if len(present) == 1:
+                i = present[0]
+                for k in range(max(lo, 1), min(hi, src[i]) + 1):
+                    if keeping is not None:
+                        src[i] -= k
+                        dst[i] += k
+                        ok = keeping(st)
+                        src[i] += k
+                        dst[i] -= k
+                        if not ok:
+                            continue
+                    out.append(Action(self, ((i, k),)))
+                continue
+            for counts in product(*[range(src[i] + 1) for i in present]):
+                total = sum(counts)
+                if total < lo or total > hi or total == 0:
+                    continue
+                picked = tuple([(i, k) for i, k in zip(present, counts) if k])
+                if keeping is not None:
                     for i, k in picked:
                         src[i] -= k
                         dst[i] += k
-                    ok = self.keeps(st)
+                    ok = keeping(st)
                     for i, k in picked:
                         src[i] += k
                         dst[i] -= k
                     if not ok:
                         continue
-                out.append(Action(None, picked, self))
+                out.append(Action(self, picked))
+        return out
+
+    def legal_within_capacity(self, st) -> list[Action]:
+        """``legal`` when ``keeping`` is only limits: room left per limit, no test per candidate."""
+        src, dst = self.source(st), self.dest(st)
+        lo, hi = max(self.lo(st), 0), self.hi(st)
+        room = [bound - sum([dst[i] for i in idx]) for idx, bound in self.capacities]
+        if any(r < 0 for r in room):  # already over a limit: adding cards cannot help
+            return []
+        out = [Action(self, ())] if lo == 0 else []
+        limits_of = self.limits_of
+        for group in self.groups:
+            present = [i for i in group if src[i]]
+            if not present:
+                continue
+            if len(present) == 1:
+                i = present[0]
+                most = min(src[i], hi, *[room[c] for c in limits_of[i]]) if limits_of[i] else min(src[i], hi)
+                for k in range(max(lo, 1), most + 1):
+                    out.append(Action(self, ((i, k),)))
+                continue
+            for counts in product(*[range(src[i] + 1) for i in present]):
+                total = sum(counts)
+                if total < lo or total > hi or total == 0:
+                    continue
+                used = room[:]
+                for i, k in zip(present, counts):
+                    for c in limits_of[i]:
+                        used[c] -= k
+                if min(used, default=0) < 0:
+                    continue
+                out.append(Action(self, tuple([(i, k) for i, k in zip(present, counts) if k])))
         return out
 
     def text(self, picked: tuple) -> str:
@@ -108,39 +146,25 @@ class CardChoice:
             dst[i] += k
 
 
-def _multisets(present: list[int], src: list[int], lo: int, hi: int):
-    """Every ((variety, k), ...) with 1 <= k <= src[variety] and lo <= total <= hi."""
-    if len(present) == 1:
-        (i,) = present
-        if lo == 0:
-            yield ()
-        for k in range(max(lo, 1), min(hi, src[i]) + 1):
-            yield ((i, k),)
-        return
-    for counts in product(*(range(src[i] + 1) for i in present)):
-        total = sum(counts)
-        if lo <= total <= hi:
-            yield tuple((i, k) for i, k in zip(present, counts) if k)
-
-
 class Draw:
     """One card drawn at random from a zone into another: each variety in the
     source is an outcome, with probability count / total."""
 
-    def __init__(self, label: str, source: Fn, dest: Fn, names: list[str]):
+    def __init__(self, label: str, source: Fn, dest: Fn, names: list[str], again: Fn):
         self.label, self.source, self.dest, self.names = label, source, dest, names
+        self.again = again  # after a draw: is another one due? (the state stays on this node)
 
     def outcomes(self, st) -> list[tuple[Action, float]]:
         src = self.source(st)
         total = sum(src)
-        return [(Action(f"{self.label} {self.names[i]}", i), c / total) for i, c in enumerate(src) if c]
+        return [(Action(self, i), c / total) for i, c in enumerate(src) if c]
 
-    def sample(self, st, rng) -> Action:
+    def sample(self, st, rng) -> int:
         src = self.source(st)
-        r = rng.randrange(sum(src))
+        r = int(rng.random() * sum(src))
         for i, c in enumerate(src):
             if r < c:
-                return Action(None, i, self)
+                return i
             r -= c
         raise AssertionError("empty draw")
 
@@ -153,6 +177,8 @@ class Draw:
 
 
 class RandomPick:
+    again = None
+
     """``set x = random domain``: each value equally likely."""
 
     def __init__(self, target: str, values: Fn, setter, name_of):
@@ -160,39 +186,46 @@ class RandomPick:
 
     def outcomes(self, st) -> list[tuple[Action, float]]:
         values = list(self.values(st))
-        return [(Action(f"{self.target} = {self.name_of(v)}", v), 1 / len(values)) for v in values]
+        return [(Action(self, v), 1 / len(values)) for v in values]
 
-    def sample(self, st, rng) -> Action:
-        v = rng.choice(list(self.values(st)))
-        return Action(f"{self.target} = {self.name_of(v)}", v)
+    def sample(self, st, rng) -> int:
+        return rng.choice(list(self.values(st)))
+
+    def text(self, v: int) -> str:
+        return f"{self.target} = {self.name_of(v)}"
 
     def apply(self, st, v: int) -> None:
         self.setter(st, v)
 
 
 class TileLay:
+    again = None
+
     """The tile under one space of a track, drawn from the track's remaining tiles."""
 
     def __init__(self, track: int, track_name: str, slot: int, tags: list[str]):
         self.track, self.track_name, self.slot, self.tags = track, track_name, slot, tags
 
-    def _text(self, st, t: int) -> str:
-        return f"{self.track_name} {st.locals[self.slot]} {self.tags[t]}"
+    def text(self, payload: tuple[int, int]) -> str:
+        space, t = payload
+        return f"{self.track_name} {space} {self.tags[t]}"
 
     def outcomes(self, st) -> list[tuple[Action, float]]:
         bag = st.bags[self.track]
         total = sum(bag)
-        return [(Action(self._text(st, t), t), c / total) for t, c in enumerate(bag) if c]
+        space = st.locals[self.slot]
+        return [(Action(self, (space, t)), c / total) for t, c in enumerate(bag) if c]
 
-    def sample(self, st, rng) -> Action:
+    def sample(self, st, rng) -> tuple[int, int]:
         bag = st.bags[self.track]
-        r = rng.randrange(sum(bag))
+        r = int(rng.random() * sum(bag))
         for t, c in enumerate(bag):
             if r < c:
-                return Action(self._text(st, t), t)
+                return st.locals[self.slot], t
             r -= c
         raise AssertionError("empty bag")
 
-    def apply(self, st, t: int) -> None:
+    def apply(self, st, payload: tuple[int, int]) -> None:
+        space, t = payload
         st.bags[self.track][t] -= 1
-        st.tags[self.track][st.locals[self.slot]] = self.tags[t]
+        st.tags[self.track][space] = self.tags[t]

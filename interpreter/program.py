@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .expressions import ExprCompiler, Fn, zones_read
+from . import capacity
+from .expressions import ExprCompiler, Fn
 from .moves import CardChoice, Draw, RandomPick, TileLay
 
 EXEC, JUMP_IF_NOT, JUMP, CHOICE, CHANCE, END, NEXT_TURN = range(7)
@@ -28,40 +29,35 @@ class ProgramBuilder:
         self.code: list[Instr] = []
 
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
+        """Append an instruction. For EXEC, CHOICE and CHANCE, ``b`` names the part of
+        the state it writes (``None``: only locals); later it becomes "check the end after"."""
         self.code.append((op, a, b))
         return len(self.code) - 1
+
+    @staticmethod
+    def written(target: str) -> str:
+        return "current" if target == "current" else "vars"
+
+    def mark_end_checks(self, reads: set[str]) -> None:
+        """Turn each write category into a flag: can this step change an end condition?"""
+        for n, (op, a, b) in enumerate(self.code):
+            if op == EXEC:
+                self.code[n] = (op, a, b in reads)
+            elif op in (CHOICE, CHANCE):
+                a.check_end = b in reads
+                self.code[n] = (op, a, None)
 
     def patch(self, at: int, target: int) -> None:
         op, a, _ = self.code[at]
         self.code[at] = (op, a, target)
 
-    def block(self, stmts: list, env: dict[str, Fn]) -> None:
+    def block(self, stmts: list, env: dict[str, str]) -> None:
         env = dict(env)
         for s in stmts:
             self.stmt(s, env)
 
-    def stmt(self, s: dict, env: dict[str, Fn]) -> None:
+    def stmt(self, s: dict, env: dict[str, str]) -> None:
         getattr(self, "s_" + s["node"])(s, env)
-
-    def pure_test(self, e: dict, env: dict[str, Fn]) -> Fn:
-        """A test; when it reads nothing but shared zones and is worth it (it loops),
-        its value is remembered per content of those zones."""
-        fn = self.x.compile(e, env)
-        read = zones_read(e, self.x.sym) if _loops(e, self.x.sym) else None
-        if not read:
-            return fn
-        zones = [self.x.compile({"node": "name", "id": z}, {}) for z in sorted(read)]
-        memo: dict[tuple, Any] = {}
-
-        def remembered(st):
-            key = tuple(zones[0](st)) if len(zones) == 1 else tuple(c for z in zones for c in z(st))
-            value = memo.get(key)
-            if value is None:
-                if len(memo) > 200_000:
-                    memo.clear()
-                value = memo[key] = fn(st)
-            return value
-        return remembered
 
     # ---- control ----
     def s_let(self, s, env):
@@ -71,10 +67,10 @@ class ProgramBuilder:
         def let(st):
             st.locals[slot] = value(st)
         self.emit(EXEC, let)
-        env[s["name"]] = lambda st: st.locals[slot]
+        env[s["name"]] = f"L[{slot}]"
 
     def s_if(self, s, env):
-        test = self.pure_test(s["test"], env)
+        test = self.x.compile(s["test"], env)
         branch = self.emit(JUMP_IF_NOT, test)
         self.block(s["body"], env)
         if s["else_"]:
@@ -98,7 +94,7 @@ class ProgramBuilder:
                 st.locals[index_slot] = 0
         self.emit(EXEC, start)
         inner = dict(env)
-        inner[s["var"]] = lambda st: st.locals[var_slot]
+        inner[s["var"]] = f"L[{var_slot}]"
         where = self.x.compile(s["where"], inner) if s["where"] is not None else None
 
         def has_next(st):
@@ -125,7 +121,7 @@ class ProgramBuilder:
     def s_set(self, s, env):
         value = self.x.compile(s["value"], env)
         setter = self.setter(s, env)
-        self.emit(EXEC, lambda st: setter(st, value(st)))
+        self.emit(EXEC, lambda st: setter(st, value(st)), self.written(s["target"]))
 
     def s_set_random(self, s, env):
         kind, values = self.x.domain(s["domain"], env)
@@ -135,7 +131,8 @@ class ProgramBuilder:
         def outcome_name(v: int) -> str:
             return f"seat {v}" if is_player or kind != "values" else (names[v] if 0 <= v < len(names) and
                                                                       not _is_range(s) else str(v))
-        self.emit(CHANCE, RandomPick(s["target"], values, self.setter(s, env), outcome_name))
+        self.emit(CHANCE, RandomPick(s["target"], values, self.setter(s, env), outcome_name),
+                  self.written(s["target"]))
 
     def setter(self, s, env) -> Callable[[Any, Any], None]:
         name = s["target"]
@@ -162,7 +159,7 @@ class ProgramBuilder:
             p = piece(st)
             track = self.layout.piece_track[p]
             st.move_piece(p, track, steps(st), stop_tag)
-        self.emit(EXEC, move)
+        self.emit(EXEC, move, "pieces")
 
     def s_move_all(self, s, env):
         src, dst = self.x.compile(s["source"], env), self.x.compile(s["dest"], env)
@@ -173,7 +170,7 @@ class ProgramBuilder:
                 if c:
                     b[i] += c
                     a[i] = 0
-        self.emit(EXEC, move_all)
+        self.emit(EXEC, move_all, "zones")
 
     def draw_loop(self, more: Callable[[Any], bool], source: Fn, dest: Fn, pile: Fn | None, label: str) -> None:
         """while more(): (reshuffle the pile into the source when it is empty) draw one card."""
@@ -192,10 +189,9 @@ class ProgramBuilder:
                 src[i] += c
                 p[i] = 0
             return True
-        top = self.emit(JUMP_IF_NOT, can_draw)
-        self.emit(CHANCE, Draw(label, source, dest, self.layout.variety_names))
-        self.emit(JUMP, None, top)
-        self.patch(top, len(self.code))
+        skip = self.emit(JUMP_IF_NOT, can_draw)
+        self.emit(CHANCE, Draw(label, source, dest, self.layout.variety_names, can_draw), "zones")
+        self.patch(skip, len(self.code))
 
     def s_deal(self, s, env):
         amount = self.x.compile(s["amount"], env)
@@ -233,14 +229,14 @@ class ProgramBuilder:
         else:
             groups = [list(range(n))]
         keeping = x.compile(s["keeping"], env) if s["keeping"] is not None else None
-        memo_zones = None
-        if s["keeping"] is not None:
-            read = zones_read(s["keeping"], self.x.sym)
-            if read is not None:
-                memo_zones = [x.compile({"node": "name", "id": z}, {}) for z in sorted(read)]
         self.emit(CHOICE, CardChoice(s["label"], chooser, x.compile(s["lo"], env), x.compile(s["hi"], env),
                                      groups, x.compile(s["source"], env), x.compile(s["dest"], env), keeping,
-                                     self.layout.variety_names, memo_zones))
+                                     self.layout.variety_names, self.capacities(s, env)), "zones")
+
+    def capacities(self, s: dict, env: dict[str, str]):
+        if s["keeping"] is None or capacity.same(s["source"], s["dest"]):
+            return None
+        return capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
 
     def lay_tracks(self, ir: dict) -> None:
         """At the very start: each track with tiles gets one chance draw per space."""
@@ -256,23 +252,9 @@ class ProgramBuilder:
                     return st.locals[slot] <= st.track_length[ti]
                 self.emit(EXEC, start)
                 top = self.emit(JUMP_IF_NOT, more)
-                self.emit(CHANCE, TileLay(ti, t["name"], slot, [tc["tag"] for tc in t["tiles"]]))
+                self.emit(CHANCE, TileLay(ti, t["name"], slot, [tc["tag"] for tc in t["tiles"]]), "tracks")
                 self.emit(JUMP, None, top)
                 self.patch(top, len(self.code))
-
-
-def _loops(e: Any, sym: Any) -> bool:
-    """Does evaluating ``e`` loop (an aggregate, possibly inside a define)?"""
-    if isinstance(e, list):
-        return any(_loops(v, sym) for v in e)
-    if not isinstance(e, dict):
-        return False
-    if e.get("node") == "comprehension":
-        return True
-    name = e.get("func") if e.get("node") == "call" else e.get("id") if e.get("node") == "name" else None
-    if name in sym.defines and _loops(sym.defines[name]["body"], sym):
-        return True
-    return any(_loops(v, sym) for k, v in e.items() if k != "at")
 
 
 def _is_range(s: dict) -> bool:
@@ -288,4 +270,41 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int]:
     turn_start = len(b.code)
     b.block(ir["turn"], {})
     b.emit(NEXT_TURN, None, turn_start)
+    b.mark_end_checks(end_reads(ir, exprs.sym))
     return b.code, turn_start
+
+
+PIECE_QUERIES = {"pos", "finished", "place", "at_place", "finishers"}
+
+
+def end_reads(ir: dict, sym: Any) -> set[str]:
+    """Which parts of the state the end conditions read: "zones", "pieces", "vars", "current"."""
+    out: set[str] = set()
+    seen: set[str] = set()
+
+    def walk(e: Any) -> None:
+        if isinstance(e, list):
+            for v in e:
+                walk(v)
+            return
+        if not isinstance(e, dict):
+            return
+        node = e.get("node")
+        name = e.get("id") if node == "name" else e.get("func") if node in ("call", "filtered") else None
+        if name is not None:
+            if name in sym.defines and name not in seen:
+                seen.add(name)
+                walk(sym.defines[name]["body"])
+            elif name in sym.zones:
+                out.add("zones")
+            elif name in sym.vars:
+                out.add("vars")
+            elif name == "current":
+                out.add("current")
+            elif name in PIECE_QUERIES:
+                out.add("pieces")
+        for k, v in e.items():
+            if k != "at" and not k.endswith("_at"):
+                walk(v)
+    walk([e["test"] for e in ir["end"]])
+    return out

@@ -50,7 +50,7 @@ class State:
         self.pc = 0
         self.current = 0
         self.turns = 0
-        self.log: list[tuple[Union[int, str], str]] = []
+        self.log: list[tuple[Union[int, str], Any, Any]] = []  # (actor, spec or None, payload or text)
         self.rng: Optional[random.Random] = None
         self.outcome: Optional[str] = None
         self._legal: Optional[list[Action]] = None
@@ -116,10 +116,12 @@ class State:
 
     def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
         spec.apply(self, action.payload)
-        self.log.append((actor, action))
-        self.pc += 1
+        self.log.append((actor, spec, action.payload))
+        again = getattr(spec, "again", None)
+        if again is None or not again(self):
+            self.pc += 1
         self._legal = None
-        if self.game.end_test(self):
+        if spec.check_end and self.game.end_test(self):
             self._finish("end")
         elif len(self.log) >= self.game.max_steps:
             self._finish("step cap")
@@ -133,7 +135,7 @@ class State:
             if op == EXEC:
                 a(self)
                 self.pc += 1
-                if end_test(self):
+                if b and end_test(self):
                     self._finish("end")
             elif op == JUMP_IF_NOT:
                 self.pc = self.pc + 1 if a(self) else b
@@ -144,7 +146,15 @@ class State:
             elif op == OP_CHANCE:
                 if self.rng is None:
                     return
-                self._do(a, a.sample(self, self.rng), CHANCE_ACTOR)
+                payload = a.sample(self, self.rng)
+                a.apply(self, payload)
+                self.log.append((CHANCE_ACTOR, a, payload))
+                if a.again is None or not a.again(self):
+                    self.pc += 1
+                if a.check_end and end_test(self):
+                    self._finish("end")
+                elif len(self.log) >= self.game.max_steps:
+                    self._finish("step cap")
             elif op == NEXT_TURN:
                 self.current = (self.current + 1) % self.players
                 self.turns += 1
@@ -178,6 +188,9 @@ class State:
 
     # ---- results ----
     def scores(self) -> list[int]:
+        """Each seat's score by the rules' ``score`` (all 0 when the rules declare none)."""
+        if self.game.score is None:
+            return [0] * self.players
         return [self.game.score(self, seat) for seat in range(self.players)]
 
     def winners(self) -> list[int]:
@@ -216,7 +229,7 @@ class State:
 
     def history(self) -> list[tuple[Union[int, str], str]]:
         """Every action so far as (seat or "chance", canonical text)."""
-        return [(a, str(t)) for a, t in self.log]
+        return [(a, spec.text(p) if spec is not None else p) for a, spec, p in self.log]
 
     def to_json(self) -> dict[str, Any]:
         doc = {
@@ -224,7 +237,7 @@ class State:
             "outcome": self.outcome, "zones": self.zones, "vars": self.vars, "pos": self.pos,
             "place": self.place, "podium": self.podium, "tags": self.tags, "bags": self.bags,
             "track_length": self.track_length, "locals": self.locals,
-            "history": [[a, str(t)] for a, t in self.log],
+            "history": [list(h) for h in self.history()],
         }
         if self.rng is not None:
             version, internal, gauss = self.rng.getstate()

@@ -1,0 +1,87 @@
+"""Recognise capacity constraints in a choice's ``keeping`` test (``capacity_form``).
+
+Many rules limit what a zone may hold: "the table may never hold more than 8
+cards, nor more than 4 of one animal". Written as a ``keeping`` test, such a rule
+is a conjunction of ``count(dest [where test]) <= bound`` with constant bounds.
+In that form the legal choices follow from a few subtractions (how much room
+each limit has left) instead of judging the test once per candidate. Any other
+test is left to be judged as written.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .expressions import ExprCompiler, const
+
+Capacity = tuple[tuple[int, ...], int]  # (varieties counted, most the zone may hold of them)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Structural equality of IR, ignoring source positions."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = {k for k in a if k != "at" and not k.endswith("_at")}
+        return keys == {k for k in b if k != "at" and not k.endswith("_at")} and all(same(a[k], b[k]) for k in keys)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) -> Optional[list[Capacity]]:
+    """The test as capacities of the zone ``dest``, or None if it is not only that."""
+    if dest["node"] == "name" and dest["id"] in env:
+        return None
+    out: list[Capacity] = []
+    return out if _collect(test, dest, x, env, out) else None
+
+
+def _collect(e: dict, dest: dict, x: ExprCompiler, env: dict[str, str], out: list[Capacity]) -> bool:
+    node = e["node"]
+    sym = x.sym
+    if node == "bin_op" and e["op"] == "and":
+        return _collect(e["left"], dest, x, env, out) and _collect(e["right"], dest, x, env, out)
+    if node == "comprehension" and e["func"] == "all" and e["where"] is None and not e["domain"]["players"] \
+            and e["domain"]["hi"] is None and e["domain"]["lo"]["node"] == "name" \
+            and e["domain"]["lo"]["id"] in x.layout.kind_values and e["domain"]["lo"]["id"] not in env:
+        for value in x.layout.kind_values[e["domain"]["lo"]["id"]]:
+            if not _collect(e["body"], dest, x, {**env, e["var"]: str(value)}, out):
+                return False
+        return True
+    if node == "call" and e["func"] in sym.defines and e["func"] not in env:
+        define = sym.defines[e["func"]]
+        return _collect_define(define, [x.gen(a, env) for a in e["args"]], dest, x, out)
+    if node == "name" and e["id"] in sym.defines and e["id"] not in env and not sym.defines[e["id"]]["params"]:
+        return _collect_define(sym.defines[e["id"]], [], dest, x, out)
+    if node == "bin_op" and e["op"] in ("<=", "<", ">=", ">"):
+        counted, bound_expr, op = e["left"], e["right"], e["op"]
+        if op in (">=", ">"):
+            counted, bound_expr, op = e["right"], e["left"], "<=" if op == ">=" else "<"
+        bound = const(x.gen(bound_expr, env))
+        idx = _counted(counted, dest, x, env)
+        if bound is None or isinstance(bound, bool) or idx is None:
+            return False
+        out.append((idx, bound - 1 if op == "<" else bound))
+        return True
+    return False
+
+
+def _collect_define(define: dict, args: list[str], dest: dict, x: ExprCompiler, out: list[Capacity]) -> bool:
+    inner = {p: a for p, a in zip(define["params"], args)}
+    return _collect(define["body"], dest, x, inner, out)
+
+
+def _counted(e: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) -> Optional[tuple[int, ...]]:
+    """The varieties that ``e`` counts in ``dest``, if ``e`` is such a count."""
+    sym = x.sym
+    if e["node"] == "call" and e["func"] in sym.defines and e["func"] not in env:
+        define = sym.defines[e["func"]]
+        args = [x.gen(a, env) for a in e["args"]]
+        return _counted(define["body"], dest, x, dict(zip(define["params"], args)))
+    if e["node"] == "call" and e["func"] == "count" and len(e["args"]) == 1 and same(e["args"][0], dest):
+        return tuple(range(len(x.layout.variety_names)))
+    if e["node"] == "filtered" and e["func"] == "count" and same(e["zone"], dest):
+        decided = [const(x.gen(e["where"], x.card_env(env, str(i)))) for i in range(len(x.layout.variety_names))]
+        if any(d is None for d in decided):
+            return None
+        return tuple(i for i, d in enumerate(decided) if d)
+    return None

@@ -1,0 +1,492 @@
+"""The ``meeple`` command: check, inspect, simulate, replay and play games written as rules files.
+
+    meeple validate games/*.rules
+    meeple simulate games/x.rules --games 1000 --players 4 --seed 1
+    meeple play games/x.rules --players 3 --seat 0
+
+Imports are kept lazy so that ``meeple validate`` stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import time
+from typing import Any
+
+PROG = "meeple"
+
+DESCRIPTION = """\
+meeple: a rules-as-data engine for tabletop games.
+
+Write a game's rules as a text file (.rules), then check it, look at the
+intermediate representation (IR) it compiles to, simulate thousands of games
+between random players, replay recorded games, or play against bots.
+Every command that takes a .rules file also takes an IR .json file."""
+
+EPILOG = """\
+examples:
+  meeple validate games/*.rules                  check rules files, show errors with carets
+  meeple ir games/mygame.rules > mygame.json     the checked IR as JSON
+  meeple simulate games/mygame.rules --games 2000 --players 4 --seed 1
+  meeple replay runs/game-00001.jsonl            check a recorded game still plays the same
+  meeple play games/mygame.rules --players 3 --seat 0
+
+Run 'meeple COMMAND --help' for a command's options."""
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Plain paragraphs are wrapped to the terminal; paragraphs with indented lines (examples) kept as written."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=30)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        import textwrap
+        paragraphs = []
+        for para in text.split("\n\n"):
+            lines = para.splitlines()
+            if any(line.startswith(" ") for line in lines):
+                paragraphs.append("\n".join(indent + line for line in lines))
+            else:
+                paragraphs.append(textwrap.fill(" ".join(lines), width, initial_indent=indent,
+                                                subsequent_indent=indent))
+        return "\n\n".join(paragraphs)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error names the command and points at --help."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n(run '{self.prog} --help' for help)\n")
+
+
+# ---- argument types ----
+def _param(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    name, value = name.strip(), value.strip()
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected name=value, got {text!r}")
+    try:
+        return name, int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the value of {name} must be a whole number, got {value!r}") from None
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"cannot be negative, got {n}")
+    return n
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def _add_params(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--param", "-p", metavar="NAME=VALUE", type=_param, action="append", default=[],
+                   help="set a 'param' the rules declare (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=_Formatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser(
+        "validate", help="check rules files and report every problem", formatter_class=_Formatter,
+        description="Load each file (parse, build the IR, check it, compile it) and report every problem "
+                    "found, compiler style: file:line:col, the source line and a caret under the span.",
+        epilog="examples:\n"
+               "  meeple validate games/mygame.rules\n"
+               "  meeple validate games/*.rules            several files; exit 1 if any has an error\n"
+               "  meeple validate --json my.rules          diagnostics as a JSON list (for editors/CI)\n"
+               "  meeple validate my.rules -p size=20\n\n"
+               "exit status: 0 when every file is free of errors (warnings are fine), 1 otherwise.")
+    p.add_argument("files", nargs="+", metavar="FILE", help=".rules or IR .json file")
+    p.add_argument("--json", action="store_true", help="print all diagnostics (errors and warnings) as one JSON list")
+    _add_params(p)
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser(
+        "ir", help="print the checked IR of a rules file as JSON", formatter_class=_Formatter,
+        description="Print the checked intermediate representation (IR) of a rules file as indented JSON. "
+                    "The IR is what the interpreter runs; it validates against 'meeple schema'.",
+        epilog="examples:\n"
+               "  meeple ir games/mygame.rules > mygame.json\n"
+               "  meeple simulate mygame.json --games 100     IR files work wherever rules files do")
+    p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
+    _add_params(p)
+    p.set_defaults(func=cmd_ir)
+
+    p = sub.add_parser(
+        "schema", help="print the JSON Schema of the IR", formatter_class=_Formatter,
+        description="Print the JSON Schema that every IR document follows.",
+        epilog="example:\n  meeple schema > ir.schema.json")
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser(
+        "simulate", help="play many games between random players and sum them up", formatter_class=_Formatter,
+        description="Play N games between random players (each picks uniformly among the legal moves) on all "
+                    "cores and report completion, game length, wins by seat and the rules' 'report' statistics. "
+                    "Game i is seeded from (SEED, i): the same seed gives the same result whatever the number "
+                    "of workers.",
+        epilog="examples:\n"
+               "  meeple simulate games/mygame.rules --games 2000 --players 4 --seed 1\n"
+               "  meeple simulate games/mygame.rules --games 500 --players 3 --json > summary.json\n"
+               "  meeple simulate games/mygame.rules --games 20 --records runs/\n"
+               "  meeple replay runs/game-00001.jsonl\n"
+               "  meeple simulate games/mygame.rules -p size=20 --workers 1\n\n"
+               "counts: 'completed' games reached the rules' end; 'step-capped' hit max_steps; 'stuck' games had "
+               "no legal move; 'errors' games hit a rule that failed at run time.")
+    p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
+    p.add_argument("--games", "-n", type=_count, default=100, metavar="N", help="games to play (default 100)")
+    p.add_argument("--players", type=_positive, metavar="P", help="players per game (default: the game's minimum)")
+    p.add_argument("--seed", type=_int, default=0, metavar="S", help="base seed (default 0)")
+    p.add_argument("--workers", "-j", type=_positive, metavar="K",
+                   help=f"processes to use (default: all cores, {os.cpu_count()} here)")
+    p.add_argument("--records", metavar="DIR", help="write each game's record as DIR/game-00001.jsonl ...")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    _add_params(p)
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "replay", help="re-run a game record and check it plays out the same", formatter_class=_Formatter,
+        description="Re-run a game record (JSON lines, as 'simulate --records' writes them): load its rules "
+                    "(as given, else relative to the record's folder), apply every recorded action, chance "
+                    "included, checking who acts at each step, then compare the outcome, winners, scores, "
+                    "turns and a hash of the final state.",
+        epilog="examples:\n"
+               "  meeple replay runs/game-00001.jsonl\n"
+               "  meeple replay runs/game-00001.jsonl --verbose   every step as it is applied\n\n"
+               "exit status: 0 when the replay matches the record, 1 otherwise (the first differing step is "
+               "named).")
+    p.add_argument("record", metavar="RECORD.jsonl", help="a game record")
+    p.add_argument("--verbose", "-v", action="store_true", help="print every step")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser(
+        "play", help="play against random bots in the terminal", formatter_class=_Formatter,
+        description="Play one game in the terminal against random bots. At each of your decisions you see "
+                    "what your seat may see and the legal moves, numbered; answer with a number or the move's "
+                    "exact text, '?' for help, 'q' to quit. Input may be piped, one answer per line.",
+        epilog="examples:\n"
+               "  meeple play games/mygame.rules --players 3 --seat 0\n"
+               "  meeple play games/mygame.rules --players 4 --seat 2 --seed 7   the same deal every time\n"
+               "  yes 1 | meeple play games/mygame.rules --players 2             always take the first move\n\n"
+               "seats are numbered from 0.")
+    p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
+    p.add_argument("--players", type=_positive, metavar="N", help="players (default: the game's minimum)")
+    p.add_argument("--seat", type=_count, default=0, metavar="K", help="your seat, 0..N-1 (default 0)")
+    p.add_argument("--seed", type=_int, metavar="S", help="seed for chance and the bots (default: random)")
+    _add_params(p)
+    p.set_defaults(func=cmd_play)
+    return parser
+
+
+# ---- helpers ----
+def _err(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def _params(args: argparse.Namespace) -> dict[str, int] | None:
+    return dict(args.param) if getattr(args, "param", None) else None
+
+
+def _load(path: str, params: dict[str, int] | None) -> Any:
+    """The game, or None after printing why not."""
+    from dsl import RulesError
+
+    from . import load
+    try:
+        return load(path, params)
+    except RulesError as e:
+        _err(str(e))
+    except (ValueError, ArithmeticError, LookupError, TypeError) as e:
+        _err(f"{path}: error: the rules do not compile: {type(e).__name__}: {e}")
+    return None
+
+
+def _players(game: Any, players: int | None) -> int | None:
+    n = game.min_players if players is None else players
+    if not game.min_players <= n <= game.max_players:
+        _err(f"{game.source_path}: error: {game.title} is for {game.min_players}..{game.max_players} players, "
+             f"not {n}")
+        return None
+    return n
+
+
+# ---- commands ----
+def cmd_validate(args: argparse.Namespace) -> int:
+    from dsl import RulesError
+    from dsl.diagnostics import Diagnostic
+
+    from . import load
+    failed = False
+    all_diags: list[dict] = []
+    for path in args.files:
+        try:
+            game = load(path, _params(args))
+        except RulesError as e:
+            failed = True
+            if args.json:
+                all_diags.extend(d.to_json() for d in e.diagnostics)
+            else:
+                _err(str(e))
+            continue
+        except (ValueError, ArithmeticError, LookupError, TypeError) as e:
+            failed = True
+            d = Diagnostic(path, f"the rules do not compile: {type(e).__name__}: {e}")
+            if args.json:
+                all_diags.append(d.to_json())
+            else:
+                _err(d.render())
+            continue
+        warnings = game.warnings
+        if args.json:
+            all_diags.extend(w.to_json() for w in warnings)
+            continue
+        print(f"{path}: ok ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})")
+        if warnings:
+            source = None
+            if not path.endswith(".json"):
+                try:
+                    with open(path, encoding="utf-8") as f:
+                        source = f.read()
+                except (OSError, UnicodeDecodeError):
+                    source = None
+            for w in sorted(warnings, key=lambda d: (d.line, d.col, d.message)):
+                print(w.render(source))
+    if args.json:
+        print(json.dumps(all_diags, indent=2))
+    return 1 if failed else 0
+
+
+def cmd_ir(args: argparse.Namespace) -> int:
+    from dsl import RulesError, read_ir
+    try:
+        ir, _warnings = read_ir(args.file, _params(args))
+    except RulesError as e:
+        _err(str(e))
+        return 1
+    print(json.dumps(ir, indent=2))
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import dsl
+    path = Path(dsl.__file__).parent / "schema.json"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        _err(f"meeple: error: cannot read the schema {path}: {e.strerror or e}")
+        return 1
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from dsl import RulesError
+
+    from .simulate import simulate
+
+    params = _params(args)
+    game = _load(args.file, params)
+    if game is None:
+        return 1
+    players = _players(game, args.players)
+    if players is None:
+        return 1
+    if args.records:
+        try:
+            os.makedirs(args.records, exist_ok=True)
+        except OSError as e:
+            _err(f"meeple: error: cannot make the records folder {args.records}: {e.strerror or e}")
+            return 1
+    progress, finish = _progress(args.games, quiet=args.json)
+    t0 = time.perf_counter()
+    try:
+        summary = simulate(args.file, games=args.games, players=players, seed=args.seed, workers=args.workers,
+                           params=params, records_dir=args.records, progress=progress)
+    except RulesError as e:
+        finish()
+        _err(str(e))
+        return 1
+    finish()
+    wall = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        from .simulate import plan
+        _print_summary(summary, wall, plan(args.games, args.workers)[1])
+    return 0
+
+
+def _progress(total: int, quiet: bool):
+    """A progress callback and a finisher: a rich bar on a terminal, else a line every few seconds."""
+    if sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                       console=Console(stderr=True), auto_refresh=False, transient=True)
+        task = bar.add_task("games", total=total)
+        bar.start()
+
+        def update(done: int, _total: int) -> None:
+            bar.update(task, completed=done)
+            bar.refresh()
+        return update, bar.stop
+    if quiet:
+        return None, lambda: None
+    last = [time.perf_counter()]
+
+    def heartbeat(done: int, _total: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= 5 and done < _total:
+            last[0] = now
+            _err(f"simulating: {done}/{_total} games")
+    return heartbeat, lambda: None
+
+
+def _print_summary(s: dict, wall: float, workers: int) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    n = s["games"]
+
+    def pct(k: float) -> str:
+        return f"{100 * k / n:.1f}%" if n else "-"
+
+    params = ", ".join(f"{k}={v}" for k, v in s["params"].items())
+    console.print(f"[bold]{escape(s['title'])}[/bold] ({escape(s['rules'])}): {n} games, "
+                  f"{s['players']} players, seed {s['seed']}")
+    if params:
+        console.print(f"params: {escape(params)}")
+
+    t = Table(title="games", title_justify="left", header_style="bold")
+    t.add_column("")
+    t.add_column("count", justify="right")
+    t.add_column("share", justify="right")
+    for label, key in (("completed", "completed"), ("  draws (no winner)", "draws"), ("  shared wins", "shared"),
+                       ("step-capped", "step_capped"), ("stuck", "stuck"), ("errors", "errors")):
+        style = "red" if key in ("stuck", "errors", "step_capped") and s[key] else ""
+        t.add_row(label, f"[{style}]{s[key]}[/{style}]" if style else str(s[key]), pct(s[key]))
+    tr = s["turns"]
+    if tr["mean"] is not None:
+        t.add_row("turns mean / median / max", f"{tr['mean']:.1f} / {tr['median']:g} / {tr['max']}", "")
+    console.print(t)
+    if s.get("first_error"):
+        console.print(f"[red]first error:[/red] {escape(s['first_error'])}")
+
+    t = Table(title="wins by seat (shared wins split)", title_justify="left", header_style="bold")
+    t.add_column("seat", justify="right")
+    t.add_column("wins", justify="right")
+    t.add_column("share of games", justify="right")
+    for seat, (w, share) in enumerate(zip(s["wins_by_seat"], s["win_share_by_seat"])):
+        t.add_row(str(seat), f"{w:g}" if w == int(w) else f"{w:.2f}", f"{100 * share:.1f}%")
+    console.print(t)
+
+    for label, tally in s["reports"].items():
+        done = sum(tally.values())
+        t = Table(title=f"report: {escape(label)}", title_justify="left", header_style="bold")
+        t.add_column("value")
+        t.add_column("games", justify="right")
+        t.add_column("share of completed", justify="right")
+        for value, count in tally.items():
+            t.add_row(escape(str(value)), str(count), f"{100 * count / done:.1f}%" if done else "-")
+        console.print(t)
+    rate = n / wall if wall > 0 else float("inf")
+    console.print(f"wall time {wall:.2f} s, {rate:,.0f} games/s "
+                  f"({workers} worker process{'es' if workers != 1 else ''})")
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .records import RecordError, replay_record
+
+    verbose = print if args.verbose else None
+    try:
+        report = replay_record(args.record, verbose=verbose)
+    except RecordError as e:
+        _err(f"meeple: error: {e}")
+        return 1
+    for w in report.warnings:
+        _err(f"warning: {w}")
+    if report.ok:
+        print(f"{args.record}: ok ({report.steps} steps replayed, result matches)")
+        return 0
+    print(f"{args.record}: mismatch")
+    if report.first_difference is not None:
+        print(f"first difference at action {report.first_difference} (after {report.steps} matching steps)")
+    for p in report.problems:
+        print(f"  {p}")
+    return 1
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .play import play
+
+    game = _load(args.file, _params(args))
+    if game is None:
+        return 1
+    players = _players(game, args.players)
+    if players is None:
+        return 1
+    if not 0 <= args.seat < players:
+        _err(f"meeple: error: --seat must be 0..{players - 1} with {players} players, not {args.seat}")
+        return 1
+    return play(game, players, args.seat, args.seed)
+
+
+# ---- entry point ----
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help (0) or a usage error (2)
+        return e.code if isinstance(e.code, int) else 2
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        _err("interrupted")
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. '| head'): stop quietly, without a second error at exit
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except Exception as e:  # never a traceback for the user; MEEPLE_DEBUG=1 shows it
+        if os.environ.get("MEEPLE_DEBUG"):
+            raise
+        _err(f"meeple: internal error: {type(e).__name__}: {e} (set MEEPLE_DEBUG=1 for the traceback)")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,77 @@
+"""Where each part of a game lives in a ``State`` (``Layout``): value ids, card
+varieties and their attributes, zone and var slots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsl.symbols import Symbols
+
+NO_VALUE = -1
+
+
+class Layout:
+    """Where each part of a game lives in a ``State``: value ids, zone slots, vars."""
+
+    def __init__(self, ir: dict, sym: Symbols, params: dict[str, int]):
+        self.sym = sym
+        self.params = params
+        self.value_names: list[str] = []
+        self.value_id: dict[str, int] = {}
+        self.kind_values: dict[str, list[int]] = {}
+        for kind, values in sym.kinds.items():
+            ids = []
+            for v in values:
+                if v not in self.value_id:
+                    self.value_id[v] = len(self.value_names)
+                    self.value_names.append(v)
+                ids.append(self.value_id[v])
+            self.kind_values[kind] = ids
+        self.piece_ids = [self.value_id[v] for k in sym.piece_kinds for v in sym.kinds[k]]
+        self.piece_track: dict[int, int] = {}
+        self.track_names = list(sym.tracks)
+        for kind, track in sym.piece_kinds.items():
+            for v in sym.kinds[kind]:
+                self.piece_track[self.value_id[v]] = self.track_names.index(track) if track in sym.tracks else 0
+        self.variety_names: list[str] = []
+        self.variety_kind: list[str] = []
+        self.variety_attrs: list[dict[str, Any]] = []
+        for c in ir["cards"]:
+            for v in c["varieties"]:
+                self.variety_names.append(v["name"])
+                self.variety_kind.append(c["name"])
+                self.variety_attrs.append({a["name"]: a["value"] for a in v["attrs"]})
+        self.attr_table: dict[str, list[Any]] = {}
+        for attr, t in sym.attrs.items():
+            default: Any = False if t == "bool" else (0 if t == "int" else NO_VALUE)
+            column = []
+            for attrs in self.variety_attrs:
+                value = attrs.get(attr, default)
+                if isinstance(value, str):
+                    value = self.value_id.get(value, NO_VALUE)
+                column.append(value)
+            self.attr_table[attr] = column
+        self.zone_names = list(sym.zones)
+        self.var_names = list(sym.vars)
+        # Shared zones and vars come first in a state, so their slots do not depend on
+        # the number of players and compiled code can name them by a constant.
+        self.shared_zone_slot = {n: i for i, n in enumerate(n for n in self.zone_names
+                                                             if not sym.zones[n]["per_player"])}
+        self.shared_var_slot = {n: i for i, n in enumerate(n for n in self.var_names
+                                                           if not sym.vars[n]["per_player"])}
+
+    def bases(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Where each zone's and each var's slots start in a state (declaration order)."""
+        return (_bases(self.zone_names, self.shared_zone_slot, players),
+                _bases(self.var_names, self.shared_var_slot, players))
+
+
+def _bases(names: list[str], shared: dict[str, int], players: int) -> tuple[int, ...]:
+    out, base = [], len(shared)
+    for n in names:
+        if n in shared:
+            out.append(shared[n])
+        else:
+            out.append(base)
+            base += players
+    return tuple(out)

@@ -1,0 +1,247 @@
+"""Game records: one game as JSON lines, and replaying one to check it still plays out the same.
+
+A record is::
+
+    {"meeple_record": 1, "rules": "games/x.rules", "rules_hash": "<sha256>", "params": {...}, "players": 4}
+    {"actor": "chance", "action": "deal ..."}
+    {"actor": 2, "action": "play ..."}
+    ...
+    {"result": {"outcome": "end", "winners": [2], "scores": [...], "turns": 54, "final_state_hash": "<sha256>"}}
+
+``rules`` is the path as it was given when the record was made; replay looks for
+it as given, then relative to the record's folder. Replay starts a state with
+``chance="explicit"`` and applies every line in order, chance outcomes included,
+so it needs no seed and checks the engine end to end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import State
+
+RECORD_VERSION = 1
+CHANCE_ACTOR = "chance"
+
+
+class RecordError(Exception):
+    """A record that cannot be read (missing, not JSON lines, wrong shape)."""
+
+
+@dataclass
+class Record:
+    rules: str
+    rules_hash: str
+    params: dict[str, int]
+    players: int
+    actions: list[tuple[int | str, str]]
+    result: dict[str, Any]
+    path: str = ""
+
+
+@dataclass
+class ReplayReport:
+    """What replaying a record found. ``ok`` when every step and the final result match."""
+
+    ok: bool
+    steps: int = 0
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    first_difference: int | None = None  # 1-based action line, or None (the result differed / no step)
+
+
+# ---- writing ----
+def state_hash(state: State) -> str:
+    """A hash of where the game stands: ``to_json()`` without the history and the random generator."""
+    doc = {k: v for k, v in state.to_json().items() if k not in ("history", "rng")}
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def result_of(state: State) -> dict[str, Any]:
+    """The record's final line for ``state``."""
+    scores = state.scores() if state.game.score is not None else []
+    return {
+        "outcome": state.outcome,
+        "winners": list(state.winners()),
+        "scores": list(scores),
+        "turns": state.turns,
+        "final_state_hash": state_hash(state),
+    }
+
+
+def record_lines(game: Game, state: State, params: dict[str, int] | None = None,
+                 rules: str | None = None) -> list[str]:
+    header = {
+        "meeple_record": RECORD_VERSION,
+        "rules": rules if rules is not None else game.source_path,
+        "rules_hash": game.source_hash,
+        "params": dict(params if params is not None else game.params),
+        "players": state.players,
+    }
+    lines = [json.dumps(header)]
+    lines.extend(json.dumps({"actor": actor, "action": text}) for actor, text in state.history())
+    lines.append(json.dumps({"result": result_of(state)}))
+    return lines
+
+
+def write_record(path: str | Path, game: Game, state: State, params: dict[str, int] | None = None,
+                 rules: str | None = None) -> None:
+    """Write ``state``'s game (its whole history and result) to ``path`` as JSON lines.
+
+    ``params`` defaults to the game's parameter values; ``rules`` to the path the game was loaded from."""
+    Path(path).write_text("\n".join(record_lines(game, state, params, rules)) + "\n", encoding="utf-8")
+
+
+# ---- reading ----
+def read_record(path: str | Path) -> Record:
+    """Read and check the shape of a record. Raises ``RecordError`` with a readable message."""
+    where = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RecordError(f"{where}: cannot read the record: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{where}: the record is not UTF-8 text") from None
+    docs: list[tuple[int, Any]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            docs.append((n, json.loads(line)))
+        except (json.JSONDecodeError, RecursionError) as e:
+            msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
+            raise RecordError(f"{where}:{n}: not a JSON line: {msg}") from None
+    if not docs:
+        raise RecordError(f"{where}: the record is empty")
+
+    n, header = docs[0]
+    if not isinstance(header, dict) or header.get("meeple_record") is None:
+        raise RecordError(f"{where}:{n}: the first line is not a meeple record header "
+                          '(expected {"meeple_record": 1, ...})')
+    if header["meeple_record"] != RECORD_VERSION:
+        raise RecordError(f"{where}:{n}: record version {header['meeple_record']!r} is not supported "
+                          f"(this meeple reads version {RECORD_VERSION})")
+    rules, players, params = header.get("rules"), header.get("players"), header.get("params", {})
+    if not isinstance(rules, str) or not rules:
+        raise RecordError(f"{where}:{n}: the header has no 'rules' path")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise RecordError(f"{where}:{n}: the header's 'players' is not a number")
+    if not isinstance(params, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                                                for k, v in params.items()):
+        raise RecordError(f"{where}:{n}: the header's 'params' must map names to whole numbers")
+    rules_hash = header.get("rules_hash", "")
+    if not isinstance(rules_hash, str):
+        raise RecordError(f"{where}:{n}: the header's 'rules_hash' is not a string")
+
+    actions: list[tuple[int | str, str]] = []
+    result: dict[str, Any] | None = None
+    for n, doc in docs[1:]:
+        if result is not None:
+            raise RecordError(f"{where}:{n}: a line after the result line")
+        if isinstance(doc, dict) and "result" in doc:
+            result = doc["result"]
+            if not isinstance(result, dict):
+                raise RecordError(f"{where}:{n}: 'result' is not an object")
+            continue
+        if not isinstance(doc, dict) or "actor" not in doc or not isinstance(doc.get("action"), str):
+            raise RecordError(f"{where}:{n}: expected an action line "
+                              '{"actor": seat or "chance", "action": "..."}')
+        actor = doc["actor"]
+        if not (actor == CHANCE_ACTOR or isinstance(actor, int) and not isinstance(actor, bool)):
+            raise RecordError(f"{where}:{n}: the actor must be a seat number or \"chance\", not {actor!r}")
+        actions.append((actor, doc["action"]))
+    if result is None:
+        raise RecordError(f"{where}: the record has no result line (was it cut short?)")
+    return Record(rules, rules_hash, dict(params), players, actions, result, where)
+
+
+def resolve_rules(record: Record) -> Path | None:
+    """The rules file: as given, else relative to the record's folder."""
+    given = Path(record.rules)
+    if given.exists():
+        return given
+    if not given.is_absolute() and record.path:
+        beside = Path(record.path).parent / given
+        if beside.exists():
+            return beside
+    return None
+
+
+# ---- replaying ----
+def _actor_name(actor: int | str) -> str:
+    return "chance" if actor == CHANCE_ACTOR else f"seat {actor}"
+
+
+def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | None = None) -> ReplayReport:
+    """Replay ``record`` (a ``Record`` or a path) with explicit chance and compare every step and the result.
+
+    Raises ``RecordError`` for an unreadable record; a rules file that does not load is a problem in the
+    report (not an exception). ``verbose``, when given, receives one line per step."""
+    from dsl.diagnostics import RuleRuntimeError, RulesError
+
+    from . import load
+    from .state import CHANCE, TERMINAL, IllegalAction
+
+    rec = record if isinstance(record, Record) else read_record(record)
+    report = ReplayReport(ok=False)
+    rules_path = resolve_rules(rec)
+    if rules_path is None:
+        where = f" (nor beside the record, in {Path(rec.path).parent})" if rec.path else ""
+        report.problems.append(f"the rules file {rec.rules} was not found{where}")
+        return report
+    try:
+        game = load(str(rules_path), rec.params or None)
+    except RulesError as e:
+        report.problems.append(f"the rules file {rules_path} does not load:\n{e}")
+        return report
+    if rec.rules_hash and game.source_hash and rec.rules_hash != game.source_hash:
+        report.warnings.append(f"{rules_path} has changed since the record was made (its hash differs)")
+    try:
+        state = game.new_state(rec.players, chance="explicit")
+    except ValueError as e:
+        report.problems.append(str(e))
+        return report
+
+    for i, (actor, text) in enumerate(rec.actions, 1):
+        now = state.current_player()
+        step = f"step {i} ({_actor_name(actor)}: {text})"
+        if now == TERMINAL:
+            return _fail(report, i, f"{step}: the game is already over ({state.outcome}); "
+                                    f"the record has {len(rec.actions) - i + 1} more action(s)")
+        expected = CHANCE_ACTOR if now == CHANCE else now
+        if expected != actor:
+            return _fail(report, i, f"{step}: the record says {_actor_name(actor)} acts, "
+                                    f"but {_actor_name(expected)} is to act")
+        try:
+            state.apply(text)
+        except IllegalAction as e:
+            return _fail(report, i, f"{step}: illegal here: {e}")
+        except (RuleRuntimeError, ValueError, IndexError, KeyError, ZeroDivisionError) as e:
+            return _fail(report, i, f"{step}: a rule failed: {e}")
+        report.steps = i
+        if verbose is not None:
+            verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
+
+    got = result_of(state)
+    for key in ("outcome", "winners", "scores", "turns", "final_state_hash"):
+        if key not in rec.result:
+            report.problems.append(f"the record's result has no '{key}'")
+        elif rec.result[key] != got[key]:
+            report.problems.append(f"result {key}: the record says {rec.result[key]!r}, the replay gives {got[key]!r}")
+    report.ok = not report.problems
+    return report
+
+
+def _fail(report: ReplayReport, step: int, message: str) -> ReplayReport:
+    report.first_difference = step
+    report.problems.append(message)
+    report.ok = False
+    return report

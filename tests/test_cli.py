@@ -1,0 +1,222 @@
+"""The ``meeple`` command line: exit codes, messages, JSON outputs, and playing through piped input."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = str(ROOT / "games" / "hare.rules")
+
+BAD_RULES = """\
+game "Broken"
+players 2..4
+zone pile hidden
+turn {
+  move runner by 2
+}
+"""
+
+
+@pytest.fixture
+def bad_file(tmp_path: Path) -> str:
+    path = tmp_path / "bad.rules"
+    path.write_text(BAD_RULES)
+    return str(path)
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+# ---- validate ----
+def test_validate_ok(capsys):
+    code, out, _ = run(capsys, "validate", RULES)
+    assert code == 0
+    assert out.strip() == f"{RULES}: ok (0 warnings)"
+
+
+def test_validate_error_has_position_and_caret(capsys, bad_file):
+    code, _, err = run(capsys, "validate", bad_file)
+    assert code == 1
+    assert re.search(rf"^{re.escape(bad_file)}:5:\d+: error: ", err, re.MULTILINE), err
+    assert re.search(r"^\s+5 \| .*runner", err, re.MULTILINE), err
+    assert re.search(r"^\s+\|\s+\^+\s*$", err, re.MULTILINE), err  # the caret line
+    assert re.search(r"\d+ errors?", err)
+
+
+def test_validate_several_files_fails_if_any_fails(capsys, bad_file):
+    code, out, err = run(capsys, "validate", RULES, bad_file)
+    assert code == 1
+    assert f"{RULES}: ok" in out
+    assert "error:" in err
+
+
+def test_validate_json(capsys, bad_file):
+    code, out, _ = run(capsys, "validate", "--json", bad_file)
+    assert code == 1
+    diags = json.loads(out)
+    assert isinstance(diags, list) and diags
+    assert any(d["kind"] == "error" and d["line"] == 5 and d["file"] == bad_file for d in diags)
+    assert {"file", "line", "col", "kind", "message"} <= set(diags[0])
+
+    code, out, _ = run(capsys, "validate", "--json", RULES)
+    assert code == 0 and json.loads(out) == []
+
+
+def test_validate_missing_file(capsys, tmp_path):
+    code, _, err = run(capsys, "validate", str(tmp_path / "nope.rules"))
+    assert code == 1
+    assert "cannot read" in err
+
+
+def test_validate_not_utf8_and_directory(capsys, tmp_path):
+    junk = tmp_path / "junk.rules"
+    junk.write_bytes(b"\xff\xfe\x00garbage")
+    code, _, err = run(capsys, "validate", str(junk), str(tmp_path))
+    assert code == 1 and "junk.rules" in err
+
+
+def test_validate_unknown_param(capsys):
+    code, _, err = run(capsys, "validate", RULES, "--param", "no_such_param=3")
+    assert code == 1 and "no_such_param" in err
+
+
+# ---- ir / schema ----
+def test_ir_is_json_and_loads_back(capsys, tmp_path):
+    code, out, _ = run(capsys, "ir", RULES)
+    assert code == 0
+    ir = json.loads(out)
+    assert ir["title"] and ir["players"]["lo"] >= 1
+    path = tmp_path / "game.json"
+    path.write_text(out)
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 0 and "ok" in out
+    code, out, _ = run(capsys, "simulate", str(path), "--games", "4", "--players", "3", "--json", "--workers", "1")
+    assert code == 0 and json.loads(out)["completed"] == 4
+
+
+def test_ir_of_bad_file(capsys, bad_file):
+    code, out, err = run(capsys, "ir", bad_file)
+    assert code == 1 and out == "" and "error:" in err
+
+
+def test_schema_is_json(capsys):
+    code, out, _ = run(capsys, "schema")
+    assert code == 0
+    assert "$schema" in json.loads(out)
+
+
+# ---- usage errors ----
+@pytest.mark.parametrize("argv", [
+    [],
+    ["bogus"],
+    ["simulate"],
+    ["simulate", RULES, "--games", "x"],
+    ["simulate", RULES, "--games", "-3"],
+    ["simulate", RULES, "--players", "0"],
+    ["simulate", RULES, "--workers", "0"],
+    ["simulate", RULES, "--param", "novalue"],
+    ["simulate", RULES, "--param", "track_length=long"],
+    ["validate"],
+    ["replay"],
+    ["play", RULES, "--seat", "x"],
+    ["ir", RULES, "extra"],
+])
+def test_bad_arguments_exit_2(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert "usage:" in err or "usage:" in out
+
+
+def test_help_teaches(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "examples:" in out
+    for command in ("validate", "ir", "schema", "simulate", "replay", "play"):
+        code, out, _ = run(capsys, command, "--help")
+        assert code == 0 and "usage:" in out
+        assert "example" in out, command
+
+
+def test_players_out_of_range(capsys):
+    code, _, err = run(capsys, "simulate", RULES, "--players", "9", "--games", "2")
+    assert code == 1 and "players" in err
+
+
+def test_module_entry_point_no_traceback():
+    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "simulate", RULES, "--games", "x"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr and "--games" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "validate", RULES],
+                       capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+    assert r.returncode == 0 and "ok" in r.stdout
+
+
+# ---- play ----
+def test_play_full_game_through_piped_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 5000))
+    code, out, _ = run(capsys, "play", RULES, "--players", "3", "--seat", "1", "--seed", "4")
+    assert code == 0
+    assert "game over" in out
+    assert "Outcome: end" in out
+    assert "you:" in out and "(bot)" in out
+    for label in ("1st", "2nd", "3rd"):  # the rules' reports
+        assert f"{label}:" in out
+
+
+def test_play_accepts_text_help_and_rejects_nonsense(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\n0\nnot a move\nq\n"))
+    code, out, _ = run(capsys, "play", RULES, "--players", "2", "--seat", "0", "--seed", "1")
+    assert code == 0
+    assert "Answer with the number" in out
+    assert out.count("Not a legal move") == 2
+    assert "Quit." in out
+
+
+def test_play_exact_text(capsys, monkeypatch):
+    # see the moves at seat 0's first decision, then answer with the first one's text
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "play", RULES, "--players", "2", "--seat", "0", "--seed", "3")
+    move = re.search(r"^\s+1\. (.+)$", out, re.MULTILINE).group(1).strip()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{move}\nq\n"))
+    code, out, _ = run(capsys, "play", RULES, "--players", "2", "--seat", "0", "--seed", "3")
+    assert code == 0 and f"you: {move}" in out
+
+
+def test_play_eof_exits_cleanly(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "play", RULES, "--players", "2", "--seed", "2")
+    assert code == 0 and "End of input" in out
+
+
+def test_play_bad_seat(capsys):
+    code, _, err = run(capsys, "play", RULES, "--players", "2", "--seat", "2")
+    assert code == 1 and "--seat" in err
+
+
+def test_play_hides_other_seats_private_moves(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 5000))
+    code, out, _ = run(capsys, "play", RULES, "--players", "4", "--seat", "0", "--seed", "9")
+    assert code == 0
+    # bets go to a private zone: a bot's bet is never shown
+    assert re.search(r"seat \d \(bot\): bet \(hidden from you\)", out)
+    assert not re.search(r"seat \d \(bot\): bet 1 ", out)
+
+
+def test_play_subprocess_pipe():
+    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", RULES, "--players", "2", "--seed", "5"],
+                       input="1\n" * 5000, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
+    assert r.returncode == 0, r.stderr
+    assert "game over" in r.stdout and "Traceback" not in r.stderr

@@ -1,0 +1,188 @@
+"""Game records: written by simulate, replayed exactly, and tampering is caught."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from interpreter import CHANCE, TERMINAL
+from interpreter.bots import RandomBot, sample_chance
+from interpreter.cli import main
+from interpreter.records import RecordError, read_record, replay_record, state_hash, write_record
+from interpreter.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = str(ROOT / "games" / "hare.rules")
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory) -> list[Path]:
+    folder = tmp_path_factory.mktemp("records")
+    simulate(RULES, games=6, players=4, seed=21, workers=2, records_dir=str(folder))
+    return sorted(folder.glob("game-*.jsonl"))
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+def save(path: Path, docs: list[dict]) -> Path:
+    path.write_text("\n".join(json.dumps(d) for d in docs) + "\n")
+    return path
+
+
+def replay_cli(capsys, path: Path, *extra: str) -> tuple[int, str, str]:
+    code = main(["replay", str(path), *extra])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def test_record_shape(records):
+    docs = lines(records[0])
+    head = docs[0]
+    assert head["meeple_record"] == 1 and head["rules"] == RULES and head["players"] == 4
+    assert len(head["rules_hash"]) == 64 and isinstance(head["params"], dict)
+    assert all(set(d) == {"actor", "action"} for d in docs[1:-1])
+    assert any(d["actor"] == "chance" for d in docs[1:-1]) and any(d["actor"] == 0 for d in docs[1:-1])
+    result = docs[-1]["result"]
+    assert set(result) == {"outcome", "winners", "scores", "turns", "final_state_hash"}
+    assert result["outcome"] == "end"
+
+
+def test_every_record_replays(records, capsys):
+    assert len(records) == 6
+    for path in records:
+        report = replay_record(path)
+        assert report.ok, report.problems
+        assert report.steps == len(lines(path)) - 2
+    code, out, _ = replay_cli(capsys, records[0])
+    assert code == 0 and "ok" in out
+
+
+def test_verbose_replay_lists_steps(records, capsys):
+    code, out, _ = replay_cli(capsys, records[1], "--verbose")
+    assert code == 0
+    assert len(out.splitlines()) == len(lines(records[1])) - 2 + 1
+
+
+def test_tampered_action_is_caught(records, tmp_path, capsys):
+    docs = lines(records[0])
+    i = next(k for k, d in enumerate(docs) if k and d.get("actor") not in (None, "chance"))
+    docs[i]["action"] = docs[i]["action"] + " extra"
+    code, out, _ = replay_cli(capsys, save(tmp_path / "t.jsonl", docs))
+    assert code == 1
+    assert "mismatch" in out and f"action {i}" in out
+
+
+def test_tampered_actor_is_caught(records, tmp_path, capsys):
+    docs = lines(records[0])
+    i = next(k for k, d in enumerate(docs) if k and isinstance(d.get("actor"), int))
+    docs[i]["actor"] = (docs[i]["actor"] + 1) % 4
+    code, out, _ = replay_cli(capsys, save(tmp_path / "t.jsonl", docs))
+    assert code == 1 and "acts" in out
+
+
+def test_tampered_result_is_caught(records, tmp_path, capsys):
+    for key, value in (("final_state_hash", "0" * 64), ("turns", -1), ("winners", [3, 2, 1]),
+                       ("outcome", "step cap")):
+        docs = lines(records[2])
+        docs[-1]["result"][key] = value
+        code, out, _ = replay_cli(capsys, save(tmp_path / "t.jsonl", docs))
+        assert code == 1 and key in out
+
+
+def test_dropped_action_is_caught(records, tmp_path, capsys):
+    docs = lines(records[3])
+    del docs[-2]
+    code, out, _ = replay_cli(capsys, save(tmp_path / "t.jsonl", docs))
+    assert code == 1 and "mismatch" in out
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "empty"),
+    ("not json\n", "not a JSON line"),
+    ('{"hello": 1}\n', "header"),
+    ('{"meeple_record": 99, "rules": "x", "players": 2}\n', "version"),
+    ('{"meeple_record": 1, "rules": "x", "players": 2}\n{"actor": 0, "action": "a"}\n', "no result line"),
+    ('{"meeple_record": 1, "rules": "x", "players": 2}\n{"actor": true, "action": "a"}\n', "actor"),
+])
+def test_unreadable_records(tmp_path, capsys, text, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    with pytest.raises(RecordError, match=message):
+        read_record(path)
+    code, _, err = replay_cli(capsys, path)
+    assert code == 1 and message in err
+
+
+def test_missing_record_and_missing_rules(tmp_path, capsys):
+    code, _, err = replay_cli(capsys, tmp_path / "nope.jsonl")
+    assert code == 1 and "cannot read" in err
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"meeple_record": 1, "rules": "gone.rules", "players": 2, "params": {}}\n{"result": {}}\n')
+    code, out, _ = replay_cli(capsys, path)
+    assert code == 1 and "not found" in out
+
+
+def test_rules_found_beside_the_record_and_hash_warning(tmp_path, monkeypatch, capsys):
+    shutil.copy(RULES, tmp_path / "game.rules")
+    monkeypatch.chdir(tmp_path)
+    simulate("game.rules", games=1, players=2, seed=3, workers=1, records_dir=".")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, out, err = replay_cli(capsys, tmp_path / "game-00001.jsonl")
+    assert code == 0, out
+    assert "warning" not in err
+    with open(tmp_path / "game.rules", "a") as f:
+        f.write("\n# an edit that changes nothing but the hash\n")
+    code, out, err = replay_cli(capsys, tmp_path / "game-00001.jsonl")
+    assert code == 0 and "changed" in err
+
+
+def test_explicit_chance_game_round_trips(tmp_path):
+    game = interpreter.load(RULES)
+    state = game.new_state(3, chance="explicit")
+    rng = random.Random(5)
+    bot = RandomBot(6)
+    while state.current_player() != TERMINAL:
+        if state.current_player() == CHANCE:
+            state.apply(sample_chance(state, rng))
+        else:
+            state.apply(bot.act(state))
+    path = tmp_path / "g.jsonl"
+    write_record(path, game, state)
+    rec = read_record(path)
+    assert rec.actions == state.history() and rec.players == 3
+    assert rec.result["final_state_hash"] == state_hash(state)
+    assert replay_record(rec).ok
+
+
+def test_state_hash_ignores_history_but_not_position():
+    game = interpreter.load(RULES)
+    a = game.new_state(2, seed=1)
+    b = a.clone()
+    assert state_hash(a) == state_hash(b)
+    b.apply(b.legal_actions()[0])
+    assert state_hash(a) != state_hash(b)
+
+
+def test_stuck_and_step_capped_games_replay(tmp_path):
+    from test_simulate import tiny
+    paths = [tiny(tmp_path, "stuck", 100),
+             tiny(tmp_path, "cycle", 100, refill="refill hand(current) to 2 from deck reshuffling table",
+                  cap="max_steps 40")]
+    for path in paths:
+        out = tmp_path / Path(path).stem
+        simulate(path, games=2, players=2, seed=4, workers=1, records_dir=str(out))
+        for rec in sorted(out.iterdir()):
+            result = read_record(rec).result
+            assert result["outcome"] in (None, "step cap")
+            report = replay_record(rec)
+            assert report.ok, report.problems

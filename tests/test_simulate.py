@@ -1,0 +1,175 @@
+"""``meeple simulate`` and ``interpreter.simulate``: the summary, determinism, all player counts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dsl import RulesError
+from interpreter.cli import main
+from interpreter.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+RULES = str(ROOT / "games" / "hare.rules")
+
+KEYS = {"games", "completed", "draws", "turns", "wins_by_seat", "reports", "shared", "step_capped", "stuck",
+        "seed", "players", "rules"}
+
+
+def cli_json(capsys, *argv: str) -> dict:
+    code = main(["simulate", *argv, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "Traceback" not in err
+    return json.loads(out)  # exactly one JSON object on stdout
+
+
+def test_json_has_the_keys(capsys):
+    s = cli_json(capsys, RULES, "--games", "12", "--players", "4", "--seed", "3", "--workers", "1")
+    assert KEYS <= set(s)
+    assert s["games"] == 12 and s["players"] == 4 and s["seed"] == 3 and s["rules"] == RULES
+    assert set(s["turns"]) == {"mean", "median", "max"}
+    assert len(s["wins_by_seat"]) == 4
+    done = s["completed"]
+    assert done == s["games"] - s["step_capped"] - s["stuck"] - s["errors"]
+    # every completed game has a winner or is a draw; shared wins split one win
+    assert sum(s["wins_by_seat"]) == pytest.approx(done - s["draws"])
+    assert set(s["reports"]) == {"1st", "2nd", "3rd"}
+    for tally in s["reports"].values():
+        assert sum(tally.values()) == done
+
+
+def test_same_seed_same_output_and_seed_matters(capsys):
+    args = [RULES, "--games", "16", "--players", "3", "--workers", "1"]
+    a = cli_json(capsys, *args, "--seed", "7")
+    b = cli_json(capsys, *args, "--seed", "7")
+    c = cli_json(capsys, *args, "--seed", "8")
+    assert a == b
+    assert a != c
+
+
+def test_worker_count_does_not_change_the_result():
+    runs = [simulate(RULES, games=30, players=4, seed=11, workers=w) for w in (1, 2, 3)]
+    assert runs[0] == runs[1] == runs[2]
+
+
+def test_worker_count_cli_output_identical(capsys):
+    outs = []
+    for w in ("1", "2"):
+        assert main(["simulate", RULES, "--games", "10", "--players", "2", "--seed", "5", "--json",
+                     "--workers", w]) == 0
+        outs.append(capsys.readouterr().out)
+    assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_game_completes(players):
+    s = simulate(RULES, games=25, players=players, seed=players, workers=2)
+    assert s["completed"] == s["games"] == 25
+    assert s["stuck"] == s["step_capped"] == s["errors"] == 0
+    assert s["turns"]["max"] >= s["turns"]["median"] >= 1
+
+
+def test_params_change_the_game():
+    short = simulate(RULES, games=10, players=3, seed=1, workers=1)
+    long = simulate(RULES, games=10, players=3, seed=1, workers=1, params={"track_length": 30})
+    assert long["params"]["track_length"] == 30
+    assert long["turns"]["mean"] > short["turns"]["mean"]
+
+
+def test_bad_rules_and_player_count_raise(tmp_path):
+    with pytest.raises(RulesError):
+        simulate(RULES, games=2, players=9, workers=1)
+    with pytest.raises(RulesError):
+        simulate(str(tmp_path / "missing.rules"), games=2, players=2, workers=1)
+
+
+def test_zero_games():
+    s = simulate(RULES, games=0, players=2, workers=2)
+    assert s["games"] == 0 and s["completed"] == 0 and s["turns"]["mean"] is None
+
+
+def test_human_output(capsys):
+    assert main(["simulate", RULES, "--games", "6", "--players", "2", "--seed", "1", "--workers", "1"]) == 0
+    out, _ = capsys.readouterr()
+    assert "completed" in out and "wins by seat" in out and "report: 1st" in out
+    assert "games/s" in out and "wall time" in out
+
+
+def test_cli_param_and_unknown_param(capsys):
+    s = cli_json(capsys, RULES, "--games", "3", "--players", "2", "--workers", "1", "--param", "track_length=20")
+    assert s["params"]["track_length"] == 20
+    assert main(["simulate", RULES, "--games", "3", "--param", "nonsense=1"]) == 1
+    assert "nonsense" in capsys.readouterr().err
+
+
+def test_records_written(tmp_path, capsys):
+    s = cli_json(capsys, RULES, "--games", "5", "--players", "3", "--workers", "2", "--records", str(tmp_path / "r"))
+    files = sorted(p.name for p in (tmp_path / "r").iterdir())
+    assert files == [f"game-{i:05d}.jsonl" for i in range(1, 6)]
+    assert s["completed"] == 5
+
+
+# ---- small made-up games for the rarer outcomes ----
+TINY = """\
+game "Tiny {name}"
+players 2..3
+{cap}
+zone deck hidden
+zone table public
+zone hand per player private
+cards chip in deck {{
+  10 red {{ hot }}
+  10 blue
+}}
+setup {{
+  for p in player {{
+    deal 2 from deck to hand(p)
+  }}
+}}
+turn {{
+  choose play: 1 card from hand(current) to table
+  {refill}
+}}
+end when count(table) >= {goal}
+{score}
+report "hot" = count(table where hot)
+"""
+
+
+def tiny(tmp_path: Path, name: str, goal: int, refill: str = "", cap: str = "", score: str = "") -> str:
+    path = tmp_path / f"{name}.rules"
+    path.write_text(TINY.format(name=name, goal=goal, refill=refill, cap=cap, score=score))
+    return str(path)
+
+
+def test_stuck_games_are_counted(tmp_path):
+    # four cards in hand between two players, and the table must reach 100: no legal move after four turns
+    s = simulate(tiny(tmp_path, "stuck", 100), games=8, players=2, seed=1, workers=2)
+    assert s["stuck"] == 8 and s["completed"] == 0
+    assert s["turns"] == {"mean": None, "median": None, "max": None}
+    assert s["reports"] == {"hot": {}}
+
+
+def test_step_capped_games_are_counted(tmp_path):
+    path = tiny(tmp_path, "cycle", 100, refill="refill hand(current) to 2 from deck reshuffling table",
+                cap="max_steps 40")
+    s = simulate(path, games=5, players=3, seed=1, workers=1)
+    assert s["step_capped"] == 5 and s["completed"] == 0 and s["stuck"] == 0
+
+
+def test_draws_without_a_score(tmp_path):
+    s = simulate(tiny(tmp_path, "noscore", 3), games=10, players=2, seed=1, workers=1)
+    assert s["completed"] == s["draws"] == 10
+    assert s["wins_by_seat"] == [0.0, 0.0]
+    assert sum(s["reports"]["hot"].values()) == 10
+    assert all(isinstance(k, str) for k in s["reports"]["hot"])
+
+
+def test_shared_wins_split(tmp_path):
+    # everyone scores the same: every game is a shared win, each seat gets 1/2 of it
+    s = simulate(tiny(tmp_path, "even", 3, score="score(p) = 1"), games=10, players=2, seed=1, workers=1)
+    assert s["completed"] == s["shared"] == 10 and s["draws"] == 0
+    assert s["wins_by_seat"] == [5.0, 5.0]
