@@ -85,3 +85,13 @@ def _counted(e: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) -> Optio
             return None
         return tuple(i for i, d in enumerate(decided) if d)
     return None
+
+
+def room_function(caps: list[Capacity], dest_code: str, x: ExprCompiler):
+    """A compiled function: the room each limit has left in the zone ``dest_code``."""
+    n = len(x.layout.variety_names)
+    terms = []
+    for idx, bound in caps:
+        counted = "sum(D)" if len(idx) == n else " + ".join(f"D[{i}]" for i in idx) or "0"
+        terms.append(f"{bound} - ({counted})")
+    return x.function(f"[{', '.join(terms)}]", assign=("D", dest_code))

@@ -98,11 +98,15 @@ class ExprCompiler:
     def compile(self, e: dict, env: dict[str, str]) -> Fn:
         return self.function(self.gen(e, env))
 
-    def function(self, code: str) -> Fn:
+    def function(self, code: str, assign: tuple[str, str] | None = None) -> Fn:
+        """``def _f(st): return code`` compiled; ``assign`` = (name, code) sets a local first."""
         value = const(code)
-        if value is not None:
+        if value is not None and assign is None:
             return lambda st: value
-        lines = [f"    {line}" for word, line in PREAMBLE if re.search(rf"\b{word}\[", code)]
+        needed = code + (assign[1] if assign else "")
+        lines = [f"    {line}" for word, line in PREAMBLE if re.search(rf"\b{word}\[", needed)]
+        if assign:
+            lines.append(f"    {assign[0]} = {assign[1]}")
         src = "def _f(st):\n" + "\n".join(lines) + ("\n" if lines else "") + f"    return {code}\n"
         scope: dict[str, Any] = {}
         exec(compile(src, "<rules>", "exec"), self.ns, scope)

@@ -48,12 +48,16 @@ class CardChoice:
     Every distinct multiset of varieties is one action; ``keeping`` must hold
     as if the cards had moved."""
 
-    def __init__(self, label, chooser, lo, hi, groups, source, dest, keeping, names, capacities=None):
+    def __init__(self, label, chooser, lo, hi, groups, source, dest, keeping, names, capacities=None, room=None):
         self.label, self.chooser, self.lo, self.hi = label, chooser, lo, hi
         self.groups, self.source, self.dest, self.keeping, self.names = groups, source, dest, keeping, names
         # ``keeping`` as limits on what ``dest`` may hold (see capacity.py), when it is only that.
         self.capacities = capacities
-        self.limits_of = [[c for c, (idx, _) in enumerate(capacities or ()) if i in idx] for i in range(len(names))]
+        self.room = room  # compiled: the room each limit has left in ``dest``
+        self.limits_of = [tuple(c for c, (idx, _) in enumerate(capacities or ()) if i in idx)
+                          for i in range(len(names))]
+
+    again = None
 
     def actor(self, st) -> int:
         return self.chooser(st)
@@ -106,10 +110,13 @@ class CardChoice:
         """``legal`` when ``keeping`` is only limits: room left per limit, no test per candidate."""
         src, dst = self.source(st), self.dest(st)
         lo, hi = max(self.lo(st), 0), self.hi(st)
-        room = [bound - sum([dst[i] for i in idx]) for idx, bound in self.capacities]
-        if any(r < 0 for r in room):  # already over a limit: adding cards cannot help
-            return []
-        out = [Action(self, ())] if lo == 0 else []
+        room = self.room(st)
+        return [Action(self, p) for p in self.picks_within(src, lo, hi, room)]
+
+    def picks_within(self, src, lo, hi, room) -> tuple:
+        if min(room, default=0) < 0:  # already over a limit: adding cards cannot help
+            return ()
+        out: list[tuple] = [()] if lo == 0 else []
         limits_of = self.limits_of
         for group in self.groups:
             present = [i for i in group if src[i]]
@@ -117,9 +124,12 @@ class CardChoice:
                 continue
             if len(present) == 1:
                 i = present[0]
-                most = min(src[i], hi, *[room[c] for c in limits_of[i]]) if limits_of[i] else min(src[i], hi)
+                most = min(src[i], hi)
+                for c in limits_of[i]:
+                    if room[c] < most:
+                        most = room[c]
                 for k in range(max(lo, 1), most + 1):
-                    out.append(Action(self, ((i, k),)))
+                    out.append(((i, k),))
                 continue
             for counts in product(*[range(src[i] + 1) for i in present]):
                 total = sum(counts)
@@ -131,8 +141,8 @@ class CardChoice:
                         used[c] -= k
                 if min(used, default=0) < 0:
                     continue
-                out.append(Action(self, tuple([(i, k) for i, k in zip(present, counts) if k])))
-        return out
+                out.append(tuple([(i, k) for i, k in zip(present, counts) if k]))
+        return tuple(out)
 
     def text(self, picked: tuple) -> str:
         if not picked:
@@ -175,10 +185,31 @@ class Draw:
         self.source(st)[i] -= 1
         self.dest(st)[i] += 1
 
+    def sample_apply(self, st, rng) -> int:
+        """Draw one at random and move it (the seeded path, in one step)."""
+        src = self.source(st)
+        r = int(rng.random() * sum(src))
+        for i, c in enumerate(src):
+            if r < c:
+                src[i] -= 1
+                self.dest(st)[i] += 1
+                return i
+            r -= c
+        raise AssertionError("empty draw")
 
-class RandomPick:
+
+class OneShot:
+    """A chance event whose seeded path samples, then applies."""
+
     again = None
 
+    def sample_apply(self, st, rng):
+        payload = self.sample(st, rng)
+        self.apply(st, payload)
+        return payload
+
+
+class RandomPick(OneShot):
     """``set x = random domain``: each value equally likely."""
 
     def __init__(self, target: str, values: Fn, setter, name_of):
@@ -198,9 +229,7 @@ class RandomPick:
         self.setter(st, v)
 
 
-class TileLay:
-    again = None
-
+class TileLay(OneShot):
     """The tile under one space of a track, drawn from the track's remaining tiles."""
 
     def __init__(self, track: int, track_name: str, slot: int, tags: list[str]):

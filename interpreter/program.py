@@ -208,10 +208,10 @@ class ProgramBuilder:
         self.draw_loop(more, self.x.compile(s["source"], env), self.x.compile(s["dest"], env), pile, "deal")
 
     def s_refill(self, s, env):
-        zone, size = self.x.compile(s["zone"], env), self.x.compile(s["size"], env)
-
-        def more(st):
-            return sum(zone(st)) < size(st)
+        zone = self.x.compile(s["zone"], env)
+        more = self.x.compile({"node": "bin_op", "op": "<", "left": {"node": "call", "func": "count",
+                                                                     "args": [s["zone"]]},
+                               "right": s["size"]}, env)
         pile = self.x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
         self.draw_loop(more, self.x.compile(s["source"], env), zone, pile, "draw")
 
@@ -231,12 +231,16 @@ class ProgramBuilder:
         keeping = x.compile(s["keeping"], env) if s["keeping"] is not None else None
         self.emit(CHOICE, CardChoice(s["label"], chooser, x.compile(s["lo"], env), x.compile(s["hi"], env),
                                      groups, x.compile(s["source"], env), x.compile(s["dest"], env), keeping,
-                                     self.layout.variety_names, self.capacities(s, env)), "zones")
+                                     self.layout.variety_names, *self.capacities(s, env)), "zones")
 
     def capacities(self, s: dict, env: dict[str, str]):
+        """(limits, compiled room-left function) when ``keeping`` is only limits on ``dest``."""
         if s["keeping"] is None or capacity.same(s["source"], s["dest"]):
-            return None
-        return capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
+            return None, None
+        caps = capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
+        if caps is None:
+            return None, None
+        return caps, capacity.room_function(caps, self.x.gen(s["dest"], env), self.x)
 
     def lay_tracks(self, ir: dict) -> None:
         """At the very start: each track with tiles gets one chance draw per space."""

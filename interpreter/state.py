@@ -117,7 +117,7 @@ class State:
     def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
         spec.apply(self, action.payload)
         self.log.append((actor, spec, action.payload))
-        again = getattr(spec, "again", None)
+        again = spec.again
         if again is None or not again(self):
             self.pc += 1
         self._legal = None
@@ -146,9 +146,7 @@ class State:
             elif op == OP_CHANCE:
                 if self.rng is None:
                     return
-                payload = a.sample(self, self.rng)
-                a.apply(self, payload)
-                self.log.append((CHANCE_ACTOR, a, payload))
+                self.log.append((CHANCE_ACTOR, a, a.sample_apply(self, self.rng)))
                 if a.again is None or not a.again(self):
                     self.pc += 1
                 if a.check_end and end_test(self):
