@@ -34,6 +34,7 @@ class Checker:
         self.diags: list[Diagnostic] = []
         self.used: set[str] = set()
         self.define_stack: list[str] = []
+        self.var_types: dict[str, str] = {}  # filled in declaration order
 
     # ---- reporting ----
     def error(self, node: Any, message: str, path: str, at_field: str = "at", kind: str = "error") -> None:
@@ -54,12 +55,13 @@ class Checker:
         self.check_names()
         self.check_players()
         self.check_params()
-        self.check_tracks()
-        self.check_pieces()
-        self.check_cards()
         for i, v in enumerate(ir["vars"]):
             t = self.expr(v["init"], {}, f"$.vars[{i}].init")
             self.expect(v["init"], t, {INT, BOOL, PLAYER}, "a var's start value", f"$.vars[{i}].init")
+            self.var_types.setdefault(v["name"], t)
+        self.check_tracks()
+        self.check_pieces()
+        self.check_cards()
         if not ir["turn"]:
             self.error({"at": [1, 1, 1, 2]}, "the game has no 'turn { ... }' block", "$.turn")
         self.block(ir["setup"], {}, "$.setup")
@@ -79,6 +81,11 @@ class Checker:
                             f"$.{key}.expr")
         for i, r in enumerate(ir["reports"]):
             self.expr(r["expr"], {}, f"$.reports[{i}].expr")
+        for i, d in enumerate(ir["defines"]):
+            if d["name"] not in self.used:  # checked once, its params taken as anything
+                self.define_stack.append(d["name"])
+                self.expr(d["body"], {p: ANY for p in d["params"]}, f"$.defines[{i}].body")
+                self.define_stack.pop()
         self.check_unused()
         return self.diags
 
@@ -94,8 +101,9 @@ class Checker:
                     self.error(d, f"'{name}' is a built-in name and cannot be declared", f"$.{key}[{i}]",
                                "name_at")
                 elif name in seen:
-                    self.error(d, f"{what} '{name}' clashes with the {seen[name]} of the same name",
-                               f"$.{key}[{i}]", "name_at")
+                    message = f"{what} '{name}' is declared twice" if seen[name] == what else \
+                        f"{what} '{name}' clashes with the {seen[name]} of the same name"
+                    self.error(d, message, f"$.{key}[{i}]", "name_at")
                 else:
                     seen[name] = what
         for key in ("enums", "pieces"):
@@ -126,6 +134,8 @@ class Checker:
             names.add(d["name"])
 
     def check_players(self) -> None:
+        if not 0 <= self.ir["max_steps"] <= MAX_STEPS:
+            self.error({}, f"max_steps must be within 1..{MAX_STEPS}", "$.max_steps")
         p = self.ir["players"]
         if p is None:
             self.error({"at": [1, 1, 1, 2]}, "the game does not say how many play: add 'players MIN..MAX'",
@@ -133,8 +143,6 @@ class Checker:
             return
         if not 1 <= p["lo"] <= p["hi"] <= MAX_PLAYERS:
             self.error(p, f"players {p['lo']}..{p['hi']} is not a range within 1..{MAX_PLAYERS}", "$.players")
-        if not 0 <= self.ir["max_steps"] <= MAX_STEPS:
-            self.error({}, f"max_steps must be within 1..{MAX_STEPS}", "$.max_steps")
 
     def check_params(self) -> None:
         for i, p in enumerate(self.ir["params"]):
@@ -152,11 +160,11 @@ class Checker:
         for i, t in enumerate(self.ir["tracks"]):
             path = f"$.tracks[{i}]"
             spaces = self.count(t["spaces"], f"{path}.spaces", MAX_SPACES, "spaces")
-            total = 0
+            total: Optional[int] = 0
             for j, tc in enumerate(t["tiles"]):
                 n = self.count(tc["count"], f"{path}.tiles[{j}].count", MAX_SPACES, "tiles")
-                total += n or 0
-            if t["tiles"] and spaces is not None and total != spaces:
+                total = None if n is None or total is None else total + n
+            if t["tiles"] and spaces is not None and total is not None and total != spaces:
                 self.error(t, f"track '{t['name']}' has {spaces} spaces but its tiles add up to {total}", path)
 
     def check_pieces(self) -> None:
@@ -267,7 +275,7 @@ class Checker:
                 got = self.expr(s["value"], scope, f"{path}.value")
             else:
                 got = self.domain(s["domain"], scope, f"{path}.domain")
-            if want and got not in (want, ANY) and not (want == PLAYER and got == INT):
+            if want not in (None, ANY) and got not in (want, ANY) and not (want == PLAYER and got == INT):
                 self.error(s, f"'{s['target']}' holds {_show(want)} but is set to {_show(got)}", path)
         elif node == "if":
             self.expect(s["test"], self.expr(s["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
@@ -352,13 +360,22 @@ class Checker:
             self.error(s, f"unknown var '{name}'{did_you_mean(name, self.sym.vars)}", path, "target_at")
             return None
         self.used.add(name)
+        want = self.var_type(name, s, path, "target_at")
         if var["per_player"] and index is None:
             self.error(s, f"var '{name}' is per player: write {name}(p)", path, "target_at")
         elif not var["per_player"] and index is not None:
             self.error(s, f"var '{name}' is shared: it takes no player", path, "target_at")
         elif index is not None:
             self.expect(index, self.expr(index, scope, f"{path}.index"), {PLAYER}, "the player", f"{path}.index")
-        return self.expr(var["init"], {}, "$.vars")
+        return want
+
+    def var_type(self, name: str, node: dict, path: str, at_field: str = "at") -> str:
+        """The type of a var's start value; a start value may use only the vars above it."""
+        if name not in self.var_types:
+            self.error(node, f"var '{name}' has no value yet: a var's start value can use only the vars "
+                             f"declared before it", path, at_field)
+            return ANY
+        return self.var_types[name]
 
     def zone(self, e: dict, scope: dict, path: str) -> None:
         t = self.expr(e, scope, path)
@@ -368,6 +385,9 @@ class Checker:
     def domain(self, d: dict, scope: dict, path: str) -> str:
         if d["players"]:
             return PLAYER
+        if d["lo"] is None:  # only IR read as JSON can lack it
+            self.error(d, "a loop needs a kind, a zone, 'player' or a range to run over", path)
+            return ANY
         if d["hi"] is not None:
             self.expect(d["lo"], self.expr(d["lo"], scope, f"{path}.lo"), {INT}, "a range", f"{path}.lo")
             self.expect(d["hi"], self.expr(d["hi"], scope, f"{path}.hi"), {INT}, "a range", f"{path}.hi")
@@ -424,7 +444,7 @@ class Checker:
             if sym.vars[name]["per_player"]:
                 self.error(e, f"var '{name}' is per player: write {name}(p)", path)
                 return ANY
-            return self.expr(sym.vars[name]["init"], {}, "$.vars")
+            return self.var_type(name, e, path)
         if name in sym.tracks:
             return "track"
         if name in sym.kinds:
@@ -452,7 +472,7 @@ class Checker:
                 self.error(e, f"'{func}' takes one player", path)
             else:
                 self.expect(args[0], types[0], {PLAYER}, f"the player of '{func}'", f"{path}.args[0]")
-            return ZONE if func in sym.zones else self.expr(decl["init"], {}, "$.vars")
+            return ZONE if func in sym.zones else self.var_type(func, e, path)
         if func in BUILTINS:
             want, result = BUILTINS[func]
             if func in ("min", "max") and len(args) >= 2:

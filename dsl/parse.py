@@ -172,7 +172,7 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str) -> Diagnostic:
         width = 1
     else:
         found = f"'{tok.value}'" if tok.type not in ("NAME", "INT", "STRING") else \
-            f"{describe_terminal(tok.type)} '{tok.value}'"
+            f"{describe_terminal(tok.type).removeprefix('a ')} '{tok.value}'"
         width = max(1, len(str(tok.value)))
     # "a name", "a number" first: they are what is missing most often.
     expected = sorted({describe_terminal(t) for t in e.accepts or e.expected}, key=lambda d: (d[0] == "'", d))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import random
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any, Optional
 
 from dsl import read_ir
 from dsl.diagnostics import Diagnostic, RulesError
+from dsl.check import Checker
 from dsl.symbols import collect
 
 from .expressions import ExprCompiler, SlotAllocator
@@ -47,7 +49,10 @@ class Game:
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
         self.score = self._per_player(ir["score"], slots)
         self.tiebreak = self._per_player(ir["tiebreak"], slots) or (lambda st, seat: 0)
-        self.reports = [(r["label"], self.exprs.compile(r["expr"], {})) for r in ir["reports"]]
+        typing = Checker(ir, source_path, self.params)
+        # (label, compiled expression, whether its value is a piece or enum value to show by name)
+        self.reports = [(r["label"], self.exprs.compile(r["expr"], {}),
+                         typing.expr(r["expr"], {}, "$.reports").startswith("kind:")) for r in ir["reports"]]
         self.n_locals = slots.count
         self.const = {  # counts known once the params are: cards, track lengths
             "cards": [self._const(v["count"]) for c in ir["cards"] for v in c["varieties"]],
@@ -119,7 +124,7 @@ class Game:
         st = State(self, doc["players"])
         for key in ("pc", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags",
                     "bags", "track_length", "locals"):
-            setattr(st, key, doc[key])
+            setattr(st, key, copy.deepcopy(doc[key]))  # the state must not share lists with ``doc``
         st.log = [(a, None, t) for a, t in doc["history"]]
         if "rng" in doc:
             version, internal, gauss = doc["rng"]
@@ -135,7 +140,7 @@ class Game:
             ("none" if v == NO_VALUE else v)
 
     def report_values(self, st: State) -> dict[str, Any]:
-        return {label: self.value_name(fn(st)) for label, fn in self.reports}
+        return {label: self.value_name(fn(st)) if named else fn(st) for label, fn, named in self.reports}
 
     def zone_view(self, st: State, seat: Optional[int]) -> dict[str, Any]:
         """Zones as ``seat`` sees them (``None``: everything)."""

@@ -108,7 +108,7 @@ class CardChoice:
 
     def legal_within_capacity(self, st) -> list[Action]:
         """``legal`` when ``keeping`` is only limits: room left per limit, no test per candidate."""
-        src, dst = self.source(st), self.dest(st)
+        src = self.source(st)
         lo, hi = max(self.lo(st), 0), self.hi(st)
         room = self.room(st)
         return [Action(self, p) for p in self.picks_within(src, lo, hi, room)]

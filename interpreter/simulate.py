@@ -151,7 +151,7 @@ def summarise(results: list[tuple], game: Any, path: str, players: int, seed: in
     for r in completed:
         for s, x in enumerate(r[2]):
             wins[s] += x
-    labels = [label for label, _ in game.reports]
+    labels = [label for label, _, _ in game.reports]
     tallies: dict[str, dict[str, int]] = {label: {} for label in labels}
     for r in completed:
         for label, value in r[4]:

@@ -4,6 +4,8 @@ Hypothesis chooses every move, chance outcomes included (``chance="explicit"``),
 for every player count 2..5; after each step the state must keep the engine's
 invariants: cards are conserved, animals never move back, the podium only grows,
 records replay, JSON round-trips and no seat sees another seat's secrets.
+Seeded games (random bot) end with winners and replay from the seed; asking a
+state for its observations and results never changes it.
 
 Examples per test come from the Hypothesis profile (tests/conftest.py: ``ci``,
 ``dev``, ``fuzz``); only ``deadline`` is set here, since a test is a whole game.
@@ -19,7 +21,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, currently_in_test_context, event, given, note, settings
 from hypothesis import strategies as st
 
 import interpreter
@@ -101,7 +103,6 @@ class Watch:
         self.game, self.players = game, players
         self.pos: dict[str, int] | None = None
         self.podium: list[str] = []
-        self.steps = 0
 
     def check(self, state: interpreter.State) -> dict:
         game = self.game
@@ -302,8 +303,9 @@ def play_checked(game: interpreter.Game, players: int, choose: Callable[[int], i
             doc = watch.check(state)
             assert len(doc["history"]) == applied
         except Exception:
-            note(f"history: {[t for _, t in state.history()]}")
-            note(f"while applying or after {action.text!r}")
+            if currently_in_test_context():
+                note(f"history: {[t for _, t in state.history()]}")
+                note(f"while applying or after {action.text!r}")
             raise
     assert state.outcome == "end", state.outcome
     assert len(watch.podium) == PODIUM_SIZE
@@ -315,25 +317,27 @@ def play_checked(game: interpreter.Game, players: int, choose: Callable[[int], i
 def test_random_play_keeps_invariants(players: int, data: st.DataObject) -> None:
     game = hare()
     assert ACTION_LIMIT < game.max_steps
+    event(f"players={players}")
     phase = data.draw(st.integers(0, FULL_CHECK_EVERY - 1), label="full-check phase")
     state, final = play_checked(game, players, lambda n: data.draw(st.integers(0, n - 1)), phase)
     assert state.winners(), "a finished game has winners"
     assert math.isclose(sum(state.returns()), 1.0)
 
-    # The record replays to the identical final state (as the game left it: see
-    # test_result_queries_leave_the_state_unchanged for what the queries do to it).
+    # The record replays, text by text, to the identical final state.
     replay = game.new_state(players, chance="explicit")
     for actor, text in state.history():
         expected = interpreter.CHANCE if actor == "chance" else actor
         assert replay.current_player() == expected, (actor, text)
         replay.apply(text)
     assert replay.to_json() == final
+    assert state.to_json() == final, "asking for the results changed the state"
 
 
 @SETTINGS
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
 def test_seeded_play_ends_with_winners(players: int, seed: int) -> None:
     game = hare()
+    event(f"players={players}")
 
     def play() -> interpreter.State:
         state = game.new_state(players, seed=seed)

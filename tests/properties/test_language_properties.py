@@ -1,0 +1,102 @@
+"""Properties of the front end: whatever text it is given, ``read_ir`` either returns
+checked IR or raises ``RulesError`` whose every diagnostic says where (a line and
+column, or a JSON path); never any other exception.
+
+The inputs are games/hare.rules with random damage: token spans deleted, tokens
+duplicated or swapped, odd characters inserted, the text cut short.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from dsl import RulesError, read_ir
+from dsl.parse import parse
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = (ROOT / "games" / "hare.rules").read_text(encoding="utf-8")
+TOKEN = re.compile(r'"[^"\n]*"|#[^\n]*|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\.\.|[=!<>]=|\S')
+ODD = ["\x00", "\x07", "\x0b", "\x0c", "\r", "\x1b", "\x7f", "\x85", "\u00a0", "\u2028", "\ufeff", "\U0001f407",
+       "\"", "#", "{", "}", "(", ")", "..", "é", "\n"]
+
+
+def spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in TOKEN.finditer(text)]
+
+
+@st.composite
+def damaged(draw: st.DrawFn) -> str:
+    """hare.rules after one to three random mutations."""
+    text = SOURCE
+    for _ in range(draw(st.integers(1, 3))):
+        tokens = spans(text)
+        kind = draw(st.sampled_from(["delete", "duplicate", "swap", "insert", "truncate"]))
+        if not tokens or kind == "truncate":
+            text = text[:draw(st.integers(0, len(text)))]
+            continue
+        i = draw(st.integers(0, len(tokens) - 1))
+        a, b = tokens[i]
+        if kind == "delete":
+            j = min(len(tokens) - 1, i + draw(st.integers(0, 5)))
+            text = text[:a] + text[tokens[j][1]:]
+        elif kind == "duplicate":
+            c = tokens[draw(st.integers(0, len(tokens) - 1))][0]
+            text = text[:c] + text[a:b] + " " + text[c:]
+        elif kind == "swap":
+            j = draw(st.integers(0, len(tokens) - 1))
+            (a, b), (c, d) = sorted([tokens[i], tokens[j]])
+            if a != c:
+                text = text[:a] + text[c:d] + text[b:c] + text[a:b] + text[d:]
+        else:
+            at = draw(st.integers(0, len(text)))
+            junk = draw(st.sampled_from(ODD) | st.text(st.characters(codec="utf-8"), min_size=1, max_size=4))
+            text = text[:at] + junk + text[at:]
+    return text
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("damaged")
+
+
+def assert_reads_or_says_where(text: str, path: Path) -> None:
+    path.write_text(text, encoding="utf-8")
+    try:
+        read_ir(str(path))
+    except RulesError as e:
+        assert e.diagnostics, "a RulesError carries at least one diagnostic"
+        lines = text.count("\n") + 1
+        for d in e.diagnostics:
+            assert d.file == str(path)
+            if d.line:
+                assert 1 <= d.line <= lines and d.col >= 1, d
+            else:
+                assert d.path.startswith("$"), d
+        assert str(e)  # renders, carets and all
+
+
+@given(text=damaged())
+@example(text=SOURCE[:SOURCE.index("phase race")])
+@example(text=SOURCE.replace("{", "", 1))
+@example(text="{" + SOURCE)
+@example(text="\ufeff" + SOURCE)
+def test_damaged_rules_give_diagnostics_not_crashes(text: str, workdir: Path) -> None:
+    assert_reads_or_says_where(text, workdir / "damaged.rules")
+
+
+@given(text=st.text(st.characters(codec="utf-8"), max_size=200))
+def test_any_short_text_gives_diagnostics_not_crashes(text: str, workdir: Path) -> None:
+    assert_reads_or_says_where(text, workdir / "short.rules")
+
+
+@given(text=damaged())
+def test_the_parser_reports_a_bounded_number_of_errors(text: str) -> None:
+    try:
+        parse(text, "x.rules")
+    except RulesError as e:
+        assert 1 <= len(e.diagnostics) <= 11

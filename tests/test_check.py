@@ -1,0 +1,404 @@
+"""The semantic checker (dsl.check): one test per kind of problem it reports, each with
+its exact message and position, and all of a file's problems at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dsl import RulesError, ir_from_text, read_ir
+from dsl.check import check
+
+BASE = """\
+game "Base"
+players 2..4
+
+param goal = 10 in 5..20 "points that end the game"
+param laps = 6 in 4..12 "spaces on the track"
+
+enum colour { red blue }
+
+track lane {
+  spaces laps
+  tiles { 2 mud, (laps - 2) grass }
+}
+pieces runner on lane { fox hen }
+
+zone deck hidden
+zone pile public
+zone hand per player private
+
+cards chip in deck {
+  6 red_chip { colour = red, value = 1 }
+  6 blue_chip { colour = blue, value = 2 }
+}
+
+var points per player = 0
+var roll = 1
+
+define total(p) = points(p) + count(hand(p))
+
+setup {
+  for p in player {
+    deal 2 from deck to hand(p)
+  }
+}
+
+phase race {
+  move fox by roll stopping at mud
+}
+
+turn {
+  set roll = random 1..3
+  choose play: 1 card from hand(current) to pile
+  set points(current) = points(current) + sum(c.value for c in pile)
+  move all from pile to deck
+  deal 1 from deck to hand(current)
+  if count(deck where colour == red) > 3 {
+    run race
+  }
+}
+
+end when any(total(p) >= goal for p in player) or finished(fox)
+
+score(p) = points(p)
+"""
+
+
+def locate(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    """1-based line and column of the ``nth`` occurrence of ``needle``."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def change(old: str, new: str, text: str = BASE) -> str:
+    assert text.count(old) == 1, f"{old!r} is not in the text exactly once"
+    return text.replace(old, new)
+
+
+def diagnostics(text: str, params: dict[str, int] | None = None) -> list[tuple[str, int, int, str]]:
+    return [(d.kind, d.line, d.col, d.message) for d in check(ir_from_text(text, "t.rules"), "t.rules", params)]
+
+
+def errors(text: str, params: dict[str, int] | None = None) -> list[tuple[int, int, str]]:
+    return [(line, col, message) for kind, line, col, message in diagnostics(text, params) if kind == "error"]
+
+
+def one_error(text: str, needle: str, message: str, nth: int = 0) -> None:
+    """``text`` has exactly one error: ``message``, at the ``nth`` ``needle``."""
+    assert errors(text) == [(*locate(text, needle, nth), message)]
+
+
+def test_base_game_is_clean() -> None:
+    assert diagnostics(BASE) == []
+
+
+# ---- names -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("old, new, needle, message", [
+    ("move fox by roll", "move fox by rol", "rol ", "unknown name 'rol' (did you mean 'roll'?)"),
+    ("move fox by roll", "move fxo by roll", "fxo", "unknown name 'fxo' (did you mean 'fox'?)"),
+    ("any(total(p) >= goal", "any(totl(p) >= goal", "totl(p)", "unknown query 'totl' (did you mean 'total'?)"),
+    ("stopping at mud", "stopping at mdu", "mdu", "unknown tile 'mdu' (did you mean 'mud'?)"),
+    ("pieces runner on lane", "pieces runner on lain", "lain", "unknown track 'lain' (did you mean 'lane'?)"),
+    ("cards chip in deck", "cards chip in dekc", "dekc", "unknown zone 'dekc' (did you mean 'deck'?)"),
+    ("colour = blue,", "colour = bleu,", "colour = bleu", "unknown value 'bleu' (did you mean 'blue'?)"),
+    ("    run race", "    run rcae", "rcae", "unknown phase 'rcae' (did you mean 'race'?)"),
+    ("set roll = random", "set rol = random", "rol = random", "unknown var 'rol' (did you mean 'roll'?)"),
+    ("c.value for c", "c.valeu for c", "c.valeu",
+     "unknown card attribute 'valeu' (did you mean 'value'?)"),
+    ("sum(c.value for c in pile)", "summ(c.value for c in pile)", "summ(",
+     "unknown aggregate 'summ' (did you mean 'sum'?)"),
+    ("move fox by roll", "move fox by dice", "dice", "unknown name 'dice'"),
+])
+def test_unknown_names_with_did_you_mean(old: str, new: str, needle: str, message: str) -> None:
+    text = change(old, new)
+    found = [e for e in errors(text) if e[2] == message]
+    assert found == [(*locate(text, needle), message)]
+    if "phase" not in message:
+        assert len(errors(text)) == 1
+
+
+def test_unknown_phase_leaves_the_phase_unused() -> None:
+    text = change("    run race", "    run rcae")
+    assert diagnostics(text) == [
+        ("error", *locate(text, "rcae"), "unknown phase 'rcae' (did you mean 'race'?)"),
+        ("warning", *locate(text, "race {"), "phase 'race' never runs"),
+    ]
+
+
+# ---- types -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("old, new, needle, message", [
+    ("if count(deck where colour == red) > 3 {", "if count(deck where colour == red) {", "count(deck where",
+     "'if' must be true/false, not a number"),
+    ("move fox by roll", "move fox by roll > 1", "roll > 1", "the steps must be a number, not true/false"),
+    ("move fox by roll", "move deck by roll", "deck by", "'move ... by' needs a piece, not a zone"),
+    ("set roll = random 1..3", "set roll = finished(hen)", "set roll",
+     "'roll' holds a number but is set to true/false"),
+    ("score(p) = points(p)", "score(p) = points(p) > 0", "points(p) > 0", "'score' must be a number, not true/false"),
+    ("or finished(fox)", "or fox == 1", "fox == 1", "cannot compare a value of 'runner' with a number"),
+    ("or finished(fox)", "or finished(red)", "red)\n", "'finished' needs a piece, not a value of 'colour'"),
+    ("or finished(fox)", "or finished(fox, hen)", "finished(fox, hen)", "'finished' takes 1 argument, not 2"),
+    ("end when any(total(p) >= goal for p in player) or finished(fox)", "end when count(deck)", "count(deck)",
+     "'end when' must be true/false, not a number"),
+    ("move all from pile to deck", "move all from pile to roll", "roll\n", "expected a zone, found a number"),
+    ("c.value for c in pile", "c.value for c in roll", "roll)",
+     "cannot loop over a number: expected a kind, a zone, 'player' or a range"),
+    ("c.value for c in pile", "fox.value for c in pile", "fox.value",
+     "only cards have attributes; this is a value of 'runner'"),
+    ("deal 2 from deck to hand(p)", "deal 2 from deck to hand(2)", "2)\n", "the player of 'hand' must be a player, "
+                                                                          "not a number"),
+    ("(laps - 2) grass", "(laps > 2) grass", "laps > 2", "a count must be a number, not true/false"),
+    ("sum(c.value for c in pile)", "(if roll > 1 then 1 else true)", "if roll > 1",
+     "the branches give a number and true/false"),
+    ("6 blue_chip { colour = blue, value = 2 }", "6 blue_chip { colour = blue, value = true }", "value = true",
+     "attribute 'value' is true/false here but a number on card 'red_chip'"),
+])
+def test_wrong_types(old: str, new: str, needle: str, message: str) -> None:
+    one_error(change(old, new), needle, message)
+
+
+def test_case_needs_else_and_one_type() -> None:
+    text = change("sum(c.value for c in pile)", "case roll { 1: 2, 2: 1 }")
+    one_error(text, "case roll", "a case needs an 'else: ...' for values no arm matches")
+    text = change("sum(c.value for c in pile)", "case roll { 1: 2, fox: 1, else: 0 }")
+    one_error(text, "fox: 1", "case on a number cannot match a value of 'runner'")
+    text = change("sum(c.value for c in pile)", "case roll { 1: 2, 2: false, else: 0 }")
+    one_error(text, "false", "the cases give a number and true/false")
+
+
+def test_an_unknown_start_value_is_reported_once() -> None:
+    """The var's type is unknown after the error: no follow-on 'holds any' error, no repeat."""
+    text = change("var roll = 1", "var roll = dice")
+    one_error(text, "dice", "unknown name 'dice'")
+
+
+# ---- counts ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("old, new, needle, message", [
+    ("choose play: 1 card", "choose play: 3..1 cards", "3..1", "impossible choice: at least 3 and at most 1 cards"),
+    ("choose play: 1 card", "choose play: -1..1 card", "-1..1", "cannot choose -1 cards"),
+    ("choose play: 1 card", "choose play: 1..65 cards", "65", "choosing up to 65 cards at once is beyond the "
+                                                              "limit of 64"),
+    ("6 red_chip", "(2 - goal) red_chip", "2 - goal", "a count of cards cannot be negative (-8)"),
+    ("6 red_chip", "roll red_chip", "roll red_chip", "a count here must be a number or made of params"),
+    ("players 2..4", "players 3..2", "players", "players 3..2 is not a range within 1..16"),
+    ("players 2..4", "players 1..17", "players", "players 1..17 is not a range within 1..16"),
+])
+def test_impossible_counts(old: str, new: str, needle: str, message: str) -> None:
+    one_error(change(old, new), needle, message)
+
+
+def test_too_many_cards() -> None:
+    text = change("6 red_chip", "60000 red_chip").replace("6 blue_chip", "60000 blue_chip")
+    one_error(text, "cards chip", "the game has 120,000 cards; at most 100,000 are allowed")
+    text = change("6 red_chip", "100001 red_chip")
+    assert errors(text) == [(*locate(text, "100001"), "100,001 cards is more than the limit of 100,000"),
+                            (*locate(text, "cards chip"), "the game has 100,007 cards; at most 100,000 are allowed")]
+
+
+def test_too_many_spaces() -> None:
+    text = change("spaces laps", "spaces laps * 2000")
+    assert errors(text) == [(*locate(text, "laps * 2000"), "12,000 spaces is more than the limit of 10,000"),
+                            (*locate(text, "track lane"), "track 'lane' has 12000 spaces but its tiles add up to 6")]
+
+
+def test_track_tiles_must_add_up_to_its_spaces() -> None:
+    text = change("(laps - 2) grass", "(laps - 3) grass")
+    one_error(text, "track lane", "track 'lane' has 6 spaces but its tiles add up to 5")
+
+
+def test_track_tiles_are_checked_with_the_params_given() -> None:
+    text = change("(laps - 2) grass", "4 grass")
+    assert errors(text) == []
+    assert errors(text, {"laps": 8}) == [(*locate(text, "track lane"), "track 'lane' has 8 spaces but its tiles "
+                                                                        "add up to 6")]
+
+
+# ---- params ------------------------------------------------------------------------
+
+
+def test_param_default_out_of_range() -> None:
+    text = change("param goal = 10 in 5..20", "param goal = 30 in 5..20")
+    one_error(text, "param goal", "param 'goal' = 30 lies outside its range 5..20")
+
+
+def test_param_with_an_empty_range() -> None:
+    text = change("param goal = 10 in 5..20", "param goal = 10 in 20..5")
+    one_error(text, "param goal", "param 'goal' has an empty range 20..5")
+
+
+def test_param_set_out_of_range() -> None:
+    assert errors(BASE, {"goal": 50}) == [(*locate(BASE, "param goal"), "param 'goal' was set to 50, outside its "
+                                                                         "range 5..20")]
+
+
+def test_unknown_param_given(tmp_path: Path) -> None:
+    path = tmp_path / "base.rules"
+    path.write_text(BASE)
+    with pytest.raises(RulesError) as info:
+        read_ir(str(path), {"gaol": 12})
+    assert [d.message for d in info.value.diagnostics] == ["unknown param 'gaol'"]
+
+
+# ---- duplicates ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("old, new, needle, nth, message", [
+    ("zone pile public\n", "zone pile public\nzone pile hidden\n", "pile", 1, "zone 'pile' is declared twice"),
+    ("var roll = 1\n", "var roll = 1\nvar deck = 0\n", "deck = 0", 0, "var 'deck' clashes with the zone of the "
+                                                                       "same name"),
+    ("enum colour { red blue }", "enum colour { red blue }\nenum colour { green }", "colour {", 1,
+     "kind 'colour' is declared twice"),
+    ("pieces runner on lane { fox hen }", "pieces runner on lane { fox hen red }", "red }", 0,
+     "value 'red' clashes with the value of the same name"),
+    ("param laps", "param lane = 1 in 0..2 \"x\"\nparam laps", "lane {", 0,
+     "track 'lane' clashes with the param of the same name"),
+    ("phase race {", "phase race { }\nphase race {", "race {", 1, "phase 'race' is declared twice"),
+    ("  6 blue_chip", "  1 red_chip { value = 1 }\n  6 blue_chip", "red_chip {", 1, "card 'red_chip' is declared "
+                                                                                     "twice"),
+    ("var roll = 1\n", "var roll = 1\nvar pos = 0\n", "pos", 0, "'pos' is a built-in name and cannot be declared"),
+])
+def test_duplicate_declarations(old: str, new: str, needle: str, nth: int, message: str) -> None:
+    text = change(old, new)
+    assert [e for e in errors(text) if e[2] == message] == [(*locate(text, needle, nth), message)]
+    assert len(errors(text)) == 1
+
+
+def test_pieces_listing_a_piece_twice() -> None:
+    text = change("{ fox hen }", "{ fox hen fox }")
+    assert (*locate(text, "pieces runner"), "pieces 'runner' lists a piece twice") in errors(text)
+
+
+def test_a_single_declaration_given_twice_is_a_parse_error() -> None:
+    with pytest.raises(RulesError) as info:
+        ir_from_text(change("players 2..4\n", "players 2..4\nplayers 2..3\n"), "t.rules")
+    assert [(d.line, d.col, d.message) for d in info.value.diagnostics] == [(3, 1, "'players' is declared twice")]
+
+
+# ---- per-player things ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("old, new, needle, message", [
+    ("deal 1 from deck to hand(current)", "deal 1 from deck to hand", "hand\n", "zone 'hand' is per player: "
+                                                                               "write hand(p)"),
+    ("set points(current) = points(current) + sum", "set points = points(current) + sum", "points =",
+     "var 'points' is per player: write points(p)"),
+    ("score(p) = points(p)", "score(p) = points", "points\n", "var 'points' is per player: write points(p)"),
+    ("move all from pile to deck", "move all from pile(current) to deck", "pile(current)",
+     "'pile' is shared: it takes no player"),
+    ("set roll = random", "set roll(current) = random", "roll(current)", "var 'roll' is shared: it takes no player"),
+    ("cards chip in deck", "cards chip in hand", "hand {", "cards start in a shared zone; 'hand' is per player"),
+])
+def test_per_player_and_shared(old: str, new: str, needle: str, message: str) -> None:
+    one_error(change(old, new), needle, message)
+
+
+# ---- loops in the rules -----------------------------------------------------------------
+
+
+def test_phase_that_runs_itself() -> None:
+    text = change("  move fox by roll stopping at mud\n", "  move fox by roll stopping at mud\n  run race\n")
+    one_error(text, "race {", "phase 'race' runs itself (rules may not loop)")
+
+
+def test_phases_that_run_each_other() -> None:
+    text = change("phase race {\n", "phase rest {\n  run race\n}\n\nphase race {\n  run rest\n")
+    assert errors(text) == [(*locate(text, "rest {"), "phase 'rest' runs itself (rules may not loop)"),
+                            (*locate(text, "race {"), "phase 'race' runs itself (rules may not loop)")]
+
+
+def test_define_that_uses_itself() -> None:
+    text = change("define total(p) = points(p) + count(hand(p))", "define total(p) = points(p) + total(p)")
+    one_error(text, "total(p)\n", "define 'total' uses itself (rules may not loop)")
+
+
+def test_defines_that_use_each_other() -> None:
+    text = change("define total(p) = points(p) + count(hand(p))",
+                  "define total(p) = points(p) + extra(p)\ndefine extra(p) = total(p) - 1")
+    one_error(text, "total(p) - 1", "define 'total' uses itself (rules may not loop)")
+
+
+def test_define_never_used_is_still_checked() -> None:
+    text = change("var roll = 1\n", "var roll = 1\ndefine lead(p) = pointz(p) - 1\n")
+    assert diagnostics(text) == [
+        ("error", *locate(text, "pointz"), "unknown query 'pointz' (did you mean 'points'?)"),
+        ("warning", *locate(text, "lead("), "define 'lead' is never used"),
+    ]
+
+
+def test_var_start_value_can_use_only_earlier_vars() -> None:
+    text = change("var roll = 1", "var roll = 1 + bonus\nvar bonus = 2")
+    one_error(text, "bonus\n", "var 'bonus' has no value yet: a var's start value can use only the vars declared "
+                               "before it")
+    text = change("var roll = 1", "var roll = roll + 1")
+    one_error(text, "roll + 1", "var 'roll' has no value yet: a var's start value can use only the vars declared "
+                                "before it")
+    assert errors(change("var roll = 1", "var bonus = 2\nvar roll = bonus + 1")) == []
+
+
+# ---- unused things, missing things ------------------------------------------------------
+
+
+def test_unused_declarations_are_warnings(tmp_path: Path) -> None:
+    text = change("var roll = 1\n", "var roll = 1\nparam spare = 1 in 0..2\nzone attic public\ndefine idle = 1\n"
+                                    "phase nap { }\nvar unread = 0\n")
+    assert diagnostics(text) == [
+        ("warning", *locate(text, "spare"), "param 'spare' is never used"),
+        ("warning", *locate(text, "attic"), "zone 'attic' is never used"),
+        ("warning", *locate(text, "idle"), "define 'idle' is never used"),
+        ("warning", *locate(text, "nap"), "phase 'nap' never runs"),
+        ("warning", *locate(text, "unread"), "var 'unread' is never used"),
+    ]
+    path = tmp_path / "t.rules"
+    path.write_text(text)
+    ir, warnings = read_ir(str(path))
+    assert len(warnings) == 5 and all(w.kind == "warning" for w in warnings)
+
+
+def test_missing_players() -> None:
+    assert errors(change("players 2..4\n", "")) == [
+        (1, 1, "the game does not say how many play: add 'players MIN..MAX'")]
+
+
+def test_missing_turn() -> None:
+    text = BASE[:BASE.index("turn {")] + BASE[BASE.index("end when"):]
+    assert diagnostics(text) == [
+        ("error", 1, 1, "the game has no 'turn { ... }' block"),
+        ("warning", *locate(text, "pile"), "zone 'pile' is never used"),
+        ("warning", *locate(text, "race {"), "phase 'race' never runs"),
+    ]
+
+
+def test_max_steps_is_checked_without_players() -> None:
+    text = change("players 2..4\n", "max_steps 2000000\n")
+    assert [m for _, _, m in errors(text)] == ["max_steps must be within 1..1000000",
+                                               "the game does not say how many play: add 'players MIN..MAX'"]
+
+
+# ---- all at once -------------------------------------------------------------------------
+
+
+def test_all_errors_of_a_file_come_at_once(tmp_path: Path) -> None:
+    text = change("param goal = 10 in 5..20", "param goal = 30 in 5..20")
+    text = change("zone pile public\n", "zone pile public\nzone pile hidden\n", text)
+    text = change("move fox by roll", "move fox by rol", text)
+    path = tmp_path / "three.rules"
+    path.write_text(text)
+    with pytest.raises(RulesError) as info:
+        read_ir(str(path))
+    assert sorted((d.line, d.col, d.message) for d in info.value.diagnostics) == [
+        (*locate(text, "param goal"), "param 'goal' = 30 lies outside its range 5..20"),
+        (*locate(text, "pile", 1), "zone 'pile' is declared twice"),
+        (*locate(text, "rol "), "unknown name 'rol' (did you mean 'roll'?)"),
+    ]
+    rendered = str(info.value)
+    assert rendered.endswith("3 errors")
+    assert f"{path}:{locate(text, 'rol ')[0]}:" in rendered

@@ -1,0 +1,308 @@
+"""The parser (dsl.parse): the example game parses, positions are right, and syntax
+errors are reported where they are, all of them, in the user's words."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from dsl import RulesError, RulesSyntaxError, read_ir
+from dsl import ast as A
+from dsl.parse import MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES, MAX_SYNTAX_ERRORS, parse
+
+SMALL = """\
+game "Small"
+players 2..3
+zone deck hidden
+zone hand per player private
+cards chip in deck {
+  6 low { value = 1 }
+}
+var total = 0
+turn {
+  choose play: 1 card from hand(current) to deck
+  set total = total + 1
+}
+end when total >= 5
+"""
+
+
+def locate(text: str, needle: str, nth: int = 0) -> tuple[int, int]:
+    """1-based line and column of the ``nth`` occurrence of ``needle``."""
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(needle, at + 1)
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def syntax_errors(text: str) -> list[tuple[int, int, str]]:
+    with pytest.raises(RulesSyntaxError) as info:
+        parse(text, "t.rules")
+    return [(d.line, d.col, d.message) for d in info.value.diagnostics]
+
+
+def walk(node):
+    """Every AST node under ``node`` (itself included)."""
+    yield node
+    if isinstance(node, A.Node):
+        for f in dataclasses.fields(node):
+            if f.name != "span":
+                yield from walk(getattr(node, f.name))
+    elif isinstance(node, (list, tuple)):
+        for v in node:
+            yield from walk(v)
+
+
+# ---- the example game -------------------------------------------------------
+
+
+def test_hare_parses(hare_path: Path) -> None:
+    rf = parse(hare_path.read_text(), str(hare_path))
+    assert rf.title == "The Hare and the Tortoise"
+    assert (rf.players.lo, rf.players.hi) == (2, 5)
+    assert rf.max_steps == 4000
+    assert [p.name.text for p in rf.params] == ["track_length", "stream_count", "deal_size", "hand_size",
+                                                 "table_limit", "animal_limit", "podium_size"]
+    assert [t.name.text for t in rf.tracks] == ["course"]
+    assert [v.text for v in rf.pieces[0].values] == ["hare", "tortoise", "wolf", "fox", "sheep"]
+    assert [(z.name.text, z.per_player, z.visibility) for z in rf.zones] == [
+        ("deck", False, "hidden"), ("discard", False, "public"), ("table", False, "public"),
+        ("bet_pile", False, "hidden"), ("hand", True, "private"), ("bets", True, "private")]
+    assert sum(v.count.value for v in rf.cards[0].varieties) == 81
+    assert [d.name.text for d in rf.defines] == ["on_table", "howling", "runs", "leads"]
+    assert [p.name.text for p in rf.phases] == ["race"]
+    assert len(rf.setup) == 4 and len(rf.turn) == 3 and len(rf.end) == 1 and len(rf.reports) == 3
+    assert rf.score.player.text == "p" and rf.tiebreak is not None
+
+
+def test_every_span_is_one_based_and_inside_the_file(hare_path: Path) -> None:
+    text = hare_path.read_text()
+    lines = text.splitlines()
+    spans = [n.span for n in walk(parse(text)) if isinstance(n, A.Node) and n.span != A.NOWHERE]
+    assert len(spans) > 300
+    for s in spans:
+        assert 1 <= s.line <= s.end_line <= len(lines)
+        assert s.col >= 1 and s.end_col >= 1
+        assert (s.end_line, s.end_col) > (s.line, s.col)
+        assert s.col <= len(lines[s.line - 1])
+
+
+def test_spans_of_declarations(hare_path: Path) -> None:
+    text = hare_path.read_text()
+    rf = parse(text)
+    pieces = rf.pieces[0]
+    assert (pieces.span.line, pieces.span.col) == locate(text, "pieces animal on course")
+    assert (pieces.name.span.line, pieces.name.span.col) == locate(text, "animal on course")
+    assert pieces.name.span.end_col == pieces.name.span.col + len("animal")
+    assert (pieces.track.span.line, pieces.track.span.col) == locate(text, "course { hare")
+    assert (pieces.values[2].span.line, pieces.values[2].span.col) == locate(text, "wolf fox")
+    param = rf.params[3]
+    assert param.name.text == "hand_size"
+    assert (param.span.line, param.span.col) == locate(text, "param hand_size")
+    line = text.splitlines()[param.span.line - 1]
+    assert (param.span.end_line, param.span.end_col) == (param.span.line, len(line) + 1)
+    track = rf.tracks[0]
+    assert (track.span.line, track.span.col) == locate(text, "track course")
+    assert (track.span.end_line, track.span.end_col) == (locate(text, "}\n\n# The animals")[0], 2)
+    howling = rf.defines[1]
+    assert (howling.span.line, howling.span.col) == locate(text, "define howling")
+    assert (howling.body.span.line, howling.body.span.col) == locate(text, "count(table where howl)")
+    race = rf.phases[0]
+    assert (race.name.span.line, race.name.span.col) == locate(text, "race {")
+    assert (rf.score.span.line, rf.score.span.col) == locate(text, "score(p) =")
+
+
+def test_spans_of_statements_and_expressions(hare_path: Path) -> None:
+    text = hare_path.read_text()
+    rf = parse(text)
+    choose = rf.turn[0]
+    assert isinstance(choose, A.Choose)
+    assert (choose.span.line, choose.span.col) == locate(text, "choose play")
+    assert (choose.label.span.line, choose.label.span.col) == locate(text, "play:")
+    assert (choose.same.span.line, choose.same.span.col) == locate(text, "animal from hand")
+    # The statement runs over two more lines, to the end of its 'keeping' test.
+    assert choose.span.end_line == locate(text, "and all(on_table(a)")[0]
+    assert (choose.keeping.span.line, choose.keeping.span.col) == locate(text, "count(table) <= table_limit")
+    sheep = rf.phases[0].body[4]
+    assert isinstance(sheep, A.If)
+    move = sheep.body[0]
+    assert isinstance(move, A.Move)
+    assert (move.span.line, move.span.col) == locate(text, "move sheep")
+    assert (move.piece.span.line, move.piece.span.col) == locate(text, "sheep by")
+    assert (move.stop_at.span.line, move.stop_at.span.col) == locate(text, "stream\n")
+    steps = move.steps
+    assert isinstance(steps, A.BinOp) and steps.op == "+"
+    assert (steps.span.line, steps.span.col) == locate(text, "on_table(sheep) + 1")
+    assert (steps.span.end_line, steps.span.end_col) == (steps.span.line, steps.span.col + len("on_table(sheep) + 1"))
+    run = rf.turn[2].body[0]
+    assert isinstance(run, A.Run)
+    assert (run.phase.span.line, run.phase.span.col) == locate(text, "race\n")
+
+
+# ---- syntax errors ----------------------------------------------------------
+
+
+def test_syntax_error_position_and_expected_terminals() -> None:
+    text = SMALL.replace("zone hand per player private", "zone hand per player secret")
+    line, col = locate(text, "secret")
+    assert syntax_errors(text) == [(line, col, "unexpected name 'secret'; expected 'public', 'private' or 'hidden'")]
+
+
+def test_expected_lists_readable_terminals() -> None:
+    text = SMALL.replace("cards chip in deck {", "cards chip in deck")
+    assert syntax_errors(text) == [(6, 3, "unexpected number '6'; expected '{'")]
+    text = SMALL.replace("var total = 0", "var = 0")
+    assert syntax_errors(text) == [(8, 5, "unexpected '='; expected a name")]
+    text = SMALL.replace("set total = total + 1", "set total =")
+    [(line, col, message)] = syntax_errors(text)
+    assert (line, col) == (12, 1)
+    # the names of things come first, then the keywords and punctuation, quoted
+    assert message.startswith("unexpected '}'; expected a name, a number, '(', '-', 'case', 'false', ")
+
+
+def test_unexpected_character() -> None:
+    text = SMALL.replace("set total = total + 1", "set total = total + 1 @")
+    assert syntax_errors(text) == [(11, 25, "unexpected character '@'")]
+
+
+def test_unexpected_end_of_file_points_past_the_last_token() -> None:
+    text = SMALL[:SMALL.index("end when")] + "end when total >=  \n\n"
+    [(line, col, message)] = syntax_errors(text)
+    line_of_test, col_of_ge = locate(text, ">=  ")
+    assert (line, col) == (line_of_test, col_of_ge + 2)  # just past '>='
+    assert message.startswith("unexpected end of file; expected a name, a number, '(', ")
+    assert syntax_errors('game "x"\nturn {') == [
+        (2, 7, "unexpected end of file; expected 'choose', 'deal', 'end', 'for', 'if', 'let', 'move', "
+               "'refill', ...")]
+
+
+def test_several_syntax_errors_on_different_lines_are_all_reported() -> None:
+    text = SMALL.replace("zone deck hidden", "zone deck hiden") \
+                .replace("set total = total + 1", "set total = total + * 1") \
+                .replace("end when total >= 5", "end when total >= 5 5")
+    assert syntax_errors(text) == [
+        (3, 11, "unexpected name 'hiden'; expected 'per' or 'public', 'private' or 'hidden'"),
+        (11, 23, "unexpected '*'; expected a name, a number, '(', '-', 'case', 'false', 'true'"),
+        (13, 21, "unexpected number '5'; expected the end of the file, '%', '*', '+', '-', '.', '/', 'and', ..."),
+    ]
+
+
+@pytest.mark.parametrize("old, new, where", [
+    ("choose play: 1 card from hand(current) to deck", "choose play: 1 card from hand(current to deck", "to deck"),
+    ("turn {", "turn", "choose play"),
+    # 'end' may start the statement 'end game': the error is at 'when'
+    ("  set total = total + 1\n}", "  set total = total + 1\n", "when"),
+])
+def test_one_missing_bracket_is_one_error(old: str, new: str, where: str) -> None:
+    """The parser recovers: the lines after a missing bracket do not each get an error."""
+    text = SMALL.replace(old, new)
+    [(line, col, message)] = syntax_errors(text)
+    assert (line, col) == locate(text, where)
+
+
+def test_syntax_errors_are_capped() -> None:
+    text = SMALL.replace("turn {\n", "turn {\n" + "  set total = total + * 1\n" * 40)
+    errors = syntax_errors(text)
+    assert len(errors) == MAX_SYNTAX_ERRORS
+    assert [line for line, _, _ in errors] == list(range(10, 10 + MAX_SYNTAX_ERRORS))
+
+
+def test_declared_twice_is_reported_by_the_parser() -> None:
+    text = SMALL.replace("players 2..3\n", "players 2..3\nplayers 2..4\n")
+    with pytest.raises(RulesError) as info:
+        parse(text, "t.rules")
+    assert [(d.line, d.col, d.message) for d in info.value.diagnostics] == [(3, 1, "'players' is declared twice")]
+
+
+def test_error_renders_with_a_caret() -> None:
+    text = SMALL.replace("set total = total + 1", "set total = total + 1 @")
+    with pytest.raises(RulesSyntaxError) as info:
+        parse(text, "t.rules")
+    assert str(info.value).splitlines() == [
+        "t.rules:11:25: error: unexpected character '@'",
+        "   11 |   set total = total + 1 @",
+        "      |                         ^",
+        "1 error",
+    ]
+
+
+# ---- edge cases -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n", "  \t\r\n# a\n# b"])
+def test_empty_file_parses_to_an_empty_rules_file(text: str) -> None:
+    empty = A.RulesFile(title="", players=None, max_steps=0, params=[], enums=[], tracks=[], pieces=[], zones=[],
+                        cards=[], vars=[], defines=[], setup=[], turn=[], phases=[], end=[], score=None,
+                        tiebreak=None, reports=[])
+    assert parse(text) == empty
+
+
+def test_file_too_large_is_a_diagnostic(tmp_path: Path) -> None:
+    path = tmp_path / "big.rules"
+    path.write_text("#" * (MAX_SOURCE_BYTES + 1))
+    with pytest.raises(RulesError) as info:
+        read_ir(str(path))
+    [d] = info.value.diagnostics
+    assert (d.line, d.col) == (1, 1)
+    assert d.message.startswith("file too large (2,000,001 characters")
+
+
+def test_bracket_nesting_too_deep_is_a_diagnostic(tmp_path: Path) -> None:
+    path = tmp_path / "deep.rules"
+    deep = "(" * MAX_NESTING + "1" + ")" * MAX_NESTING
+    path.write_text(SMALL.replace("set total = total + 1", f"set total = {deep}"))
+    with pytest.raises(RulesError) as info:
+        read_ir(str(path))
+    # 'turn {' is the first bracket: the last '(' is the one too many
+    assert [(d.line, d.col, d.message) for d in info.value.diagnostics] == [
+        (11, len('  set total = ') + MAX_NESTING, f"nesting deeper than {MAX_NESTING} brackets")]
+
+
+@pytest.mark.parametrize("deep", [
+    "if " + "not " * 1000 + "true then 1 else 0",
+    "- " * 1000 + "1",
+    " + ".join(["1"] * 1000),
+    "abs(- " * 90 + "1" + ")" * 90,
+])
+def test_nesting_too_deep_without_brackets_is_a_diagnostic(tmp_path: Path, deep: str) -> None:
+    path = tmp_path / "deep.rules"
+    path.write_text(SMALL.replace("set total = total + 1", f"set total = {deep}"))
+    with pytest.raises(RulesError) as info:
+        read_ir(str(path))
+    [d] = info.value.diagnostics
+    assert d.message == f"nesting deeper than {MAX_DEPTH} levels"
+    assert d.line == 11 and d.col > 1
+
+
+def test_long_else_if_chain_is_a_diagnostic(tmp_path: Path) -> None:
+    path = tmp_path / "deep.rules"
+    chain = "if total == 1 { set total = 2 } else " * 500 + "{ set total = 1 }"
+    path.write_text(SMALL.replace("set total = total + 1", chain))
+    with pytest.raises(RulesError) as info:
+        read_ir(str(path))
+    assert [d.message for d in info.value.diagnostics] == [f"nesting deeper than {MAX_DEPTH} levels"]
+
+
+def test_moderate_nesting_is_fine(tmp_path: Path) -> None:
+    path = tmp_path / "ok.rules"
+    path.write_text(SMALL.replace("set total = total + 1", "set total = " + "(" * 60 + "total + 1" + ")" * 60))
+    read_ir(str(path))
+
+
+def test_non_utf8_file_is_a_diagnostic(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.rules"
+    path.write_bytes('game "Caf\u00e9"\n'.encode("latin-1") + SMALL.encode()[len('game "Small"\n'):])
+    with pytest.raises(RulesError) as info:
+        read_ir(str(path))
+    [d] = info.value.diagnostics
+    assert d.kind == "error" and d.file == str(path)
+    assert d.message == "the file is not UTF-8 text (byte 9)"
+
+
+def test_missing_file_is_a_diagnostic(tmp_path: Path) -> None:
+    with pytest.raises(RulesError) as info:
+        read_ir(str(tmp_path / "nope.rules"))
+    assert info.value.diagnostics[0].message.startswith("cannot read the file")
