@@ -104,6 +104,21 @@ def measure(playout: Playout, seconds: float) -> float:
     return count / (now - start)
 
 
+def measure_pair(first: Playout, second: Playout, seconds: float, rounds: int = 6) -> tuple[float, float, float]:
+    """Playouts per second of both, and the median of their per-round ratio second/first.
+
+    The two alternate in short rounds (order swapped each round), so that a slower
+    or busier stretch of the machine falls on both alike."""
+    share = seconds / rounds
+    rates: tuple[list[float], list[float]] = ([], [])
+    for r in range(rounds):
+        order = (0, 1) if r % 2 == 0 else (1, 0)
+        for which in order:
+            rates[which].append(measure((first, second)[which], share))
+    ratios = [b / a for a, b in zip(*rates)]
+    return statistics.median(rates[0]), statistics.median(rates[1]), statistics.median(ratios)
+
+
 def baseline_playout(spec: GameSpec, players: int) -> Playout:
     """Playout function for the hand-written baseline."""
     module = importlib.import_module(spec.baseline_module)
@@ -173,9 +188,10 @@ def bench_game(
         "errors": {},
     }
     try:
-        row["baseline_per_s"] = measure(baseline_playout(spec, players), seconds)
+        baseline = baseline_playout(spec, players)
     except Exception as exc:  # noqa: BLE001 - any failure is reported in the row
         row["errors"]["baseline"] = describe(exc)
+        baseline = None
 
     rules_path = ROOT / spec.rules
     try:
@@ -190,11 +206,14 @@ def bench_game(
         return row
 
     try:
-        row["interpreter_per_s"] = measure(interpreter_playout(spec, players), seconds)
+        engine = interpreter_playout(spec, players)
+        if baseline is None:
+            row["interpreter_per_s"] = measure(engine, seconds)
+        else:
+            row["baseline_per_s"], row["interpreter_per_s"], row["ratio"] = measure_pair(
+                baseline, engine, 2 * seconds)
     except Exception as exc:  # noqa: BLE001
         row["errors"]["interpreter"] = describe(exc)
-    if row["baseline_per_s"] and row["interpreter_per_s"] is not None:
-        row["ratio"] = row["interpreter_per_s"] / row["baseline_per_s"]
 
     try:
         row["validate_s"] = time_validate(spec.rules)

@@ -32,6 +32,12 @@ def ir_from_text(text: str, file: str) -> dict[str, Any]:
     return lower(parse(text, file), file)
 
 
+def cached_ir_from_text(text: str, file: str) -> dict[str, Any]:
+    """``ir_from_text``, skipped when the same text was lowered before (see dsl/cache.py)."""
+    from .cache import cached_ir
+    return cached_ir(text, file, ir_from_text)
+
+
 def ir_from_json(text: str, file: str) -> dict[str, Any]:
     """Read an IR document and validate it against the schema."""
     from .schema import validate_ir
@@ -59,7 +65,7 @@ def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[st
     from .check import check
     text = read_text(path)
     is_json = path.endswith(".json") or text.lstrip().startswith("{")
-    ir = ir_from_json(text, path) if is_json else ir_from_text(text, path)
+    ir = ir_from_json(text, path) if is_json else cached_ir_from_text(text, path)
     unknown = sorted(set(params or {}) - {p["name"] for p in ir["params"]})
     diags = [Diagnostic(path, f"unknown param '{n}'") for n in unknown]
     diags += check(ir, path, params)

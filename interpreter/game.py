@@ -125,7 +125,9 @@ class Game:
         for key in ("pc", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags",
                     "bags", "track_length", "locals"):
             setattr(st, key, copy.deepcopy(doc[key]))  # the state must not share lists with ``doc``
-        st.log = [(a, None, t) for a, t in doc["history"]]
+        st.log_actor = [a for a, _ in doc["history"]]
+        st.log_spec = [None] * len(doc["history"])
+        st.log_payload = [t for _, t in doc["history"]]
         if "rng" in doc:
             version, internal, gauss = doc["rng"]
             st.rng = random.Random()

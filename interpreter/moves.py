@@ -10,6 +10,7 @@ from itertools import product
 from typing import Any, Callable
 
 Fn = Callable[[Any], Any]
+CHANCE_ACTOR = "chance"
 
 
 class Action:
@@ -42,6 +43,9 @@ class Action:
         return hash(self.text)
 
 
+SINGLES_KEPT = 16
+
+
 class CardChoice:
     """Choose lo..hi cards (optionally all alike in one attribute) from a zone to another.
 
@@ -56,6 +60,8 @@ class CardChoice:
         self.room = room  # compiled: the room each limit has left in ``dest``
         self.limits_of = [tuple(c for c, (idx, _) in enumerate(capacities or ()) if i in idx)
                           for i in range(len(names))]
+        # Actions are immutable: the one-variety choices are made once and shared by all states.
+        self.singles = [[Action(self, ((i, k),)) for k in range(SINGLES_KEPT + 1)] for i in range(len(names))]
 
     again = None
 
@@ -111,25 +117,24 @@ class CardChoice:
         src = self.source(st)
         lo, hi = max(self.lo(st), 0), self.hi(st)
         room = self.room(st)
-        return [Action(self, p) for p in self.picks_within(src, lo, hi, room)]
-
-    def picks_within(self, src, lo, hi, room) -> tuple:
         if min(room, default=0) < 0:  # already over a limit: adding cards cannot help
-            return ()
-        out: list[tuple] = [()] if lo == 0 else []
-        limits_of = self.limits_of
+            return []
+        out = [self.action(())] if lo == 0 else []
+        limits_of, singles = self.limits_of, self.singles
         for group in self.groups:
             present = [i for i in group if src[i]]
             if not present:
                 continue
             if len(present) == 1:
                 i = present[0]
-                most = min(src[i], hi)
+                most = src[i] if src[i] < hi else hi
                 for c in limits_of[i]:
                     if room[c] < most:
                         most = room[c]
-                for k in range(max(lo, 1), most + 1):
-                    out.append(((i, k),))
+                if most <= SINGLES_KEPT:
+                    out.extend(singles[i][max(lo, 1):most + 1])
+                else:
+                    out.extend(self.action(((i, k),)) for k in range(max(lo, 1), most + 1))
                 continue
             for counts in product(*[range(src[i] + 1) for i in present]):
                 total = sum(counts)
@@ -141,8 +146,11 @@ class CardChoice:
                         used[c] -= k
                 if min(used, default=0) < 0:
                     continue
-                out.append(tuple([(i, k) for i, k in zip(present, counts) if k]))
-        return tuple(out)
+                out.append(self.action(tuple([(i, k) for i, k in zip(present, counts) if k])))
+        return out
+
+    def action(self, picked: tuple) -> Action:
+        return Action(self, picked)
 
     def text(self, picked: tuple) -> str:
         if not picked:
@@ -185,28 +193,55 @@ class Draw:
         self.source(st)[i] -= 1
         self.dest(st)[i] += 1
 
-    def sample_apply(self, st, rng) -> int:
-        """Draw one at random and move it (the seeded path, in one step)."""
-        src = self.source(st)
-        r = int(rng.random() * sum(src))
-        for i, c in enumerate(src):
-            if r < c:
-                src[i] -= 1
-                self.dest(st)[i] += 1
-                return i
-            r -= c
-        raise AssertionError("empty draw")
+    def run_seeded(self, st, rng) -> None:
+        """The seeded path: draw while draws are due, each recorded, checking the end and
+        the step cap after each. Leaves ``st.pc`` on this node only if the game ended here."""
+        src, dst, again = self.source(st), self.dest(st), self.again
+        log_actor, log_spec, log_payload = st.log_actor, st.log_spec, st.log_payload
+        game = st.game
+        while True:
+            r = int(rng.random() * sum(src))
+            i = 0
+            while r >= src[i]:
+                r -= src[i]
+                i += 1
+            src[i] -= 1
+            dst[i] += 1
+            log_actor.append(CHANCE_ACTOR)
+            log_spec.append(self)
+            log_payload.append(i)
+            if not again(st):
+                st.pc += 1
+                more = False
+            else:
+                more = True
+            if self.check_end and game.end_test(st):
+                st.outcome = "end"
+                return
+            if len(log_payload) >= game.max_steps:
+                st.outcome = "step cap"
+                return
+            if not more:
+                return
 
 
 class OneShot:
-    """A chance event whose seeded path samples, then applies."""
+    """A chance event that happens once each time the program reaches it."""
 
     again = None
 
-    def sample_apply(self, st, rng):
+    def run_seeded(self, st, rng) -> None:
+        """The seeded path: sample, apply, record, check the end and the step cap."""
         payload = self.sample(st, rng)
         self.apply(st, payload)
-        return payload
+        st.log_actor.append(CHANCE_ACTOR)
+        st.log_spec.append(self)
+        st.log_payload.append(payload)
+        st.pc += 1
+        if self.check_end and st.game.end_test(st):
+            st.outcome = "end"
+        elif len(st.log_payload) >= st.game.max_steps:
+            st.outcome = "step cap"
 
 
 class RandomPick(OneShot):

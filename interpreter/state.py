@@ -31,7 +31,8 @@ class State:
     """Where a game stands. Cheap to clone, JSON round-trips."""
 
     __slots__ = ("game", "players", "zones", "zone_base", "vars", "var_base", "pos", "place", "podium",
-                 "tags", "bags", "track_length", "locals", "pc", "current", "turns", "log", "rng",
+                 "tags", "bags", "track_length", "locals", "pc", "current", "turns", "log_actor", "log_spec",
+                 "log_payload", "rng",
                  "outcome", "_legal")
 
     def __init__(self, game: "Game", players: int):
@@ -50,7 +51,11 @@ class State:
         self.pc = 0
         self.current = 0
         self.turns = 0
-        self.log: list[tuple[Union[int, str], Any, Any]] = []  # (actor, spec or None, payload or text)
+        # The record, in three parallel lists (no object per entry): who acted, the decision or
+        # chance event (None when restored from text), and the payload (or the text).
+        self.log_actor: list[Union[int, str]] = []
+        self.log_spec: list[Any] = []
+        self.log_payload: list[Any] = []
         self.rng: Optional[random.Random] = None
         self.outcome: Optional[str] = None
         self._legal: Optional[list[Action]] = None
@@ -116,14 +121,16 @@ class State:
 
     def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
         spec.apply(self, action.payload)
-        self.log.append((actor, spec, action.payload))
+        self.log_actor.append(actor)
+        self.log_spec.append(spec)
+        self.log_payload.append(action.payload)
         again = spec.again
         if again is None or not again(self):
             self.pc += 1
         self._legal = None
         if spec.check_end and self.game.end_test(self):
             self._finish("end")
-        elif len(self.log) >= self.game.max_steps:
+        elif len(self.log_payload) >= self.game.max_steps:
             self._finish("step cap")
 
     def _advance(self) -> None:
@@ -146,13 +153,7 @@ class State:
             elif op == OP_CHANCE:
                 if self.rng is None:
                     return
-                self.log.append((CHANCE_ACTOR, a, a.sample_apply(self, self.rng)))
-                if a.again is None or not a.again(self):
-                    self.pc += 1
-                if a.check_end and end_test(self):
-                    self._finish("end")
-                elif len(self.log) >= self.game.max_steps:
-                    self._finish("step cap")
+                a.run_seeded(self, self.rng)
             elif op == NEXT_TURN:
                 self.current = (self.current + 1) % self.players
                 self.turns += 1
@@ -217,7 +218,7 @@ class State:
         c.track_length = self.track_length
         c.locals = [x[:] if isinstance(x, list) else x for x in self.locals]
         c.pc, c.current, c.turns, c.outcome = self.pc, self.current, self.turns, self.outcome
-        c.log = self.log[:]
+        c.log_actor, c.log_spec, c.log_payload = self.log_actor[:], self.log_spec[:], self.log_payload[:]
         c.rng = None
         if self.rng is not None:
             c.rng = random.Random()
@@ -227,7 +228,8 @@ class State:
 
     def history(self) -> list[tuple[Union[int, str], str]]:
         """Every action so far as (seat or "chance", canonical text)."""
-        return [(a, spec.text(p) if spec is not None else p) for a, spec, p in self.log]
+        return [(a, spec.text(p) if spec is not None else p)
+                for a, spec, p in zip(self.log_actor, self.log_spec, self.log_payload)]
 
     def to_json(self) -> dict[str, Any]:
         doc = {
