@@ -6,7 +6,6 @@ canonical text of each, and how to apply one to a state.
 
 from __future__ import annotations
 
-from itertools import product
 from typing import Any, Callable
 
 Fn = Callable[[Any], Any]
@@ -46,6 +45,25 @@ class Action:
 SINGLES_KEPT = 16
 
 
+def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
+    """Every ((variety, k>0), ...) over ``present`` with k <= src[variety] and lo <= total <= hi,
+    built one variety at a time so that nothing past ``hi`` is ever formed."""
+    picked: list[tuple[int, int]] = []
+
+    def extend(j: int, total: int):
+        if j == len(present):
+            if lo <= total:
+                yield tuple(picked)
+            return
+        i = present[j]
+        yield from extend(j + 1, total)
+        for k in range(1, min(src[i], hi - total) + 1):
+            picked.append((i, k))
+            yield from extend(j + 1, total + k)
+            picked.pop()
+    return extend(0, 0)
+
+
 class CardChoice:
     """Choose lo..hi cards (optionally all alike in one attribute) from a zone to another.
 
@@ -62,6 +80,10 @@ class CardChoice:
                           for i in range(len(names))]
         # Actions are immutable: the one-variety choices are made once and shared by all states.
         self.singles = [[Action(self, ((i, k),)) for k in range(SINGLES_KEPT + 1)] for i in range(len(names))]
+        if capacities is not None:
+            self.legal = self.legal_within_capacity
+        self.alone = tuple(g[0] for g in groups if len(g) == 1)
+        self.shared = [g for g in groups if len(g) > 1]
 
     again = None
 
@@ -69,8 +91,6 @@ class CardChoice:
         return self.chooser(st)
 
     def legal(self, st) -> list[Action]:
-        if self.capacities is not None:
-            return self.legal_within_capacity(st)
         src, dst = self.source(st), self.dest(st)
         lo, hi = max(self.lo(st), 0), self.hi(st)
         keeping = self.keeping
@@ -94,11 +114,7 @@ class CardChoice:
                             continue
                     out.append(Action(self, ((i, k),)))
                 continue
-            for counts in product(*[range(src[i] + 1) for i in present]):
-                total = sum(counts)
-                if total < lo or total > hi or total == 0:
-                    continue
-                picked = tuple([(i, k) for i, k in zip(present, counts) if k])
+            for picked in bounded_multisets(present, src, max(lo, 1), hi):
                 if keeping is not None:
                     for i, k in picked:
                         src[i] -= k
@@ -121,7 +137,20 @@ class CardChoice:
             return []
         out = [self.action(())] if lo == 0 else []
         limits_of, singles = self.limits_of, self.singles
-        for group in self.groups:
+        first = lo if lo > 1 else 1
+        for i in self.alone:  # varieties alone in their group: no search for companions
+            c = src[i]
+            if not c:
+                continue
+            most = c if c < hi else hi
+            for lim in limits_of[i]:
+                if room[lim] < most:
+                    most = room[lim]
+            if most <= SINGLES_KEPT:
+                out.extend(singles[i][first:most + 1])
+            else:
+                out.extend(self.action(((i, k),)) for k in range(first, most + 1))
+        for group in self.shared:
             present = [i for i in group if src[i]]
             if not present:
                 continue
@@ -132,21 +161,18 @@ class CardChoice:
                     if room[c] < most:
                         most = room[c]
                 if most <= SINGLES_KEPT:
-                    out.extend(singles[i][max(lo, 1):most + 1])
+                    out.extend(singles[i][first:most + 1])
                 else:
-                    out.extend(self.action(((i, k),)) for k in range(max(lo, 1), most + 1))
+                    out.extend(self.action(((i, k),)) for k in range(first, most + 1))
                 continue
-            for counts in product(*[range(src[i] + 1) for i in present]):
-                total = sum(counts)
-                if total < lo or total > hi or total == 0:
-                    continue
+            for picked in bounded_multisets(present, src, first, hi):
                 used = room[:]
-                for i, k in zip(present, counts):
+                for i, k in picked:
                     for c in limits_of[i]:
                         used[c] -= k
                 if min(used, default=0) < 0:
                     continue
-                out.append(self.action(tuple([(i, k) for i, k in zip(present, counts) if k])))
+                out.append(self.action(picked))
         return out
 
     def action(self, picked: tuple) -> Action:

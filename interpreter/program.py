@@ -13,6 +13,8 @@ from typing import Any, Callable
 
 from . import capacity
 from .expressions import ExprCompiler, Fn
+from .flow import varieties_by_zone
+from .flow import zone_name as flow_zone
 from .moves import CardChoice, Draw, RandomPick, TileLay
 
 EXEC, JUMP_IF_NOT, JUMP, CHOICE, CHANCE, END, NEXT_TURN = range(7)
@@ -23,10 +25,11 @@ Instr = tuple[int, Any, Any]
 class ProgramBuilder:
     """Emits instructions for statement lists."""
 
-    def __init__(self, exprs: ExprCompiler):
+    def __init__(self, exprs: ExprCompiler, ir: dict):
         self.x = exprs
         self.layout = exprs.layout
         self.code: list[Instr] = []
+        self.can_hold = varieties_by_zone(ir, exprs.sym.zones)
 
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
         """Append an instruction. For EXEC, CHOICE and CHANCE, ``b`` names the part of
@@ -219,15 +222,17 @@ class ProgramBuilder:
         x = self.x
         chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
         groups: list[list[int]]
-        n = len(self.layout.variety_names)
+        source = flow_zone(s["source"], self.x.sym.zones)
+        # Only the varieties that can ever be in the source zone are worth looking at.
+        candidates = sorted(self.can_hold[source]) if source else range(len(self.layout.variety_names))
         if s["same"] is not None:
             column = self.layout.attr_table[s["same"]]
             by_value: dict[Any, list[int]] = {}
-            for i in range(n):
+            for i in candidates:
                 by_value.setdefault(column[i], []).append(i)
             groups = list(by_value.values())
         else:
-            groups = [list(range(n))]
+            groups = [list(candidates)]
         keeping = x.compile(s["keeping"], env) if s["keeping"] is not None else None
         self.emit(CHOICE, CardChoice(s["label"], chooser, x.compile(s["lo"], env), x.compile(s["hi"], env),
                                      groups, x.compile(s["source"], env), x.compile(s["dest"], env), keeping,
@@ -268,7 +273,7 @@ def _is_range(s: dict) -> bool:
 def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int]:
     """The whole game as one program: lay tracks, setup, then the turn loop.
     Returns the code and the index where each turn starts."""
-    b = ProgramBuilder(exprs)
+    b = ProgramBuilder(exprs, ir)
     b.lay_tracks(ir)
     b.block(ir["setup"], {})
     turn_start = len(b.code)

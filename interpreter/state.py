@@ -98,6 +98,14 @@ class State:
     # ---- moves ----
     def apply(self, action: Union[Action, str]) -> None:
         """Play ``action`` (an ``Action`` or its canonical text). Raises ``IllegalAction``."""
+        legal = self._legal
+        if legal is not None and type(action) is Action:  # the usual case: one of legal_actions()
+            for a in legal:
+                if a is action:
+                    spec = action.spec
+                    self._do(spec, action, spec.actor(self))
+                    self._advance()
+                    return
         if self.outcome is not None:
             raise IllegalAction(f"the game is over; cannot apply {str(action)!r}")
         op, spec, _ = self.game.code[self.pc]

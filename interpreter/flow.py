@@ -1,0 +1,64 @@
+"""Which card varieties can ever be in which zone (``varieties_by_zone``).
+
+Cards start in the zone their ``cards`` block names and move only by the
+statements that name a source and a destination (move all, deal, refill, choose,
+and the piles they reshuffle). Following those edges from each start zone gives,
+for every zone, the varieties that can reach it. A choice then only looks at the
+varieties its source can hold: bet cards never reach a hand, say.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+
+def zone_name(e: Optional[dict], zones: dict) -> Optional[str]:
+    """The zone a zone expression names (``deck``, ``hand(p)``), or None if it is not plain."""
+    if e is None:
+        return None
+    if e["node"] == "name" and e["id"] in zones:
+        return e["id"]
+    if e["node"] == "call" and e["func"] in zones:
+        return e["func"]
+    return None
+
+
+def _edges(stmts: list, zones: dict, out: list[tuple[Optional[str], Optional[str]]]) -> None:
+    for s in stmts:
+        node = s["node"]
+        named = {key: zone_name(s.get(key), zones) for key in ("source", "dest", "zone", "reshuffle")}
+        if node in ("move_all", "deal", "choose"):
+            out.append((named["source"], named["dest"]))
+        elif node == "refill":
+            out.append((named["source"], named["zone"]))
+        if node in ("deal", "refill") and s["reshuffle"] is not None:
+            out.append((named["reshuffle"], named["source"]))
+        for key in ("body", "else_"):
+            if key in s:
+                _edges(s[key], zones, out)
+
+
+def varieties_by_zone(ir: dict, zones: dict[str, Any]) -> dict[str, set[int]]:
+    """Zone name → indices (in declaration order) of the varieties that can be there."""
+    edges: list[tuple[Optional[str], Optional[str]]] = []
+    for block in [ir["setup"], ir["turn"], *(p["body"] for p in ir["phases"])]:
+        _edges(block, zones, edges)
+    everywhere = any(a is None or b is None for a, b in edges)
+    reach: dict[str, set[str]] = {z: {z} for z in zones}
+    changed = True
+    while changed and not everywhere:
+        changed = False
+        for a, b in edges:
+            for seen in reach.values():
+                if a in seen and b not in seen:
+                    seen.add(b)
+                    changed = True
+    out: dict[str, set[int]] = {z: set() for z in zones}
+    index = 0
+    for c in ir["cards"]:
+        for _ in c["varieties"]:
+            for z in zones:
+                if everywhere or z in reach.get(c["zone"], {c["zone"]}):
+                    out[z].add(index)
+            index += 1
+    return out
