@@ -48,6 +48,8 @@ SINGLES_KEPT = 16
 def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
     """Every ((variety, k>0), ...) over ``present`` with k <= src[variety] and lo <= total <= hi,
     built one variety at a time so that nothing past ``hi`` is ever formed."""
+    if hi == 1:
+        return [((i, 1),) for i in present] if lo <= 1 else []
     picked: list[tuple[int, int]] = []
 
     def extend(j: int, total: int):

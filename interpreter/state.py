@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .moves import Action
 from .program import CHANCE as OP_CHANCE
-from .program import CHOICE, END, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN
+from .program import CHOICE, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN
 
 if TYPE_CHECKING:
     from .game import Game
@@ -145,31 +145,48 @@ class State:
         """Run until a decision, a chance node (without a seed) or the end."""
         code = self.game.code
         end_test = self.game.end_test
-        while self.outcome is None:
-            op, a, b = code[self.pc]
-            if op == EXEC:
-                a(self)
-                self.pc += 1
-                if b and end_test(self):
-                    self._finish("end")
-            elif op == JUMP_IF_NOT:
-                self.pc = self.pc + 1 if a(self) else b
-            elif op == JUMP:
-                self.pc = b
-            elif op == CHOICE:
-                return
-            elif op == OP_CHANCE:
+        # The op codes as locals, most frequent first: this loop is the interpreter's hot path.
+        jump_if_not, chance, exec_, choice, next_turn, jump = JUMP_IF_NOT, OP_CHANCE, EXEC, CHOICE, NEXT_TURN, JUMP
+        if self.outcome is not None:
+            return
+        pc = self.pc
+        while True:
+            op, a, b = code[pc]
+            if op == jump_if_not:
+                pc = pc + 1 if a(self) else b
+            elif op == chance:
                 if self.rng is None:
-                    return
+                    break
+                self.pc = pc
                 a.run_seeded(self, self.rng)
-            elif op == NEXT_TURN:
+                pc = self.pc
+                if self.outcome is not None:
+                    return
+            elif op == exec_:
+                self.pc = pc
+                a(self)
+                pc += 1
+                if b and end_test(self):
+                    self.pc = pc
+                    self._finish("end")
+                    return
+            elif op == choice:
+                break
+            elif op == next_turn:
                 self.current = (self.current + 1) % self.players
                 self.turns += 1
-                self.pc = b
+                pc = b
                 if self.turns > self.game.max_steps:
+                    self.pc = pc
                     self._finish("step cap")
-            elif op == END:
+                    return
+            elif op == jump:
+                pc = b
+            else:  # END
+                self.pc = pc
                 self._finish("end")
+                return
+        self.pc = pc
 
     def _finish(self, outcome: str) -> None:
         self.outcome = outcome
