@@ -32,7 +32,10 @@ def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) 
     if dest["node"] == "name" and dest["id"] in env:
         return None
     out: list[Capacity] = []
-    return out if _collect(test, dest, x, env, out) else None
+    if not _collect(test, dest, x, env, out):
+        return None
+    possible = x.possible(dest)
+    return [(tuple(i for i in idx if i in possible), bound) for idx, bound in out]
 
 
 def _collect(e: dict, dest: dict, x: ExprCompiler, env: dict[str, str], out: list[Capacity]) -> bool:
@@ -87,11 +90,12 @@ def _counted(e: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) -> Optio
     return None
 
 
-def room_function(caps: list[Capacity], dest_code: str, x: ExprCompiler):
+def room_function(caps: list[Capacity], dest: dict, dest_code: str, x: ExprCompiler):
     """A compiled function: the room each limit has left in the zone ``dest_code``."""
-    n = len(x.layout.variety_names)
+    possible = set(x.possible(dest))
     terms = []
     for idx, bound in caps:
-        counted = "sum(D)" if len(idx) == n else " + ".join(f"D[{i}]" for i in idx) or "0"
+        # Varieties the zone can never hold are 0 there: counting all that it can is sum().
+        counted = "sum(D)" if set(idx) == possible else " + ".join(f"D[{i}]" for i in idx) or "0"
         terms.append(f"{bound} - ({counted})")
     return x.function(f"[{', '.join(terms)}]", assign=("D", dest_code))

@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from dsl.symbols import Symbols
 
+from .flow import zone_name
 from .layout import NO_VALUE, Layout
 
 Fn = Callable[[Any], Any]
@@ -75,10 +76,13 @@ class ExprCompiler:
     """IR expression → Python source → function. ``env`` maps a name to the Python
     code that reads it (a local slot, a loop variable, a define's argument)."""
 
-    def __init__(self, layout: Layout, slots: "SlotAllocator"):
+    def __init__(self, layout: Layout, slots: "SlotAllocator", can_hold: dict[str, set[int]] | None = None):
         self.layout = layout
         self.sym: Symbols = layout.sym
         self.slots = slots
+        # zone → the varieties that can ever be in it (interpreter/flow.py); a count of a
+        # zone never needs to look at the others.
+        self.can_hold = can_hold or {}
         self.ns: dict[str, Any] = {"_div": _div, "_mod": _mod, "_at_place": _at_place, "_count_by": _count_by,
                                 "_pick": _pick}
         self.fresh = 0
@@ -205,9 +209,13 @@ class ExprCompiler:
         where = e["where"]
         n = len(self.layout.variety_names)
         # Decide per variety at compile time where the test's value is known for each card.
+        possible = self.possible(e["zone"])
         decided = [const(self.gen(where, self.card_env(env, lit(i)))) for i in range(n)]
         if all(d is not None for d in decided):
-            return self.indices_sum(zone, tuple(i for i, d in enumerate(decided) if d))
+            idx = tuple(i for i, d in enumerate(decided) if d and i in possible)
+            if len(idx) > 1 and set(idx) == set(possible):
+                return f"sum({zone})"  # the others are never there
+            return self.indices_sum(zone, idx)
         left, right = where.get("left"), where.get("right")
         if where["node"] == "bin_op" and where["op"] == "==" and left["node"] == "name" \
                 and left["id"] in self.columns and left["id"] not in env:
@@ -215,11 +223,18 @@ class ExprCompiler:
             if not any(a in self.columns and a not in env for a in _names(right)):
                 groups: dict[Any, tuple[int, ...]] = {}
                 for i, v in enumerate(self.ns[self.columns[left["id"]]]):
-                    groups[v] = groups.get(v, ()) + (i,)
+                    if i in possible:
+                        groups[v] = groups.get(v, ()) + (i,)
                 return f"_count_by({zone}, {self.constant(groups, 'G')}, {value})"
         i, c = self.name("i"), self.name("c")
         test = self.gen(where, self.card_env(env, i))
         return f"sum({c} for {i}, {c} in enumerate({zone}) if {c} and {test})"
+
+    def possible(self, zone: dict) -> set[int] | range:
+        """The varieties the zone expression ``zone`` can hold (all, when unknown)."""
+        name = zone_name(zone, self.sym.zones)
+        return self.can_hold.get(name, range(len(self.layout.variety_names))) if name else \
+            range(len(self.layout.variety_names))
 
     def g_attr(self, e, env):
         return self.attr_of(self.columns[e["name"]], self.gen(e["obj"], env))

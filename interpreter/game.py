@@ -14,6 +14,7 @@ from dsl.check import Checker
 from dsl.symbols import collect
 
 from .expressions import ExprCompiler, SlotAllocator
+from .flow import varieties_by_zone
 from .layout import NO_VALUE, Layout
 from .program import CHOICE, compile_program
 from .state import State
@@ -43,7 +44,7 @@ class Game:
         self._bases: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self.layout = Layout(ir, self.sym, self.params)
         slots = SlotAllocator()
-        self.exprs = ExprCompiler(self.layout, slots)
+        self.exprs = ExprCompiler(self.layout, slots, varieties_by_zone(ir, self.sym.zones))
         self.code, self.turn_start = compile_program(ir, self.exprs)
         ends = [self.exprs.compile(e["test"], {}) for e in ir["end"]]
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))

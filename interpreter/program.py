@@ -29,7 +29,7 @@ class ProgramBuilder:
         self.x = exprs
         self.layout = exprs.layout
         self.code: list[Instr] = []
-        self.can_hold = varieties_by_zone(ir, exprs.sym.zones)
+        self.can_hold = exprs.can_hold or varieties_by_zone(ir, exprs.sym.zones)
 
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
         """Append an instruction. For EXEC, CHOICE and CHANCE, ``b`` names the part of
@@ -245,7 +245,7 @@ class ProgramBuilder:
         caps = capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
         if caps is None:
             return None, None
-        return caps, capacity.room_function(caps, self.x.gen(s["dest"], env), self.x)
+        return caps, capacity.room_function(caps, s["dest"], self.x.gen(s["dest"], env), self.x)
 
     def lay_tracks(self, ir: dict) -> None:
         """At the very start: each track with tiles gets one chance draw per space."""
