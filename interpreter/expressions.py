@@ -106,7 +106,9 @@ class ExprCompiler:
         """``def _f(st): return code`` compiled; ``assign`` = (name, code) sets a local first."""
         value = const(code)
         if value is not None and assign is None:
-            return lambda st: value
+            fn = lambda st: value  # noqa: E731
+            fn.constant = value  # callers may read it once instead of calling
+            return fn
         needed = code + (assign[1] if assign else "")
         lines = [f"    {line}" for word, line in PREAMBLE if re.search(rf"\b{word}\[", needed)]
         if assign:

@@ -85,6 +85,8 @@ class CardChoice:
         if capacities is not None:
             self.legal = self.legal_within_capacity
         self.alone = tuple(g[0] for g in groups if len(g) == 1)
+        constant = (getattr(lo, "constant", None), getattr(hi, "constant", None))
+        self.bounds = (max(constant[0], 0), constant[1]) if None not in constant else None
         self.shared = [g for g in groups if len(g) > 1]
 
     again = None
@@ -133,7 +135,8 @@ class CardChoice:
     def legal_within_capacity(self, st) -> list[Action]:
         """``legal`` when ``keeping`` is only limits: room left per limit, no test per candidate."""
         src = self.source(st)
-        lo, hi = max(self.lo(st), 0), self.hi(st)
+        bounds = self.bounds
+        lo, hi = bounds if bounds is not None else (max(self.lo(st), 0), self.hi(st))
         room = self.room(st)
         if min(room, default=0) < 0:  # already over a limit: adding cards cannot help
             return []
@@ -196,9 +199,11 @@ class Draw:
     """One card drawn at random from a zone into another: each variety in the
     source is an outcome, with probability count / total."""
 
-    def __init__(self, label: str, source: Fn, dest: Fn, names: list[str], again: Fn):
+    def __init__(self, label: str, source: Fn, dest: Fn, names: list[str], again: Fn, more: Fn,
+                 pile: Fn | None):
         self.label, self.source, self.dest, self.names = label, source, dest, names
         self.again = again  # after a draw: is another one due? (the state stays on this node)
+        self.more, self.pile = more, pile  # again() is: more() and (cards in the source, or in the pile)
 
     def outcomes(self, st) -> list[tuple[Action, float]]:
         src = self.source(st)
@@ -224,7 +229,7 @@ class Draw:
     def run_seeded(self, st, rng) -> None:
         """The seeded path: draw while draws are due, each recorded, checking the end and
         the step cap after each. Leaves ``st.pc`` on this node only if the game ended here."""
-        src, dst, again = self.source(st), self.dest(st), self.again
+        src, dst, more_due, pile = self.source(st), self.dest(st), self.more, self.pile
         log_actor, log_spec, log_payload = st.log_actor, st.log_spec, st.log_payload
         game = st.game
         while True:
@@ -238,11 +243,9 @@ class Draw:
             log_actor.append(CHANCE_ACTOR)
             log_spec.append(self)
             log_payload.append(i)
-            if not again(st):
+            more = more_due(st) and (any(src) or reshuffled(src, pile, st))  # = again(st), inlined
+            if not more:
                 st.pc += 1
-                more = False
-            else:
-                more = True
             if self.check_end and game.end_test(st):
                 st.outcome = "end"
                 return
@@ -251,6 +254,19 @@ class Draw:
                 return
             if not more:
                 return
+
+
+def reshuffled(src: list[int], pile: Fn | None, st) -> bool:
+    """Turn the pile into the new source when the source is empty; False if there is none."""
+    if pile is None:
+        return False
+    p = pile(st)
+    if not any(p):
+        return False
+    for i, c in enumerate(p):
+        src[i] += c
+        p[i] = 0
+    return True
 
 
 class OneShot:

@@ -15,7 +15,7 @@ from . import capacity
 from .expressions import ExprCompiler, Fn
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
-from .moves import CardChoice, Draw, RandomPick, TileLay
+from .moves import CardChoice, Draw, RandomPick, TileLay, reshuffled
 
 EXEC, JUMP_IF_NOT, JUMP, CHOICE, CHANCE, END, NEXT_TURN = range(7)
 
@@ -181,19 +181,9 @@ class ProgramBuilder:
             if not more(st):
                 return False
             src = source(st)
-            if any(src):
-                return True
-            if pile is None:
-                return False
-            p = pile(st)
-            if not any(p):
-                return False
-            for i, c in enumerate(p):
-                src[i] += c
-                p[i] = 0
-            return True
+            return any(src) or reshuffled(src, pile, st)
         skip = self.emit(JUMP_IF_NOT, can_draw)
-        self.emit(CHANCE, Draw(label, source, dest, self.layout.variety_names, can_draw), "zones")
+        self.emit(CHANCE, Draw(label, source, dest, self.layout.variety_names, can_draw, more, pile), "zones")
         self.patch(skip, len(self.code))
 
     def s_deal(self, s, env):
