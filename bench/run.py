@@ -104,7 +104,7 @@ def measure(playout: Playout, seconds: float) -> float:
     return count / (now - start)
 
 
-def measure_pair(first: Playout, second: Playout, seconds: float, rounds: int = 6) -> tuple[float, float, float]:
+def measure_pair(first: Playout, second: Playout, seconds: float, rounds: int = 10) -> tuple[float, float, float]:
     """Playouts per second of both, and the median of their per-round ratio second/first.
 
     The two alternate in short rounds (order swapped each round), so that a slower
@@ -151,14 +151,21 @@ def interpreter_playout(spec: GameSpec, players: int) -> Playout:
     return playout
 
 
-def time_validate(rules: str) -> float:
-    """Median wall time of ``meeple validate RULES``; raises on failure."""
+def time_validate(rules: str, cold: bool = False) -> float:
+    """Median wall time of ``meeple validate RULES``; raises on failure.
+
+    ``cold``: with the parse cache off (MEEPLE_NO_CACHE=1), as the first run after
+    an edit; otherwise as a repeated run (dsl/cache.py)."""
     cmd = [sys.executable, "-m", "interpreter.cli", "validate", rules]
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # time it as a user's shell would run it
+    if cold:
+        env["MEEPLE_NO_CACHE"] = "1"
     times = []
     for _ in range(VALIDATE_RUNS):
         start = time.perf_counter()
         proc = subprocess.run(
-            cmd, check=False, cwd=ROOT, capture_output=True, text=True, timeout=60
+            cmd, check=False, cwd=ROOT, capture_output=True, text=True, timeout=60, env=env
         )
         times.append(time.perf_counter() - start)
         if proc.returncode != 0:
@@ -185,6 +192,7 @@ def bench_game(
         "interpreter_per_s": None,
         "ratio": None,
         "validate_s": None,
+        "validate_cold_s": None,
         "errors": {},
     }
     try:
@@ -217,6 +225,7 @@ def bench_game(
 
     try:
         row["validate_s"] = time_validate(spec.rules)
+        row["validate_cold_s"] = time_validate(spec.rules, cold=True)
     except Exception as exc:  # noqa: BLE001
         row["errors"]["validate"] = describe(exc)
     return row
@@ -237,6 +246,7 @@ def format_table(rows: list[dict[str, Any]]) -> str:
         "interp/s",
         f"ratio (>={RATIO_TARGET})",
         f"validate s (<{VALIDATE_TARGET_S})",
+        "validate, no cache",
     )
     lines = [header]
     for row in rows:
@@ -250,6 +260,7 @@ def format_table(rows: list[dict[str, Any]]) -> str:
                 num(row["interpreter_per_s"], ".1f"),
                 num(ratio, ".3f") + mark(ratio_ok, "LOW"),
                 num(validate, ".3f") + mark(validate_ok, "SLOW"),
+                num(row["validate_cold_s"], ".3f"),
             )
         )
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
@@ -270,8 +281,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seconds",
         type=float,
-        default=5.0,
-        help="measurement time per playout loop (default 5)",
+        default=8.0,
+        help="measurement time per playout loop (default 8; baseline and interpreter alternate "
+        "in rounds over twice that)",
     )
     parser.add_argument(
         "--players", type=int, default=4, help="player count (default 4)"

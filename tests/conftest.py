@@ -10,12 +10,17 @@ Hypothesis profiles (pick one with HYPOTHESIS_PROFILE=name):
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# The parse cache (dsl/cache.py) of the test run goes to a fresh folder, not the user's,
+# and so do the caches of the command-line runs the tests start.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="meeple-test-cache-")
 
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=30,
                           suppress_health_check=[HealthCheck.too_slow])

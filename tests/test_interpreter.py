@@ -1,0 +1,137 @@
+"""The compile stage: generated code, capacity limits, zone flow, the parse cache."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import interpreter
+from dsl import read_ir
+from dsl.cache import cache_dir
+from interpreter.flow import varieties_by_zone
+from interpreter.moves import CardChoice
+from interpreter.program import CHOICE
+
+SMALL = """
+game "flow"
+players 2..3
+zone deck hidden
+zone pool hidden
+zone hand per player private
+zone table public
+zone kept per player private
+cards coin in pool { 3 gold { value = 3 } }
+cards gem in deck { 4 red { colour = 1 }  4 blue { colour = 2 } }
+setup { for p in player { deal 1 from pool to kept(p)  deal 2 from deck to hand(p) } }
+turn {
+  choose play: 1..2 cards of one colour from hand(current) to table keeping count(table) <= 3
+  refill hand(current) to 2 from deck reshuffling table
+}
+end when count(table) >= 3
+"""
+
+
+@pytest.fixture(scope="module")
+def hare():
+    return interpreter.load("games/hare.rules")
+
+
+def choice(game, label):
+    return next(a for op, a, _ in game.code if op == CHOICE and a.label == label)
+
+
+def test_zone_flow_follows_the_moves(tmp_path):
+    path = tmp_path / "flow.rules"
+    path.write_text(SMALL)
+    ir, _ = read_ir(str(path))
+    from dsl.symbols import collect
+    held = varieties_by_zone(ir, collect(ir).zones)
+    gold, red, blue = 0, 1, 2
+    assert held["pool"] == {gold} and held["kept"] == {gold}
+    assert held["hand"] == {red, blue} and held["table"] == {red, blue} and held["deck"] == {red, blue}
+
+
+def test_hare_play_is_read_as_limits(hare):
+    play = choice(hare, "play")
+    names = hare.layout.variety_names
+    limits = {tuple(names[i] for i in idx): bound for idx, bound in play.capacities}
+    assert limits[("hare", "tortoise", "wolf", "howl_wolf", "fox", "sheep")] == 8
+    assert limits[("wolf", "howl_wolf")] == 4 and limits[("hare",)] == 4
+    assert choice(hare, "bet").capacities is None
+
+
+def test_limits_give_the_same_moves_as_judging_each_candidate(hare):
+    """The capacity shortcut must agree with evaluating 'keeping' once per candidate."""
+    play = choice(hare, "play")
+    rng = random.Random(3)
+    compared = 0
+    for seed in range(40):
+        st = hare.new_state(4, seed=seed)
+        while not st.is_terminal():
+            if st.decision() == "play":
+                fast = sorted(a.text for a in st.legal_actions())
+                slow = sorted(a.text for a in CardChoice.legal(play, st))
+                assert fast == slow
+                compared += 1
+            st.apply(rng.choice(st.legal_actions()))
+    assert compared > 1000
+
+
+def test_generated_counts_skip_what_a_zone_never_holds(hare):
+    sources = [getattr(a, "source", "") for op, a, _ in hare.code if callable(a)]
+    trigger = next(s for s in sources if "== 8" in s)
+    bet_indices = [i for i, n in enumerate(hare.layout.variety_names) if n.endswith("_bet")]
+    assert bet_indices and not any(f"z[2][{i}]" in trigger for i in bet_indices)
+
+
+def test_parse_cache_returns_the_same_ir_and_notices_edits(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = tmp_path / "flow.rules"
+    path.write_text(SMALL)
+    first, _ = read_ir(str(path))
+    assert len(list(cache_dir().iterdir())) == 1
+    again, _ = read_ir(str(path))
+    assert again == first
+    path.write_text(SMALL.replace("count(table) >= 3", "count(table) >= 2"))
+    edited, _ = read_ir(str(path))
+    assert edited != first and len(list(cache_dir().iterdir())) == 2
+
+
+def test_a_damaged_cache_entry_is_ignored(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = tmp_path / "flow.rules"
+    path.write_text(SMALL)
+    first, _ = read_ir(str(path))
+    for entry in cache_dir().iterdir():
+        entry.write_text("{not json")
+    again, _ = read_ir(str(path))
+    assert again == first
+    assert json.loads(next(cache_dir().iterdir()).read_text()) == first
+
+
+def test_no_cache_when_asked(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("MEEPLE_NO_CACHE", "1")
+    path = tmp_path / "flow.rules"
+    path.write_text(SMALL)
+    read_ir(str(path))
+    assert not (tmp_path / "cache").exists()
+
+
+def test_the_small_game_plays_with_its_limits(tmp_path):
+    path = tmp_path / "flow.rules"
+    path.write_text(SMALL)
+    game = interpreter.load(str(path))
+    rng = random.Random(1)
+    for seed in range(30):
+        st = game.new_state(2, seed=seed)
+        while not st.is_terminal():
+            acts = st.legal_actions()
+            assert acts
+            for a in acts:
+                picked = a.payload
+                assert len({game.layout.attr_table["colour"][i] for i, _ in picked}) == 1
+            st.apply(rng.choice(acts))
+        assert st.outcome == "end"
