@@ -95,42 +95,29 @@ class CardChoice:
         return self.chooser(st)
 
     def legal(self, st) -> list[Action]:
-        src, dst = self.source(st), self.dest(st)
+        src = self.source(st)
         lo, hi = max(self.lo(st), 0), self.hi(st)
-        keeping = self.keeping
-        out = []
-        if lo == 0 and (keeping is None or keeping(st)):
-            out.append(Action(self, ()))
+        out = [Action(self, ())] if lo == 0 and self.keeps(st, ()) else []
         for group in self.groups:
             present = [i for i in group if src[i]]
-            if not present:
-                continue
-            if len(present) == 1:
-                i = present[0]
-                for k in range(max(lo, 1), min(hi, src[i]) + 1):
-                    if keeping is not None:
-                        src[i] -= k
-                        dst[i] += k
-                        ok = keeping(st)
-                        src[i] += k
-                        dst[i] -= k
-                        if not ok:
-                            continue
-                    out.append(Action(self, ((i, k),)))
-                continue
-            for picked in bounded_multisets(present, src, max(lo, 1), hi):
-                if keeping is not None:
-                    for i, k in picked:
-                        src[i] -= k
-                        dst[i] += k
-                    ok = keeping(st)
-                    for i, k in picked:
-                        src[i] += k
-                        dst[i] -= k
-                    if not ok:
-                        continue
-                out.append(Action(self, picked))
+            out.extend(Action(self, picked) for picked in bounded_multisets(present, src, max(lo, 1), hi)
+                       if self.keeps(st, picked))
         return out
+
+    def keeps(self, st, picked: tuple) -> bool:
+        """Does ``keeping`` hold as if ``picked`` had moved? (The state is left as it was.)"""
+        if self.keeping is None:
+            return True
+        src, dst = self.source(st), self.dest(st)
+        for i, k in picked:
+            src[i] -= k
+            dst[i] += k
+        try:
+            return bool(self.keeping(st))
+        finally:
+            for i, k in picked:
+                src[i] += k
+                dst[i] -= k
 
     def legal_within_capacity(self, st) -> list[Action]:
         """``legal`` when ``keeping`` is only limits: room left per limit, no test per candidate."""
