@@ -28,17 +28,18 @@ def same(a: Any, b: Any) -> bool:
 
 
 def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) -> Optional[list[Capacity]]:
-    """The test as capacities of the zone ``dest``, or None if it is not only that."""
-    if dest["node"] == "name" and dest["id"] in env:
-        return None
+    """The test as capacities of the zone ``dest``, or None if it is not only that.
+
+    A count is of ``dest`` when its zone compiles to the same code as ``dest`` does
+    where the choice stands: names are compared as bound, not as spelled."""
     out: list[Capacity] = []
-    if not _collect(test, dest, x, env, out):
+    if not _collect(test, x.gen(dest, env), x, env, out):
         return None
-    possible = x.possible(dest)
+    possible = x.possible(dest, env)
     return [(tuple(i for i in idx if i in possible), bound) for idx, bound in out]
 
 
-def _collect(e: dict, dest: dict, x: ExprCompiler, env: dict[str, str], out: list[Capacity]) -> bool:
+def _collect(e: dict, dest: str, x: ExprCompiler, env: dict[str, str], out: list[Capacity]) -> bool:
     node = e["node"]
     sym = x.sym
     if node == "bin_op" and e["op"] == "and":
@@ -68,21 +69,21 @@ def _collect(e: dict, dest: dict, x: ExprCompiler, env: dict[str, str], out: lis
     return False
 
 
-def _collect_define(define: dict, args: list[str], dest: dict, x: ExprCompiler, out: list[Capacity]) -> bool:
+def _collect_define(define: dict, args: list[str], dest: str, x: ExprCompiler, out: list[Capacity]) -> bool:
     inner = {p: a for p, a in zip(define["params"], args)}
     return _collect(define["body"], dest, x, inner, out)
 
 
-def _counted(e: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) -> Optional[tuple[int, ...]]:
+def _counted(e: dict, dest: str, x: ExprCompiler, env: dict[str, str]) -> Optional[tuple[int, ...]]:
     """The varieties that ``e`` counts in ``dest``, if ``e`` is such a count."""
     sym = x.sym
     if e["node"] == "call" and e["func"] in sym.defines and e["func"] not in env:
         define = sym.defines[e["func"]]
         args = [x.gen(a, env) for a in e["args"]]
         return _counted(define["body"], dest, x, dict(zip(define["params"], args)))
-    if e["node"] == "call" and e["func"] == "count" and len(e["args"]) == 1 and same(e["args"][0], dest):
+    if e["node"] == "call" and e["func"] == "count" and len(e["args"]) == 1 and x.gen(e["args"][0], env) == dest:
         return tuple(range(len(x.layout.variety_names)))
-    if e["node"] == "filtered" and e["func"] == "count" and same(e["zone"], dest):
+    if e["node"] == "filtered" and e["func"] == "count" and x.gen(e["zone"], env) == dest:
         decided = [const(x.gen(e["where"], x.card_env(env, str(i)))) for i in range(len(x.layout.variety_names))]
         if any(d is None for d in decided):
             return None
@@ -90,9 +91,9 @@ def _counted(e: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) -> Optio
     return None
 
 
-def room_function(caps: list[Capacity], dest: dict, dest_code: str, x: ExprCompiler):
+def room_function(caps: list[Capacity], dest: dict, dest_code: str, x: ExprCompiler, env: dict[str, str]):
     """A compiled function: the room each limit has left in the zone ``dest_code``."""
-    possible = set(x.possible(dest))
+    possible = set(x.possible(dest, env))
     terms = []
     for idx, bound in caps:
         # Varieties the zone can never hold are 0 there: counting all that it can is sum().

@@ -31,6 +31,14 @@ ARITH = {"+", "-", "*"}
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
 
+CARD_ATTRS = "\0card"  # env entry: the names a filter's card binds (a name no rule can spell)
+
+
+def is_local(name: str, env: dict[str, str]) -> bool:
+    """Is ``name`` a local, loop variable or define parameter (not a filtered card's attribute)?"""
+    return name in env and name not in env.get(CARD_ATTRS, "").split(",")
+
+
 def _div(a: int, b: int) -> int:
     return a // b if b else 0
 
@@ -188,9 +196,13 @@ class ExprCompiler:
 
     # ---- cards ----
     def card_env(self, env: dict[str, str], card: str) -> dict[str, str]:
-        """Inside ``where``: card attributes read the card ``card`` (locals shadow them)."""
-        inner = {attr: self.attr_of(col, card) for attr, col in self.columns.items()}
-        inner.update(env)
+        """Inside ``where``: card attributes read the card ``card``. Locals and define
+        parameters shadow them; an enclosing filter's card does not (the inner card wins)."""
+        inner = {k: v for k, v in env.items() if is_local(k, env)}
+        bound = [attr for attr in self.columns if attr not in inner]
+        for attr in bound:
+            inner[attr] = self.attr_of(self.columns[attr], card)
+        inner[CARD_ATTRS] = ",".join(bound)
         return inner
 
     def attr_of(self, column: str, card: str) -> str:
@@ -211,7 +223,7 @@ class ExprCompiler:
         where = e["where"]
         n = len(self.layout.variety_names)
         # Decide per variety at compile time where the test's value is known for each card.
-        possible = self.possible(e["zone"])
+        possible = self.possible(e["zone"], env)
         decided = [const(self.gen(where, self.card_env(env, lit(i)))) for i in range(n)]
         if all(d is not None for d in decided):
             idx = tuple(i for i, d in enumerate(decided) if d and i in possible)
@@ -220,9 +232,9 @@ class ExprCompiler:
             return self.indices_sum(zone, idx)
         left, right = where.get("left"), where.get("right")
         if where["node"] == "bin_op" and where["op"] == "==" and left["node"] == "name" \
-                and left["id"] in self.columns and left["id"] not in env:
+                and left["id"] in self.columns and not is_local(left["id"], env):
             value = self.gen(right, env)
-            if not any(a in self.columns and a not in env for a in _names(right)):
+            if not any(a in self.columns and not is_local(a, env) for a in _names(right)):
                 groups: dict[Any, tuple[int, ...]] = {}
                 for i, v in enumerate(self.ns[self.columns[left["id"]]]):
                     if i in possible:
@@ -232,11 +244,13 @@ class ExprCompiler:
         test = self.gen(where, self.card_env(env, i))
         return f"sum({c} for {i}, {c} in enumerate({zone}) if {c} and {test})"
 
-    def possible(self, zone: dict) -> set[int] | range:
+    def possible(self, zone: dict, env: dict[str, str]) -> set[int] | range:
         """The varieties the zone expression ``zone`` can hold (all, when unknown)."""
+        everything = range(len(self.layout.variety_names))
+        if zone["node"] == "name" and is_local(zone["id"], env):
+            return everything  # a parameter that happens to share a zone's name
         name = zone_name(zone, self.sym.zones)
-        return self.can_hold.get(name, range(len(self.layout.variety_names))) if name else \
-            range(len(self.layout.variety_names))
+        return self.can_hold.get(name, everything) if name else everything
 
     def g_attr(self, e, env):
         return self.attr_of(self.columns[e["name"]], self.gen(e["obj"], env))
@@ -250,7 +264,7 @@ class ExprCompiler:
         if d["hi"] is not None:
             return "values", f"range({self.gen(d['lo'], env)}, {self.gen(d['hi'], env)} + 1)"
         lo = d["lo"]
-        if lo["node"] == "name" and lo["id"] in self.layout.kind_values and lo["id"] not in env:
+        if lo["node"] == "name" and lo["id"] in self.layout.kind_values and not is_local(lo["id"], env):
             return "values", repr(tuple(self.layout.kind_values[lo["id"]]))
         return "cards", self.gen(lo, env)
 
@@ -320,6 +334,8 @@ class ExprCompiler:
             values_ = [const(b) for _, b in terms]
             if all(x is not None for x in values_):
                 return lit(max(values_) if func == "max" else min(values_))
+            if len(terms) == 1:  # max(x) of one value is x (Python's max(x) would iterate x)
+                return terms[0][1]
             return f"{func}({', '.join(b for _, b in terms)})"
         return None
 
@@ -418,63 +434,6 @@ def _names(e: Any) -> set[str]:
         for v in e:
             out |= _names(v)
     return out
-
-
-STATELESS_CALLS = {"count", "min", "max", "abs"}
-
-
-def zones_read(e: Any, sym: Symbols, bound: frozenset = frozenset()) -> set[str] | None:
-    """The shared zones an expression reads, if that and the params are *all* it
-    reads (then its value is a function of those zones' contents); else None."""
-    if isinstance(e, list):
-        out: set[str] = set()
-        for v in e:
-            r = zones_read(v, sym, bound)
-            if r is None:
-                return None
-            out |= r
-        return out
-    if not isinstance(e, dict):
-        return set()
-    node = e.get("node")
-    if node == "name":
-        n = e["id"]
-        if n in bound or n in sym.params or n in sym.value_kind or n in sym.kinds or n in sym.attrs:
-            return set()
-        if n in sym.zones and not sym.zones[n]["per_player"]:
-            return {n}
-        if n in sym.defines and not sym.defines[n]["params"]:
-            return zones_read(sym.defines[n]["body"], sym, frozenset())
-        return None
-    if node == "call":
-        f = e["func"]
-        args = zones_read(e["args"], sym, bound)
-        if args is None:
-            return None
-        if f in sym.defines:
-            d = sym.defines[f]
-            body = zones_read(d["body"], sym, frozenset(d["params"]))
-            return None if body is None else body | args
-        return args if f in STATELESS_CALLS else None
-    if node == "comprehension":
-        if e["domain"]["players"]:
-            return None
-        parts = [p for p in (e["domain"]["lo"], e["domain"]["hi"]) if p is not None]
-        inner = bound | {e["var"]}
-        return _union(zones_read(parts, sym, bound), zones_read([e["body"], e["where"]], sym, inner))
-    out = set()
-    for k, v in e.items():
-        if k in ("node", "at") or k.endswith("_at"):
-            continue
-        r = zones_read(v, sym, bound)
-        if r is None:
-            return None
-        out |= r
-    return out
-
-
-def _union(a: set | None, b: set | None) -> set | None:
-    return None if a is None or b is None else a | b
 
 
 class SlotAllocator:

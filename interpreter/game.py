@@ -104,10 +104,11 @@ class Game:
         st.zones = [[0] * nv for _ in range(n_zone_slots)]
         for i, count in enumerate(self.const["cards"]):
             st.zones[st.zone_base[self.card_zone[i]]][i] += count
-        st.vars = []
-        for name in self.layout.var_names:
-            init = self.exprs.compile(self.sym.vars[name]["init"], {})
-            st.vars.extend([init(st)] * (players if self.sym.vars[name]["per_player"] else 1))
+        st.vars = [0] * sum(players if v["per_player"] else 1 for v in self.sym.vars.values())
+        for i, name in enumerate(self.layout.var_names):  # in declaration order: a start value
+            init = self.exprs.compile(self.sym.vars[name]["init"], {})  # may read earlier vars
+            count = players if self.sym.vars[name]["per_player"] else 1
+            st.vars[st.var_base[i]:st.var_base[i] + count] = [init(st)] * count
         nvalues = len(self.layout.value_names)
         st.pos, st.place = [0] * nvalues, [0] * nvalues
         st.track_length = list(self.const["track_length"])

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from dsl.diagnostics import RuleRuntimeError
+
 Fn = Callable[[Any], Any]
 CHANCE_ACTOR = "chance"
 
@@ -122,6 +124,8 @@ class CardChoice:
     def legal_within_capacity(self, st) -> list[Action]:
         """``legal`` when ``keeping`` is only limits: room left per limit, no test per candidate."""
         src = self.source(st)
+        if src is self.dest(st):  # moving within one zone: limits on it cannot be read as room
+            return CardChoice.legal(self, st)
         bounds = self.bounds
         lo, hi = bounds if bounds is not None else (max(self.lo(st), 0), self.hi(st))
         room = self.room(st)
@@ -282,11 +286,14 @@ class RandomPick(OneShot):
         self.target, self.values, self.setter, self.name_of = target, values, setter, name_of
 
     def outcomes(self, st) -> list[tuple[Action, float]]:
-        values = list(self.values(st))
+        values = list(self.values(st))  # none: the state is stuck (nothing can happen)
         return [(Action(self, v), 1 / len(values)) for v in values]
 
     def sample(self, st, rng) -> int:
-        return rng.choice(list(self.values(st)))
+        values = list(self.values(st))
+        if not values:
+            raise RuleRuntimeError(f"'set {self.target} = random ...' over nothing: the range is empty")
+        return rng.choice(values)
 
     def text(self, v: int) -> str:
         return f"{self.target} = {self.name_of(v)}"

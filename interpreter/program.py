@@ -235,7 +235,7 @@ class ProgramBuilder:
         caps = capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
         if caps is None:
             return None, None
-        return caps, capacity.room_function(caps, s["dest"], self.x.gen(s["dest"], env), self.x)
+        return caps, capacity.room_function(caps, s["dest"], self.x.gen(s["dest"], env), self.x, env)
 
     def lay_tracks(self, ir: dict) -> None:
         """At the very start: each track with tiles gets one chance draw per space."""

@@ -135,3 +135,38 @@ def test_the_small_game_plays_with_its_limits(tmp_path):
                 assert len({game.layout.attr_table["colour"][i] for i, _ in picked}) == 1
             st.apply(rng.choice(acts))
         assert st.outcome == "end"
+
+
+# ---- regressions found in review: each file is a minimal game (tests/fixtures/engine) ----
+ENGINE = "tests/fixtures/engine"
+
+
+def reports(name: str) -> dict:
+    game = interpreter.load(f"{ENGINE}/{name}.rules")
+    return game.report_values(game.new_state(2, seed=1))
+
+
+def test_max_over_a_kind_of_one_value():
+    assert reports("max_over_one_piece") == {"m": 0}
+
+
+def test_a_filter_inside_a_filter_reads_its_own_card():
+    assert reports("nested_filter") == {"n": 5}
+
+
+def test_vars_start_with_their_values_whatever_the_order():
+    assert reports("var_start_values") == {"b": 7, "a": 5}
+
+
+def test_a_define_parameter_named_like_a_zone_counts_the_zone_passed():
+    assert reports("param_named_like_zone") == {"via define": 3, "direct": 3}
+
+
+def test_a_limit_through_a_define_is_read_as_bound_not_as_spelled():
+    game = interpreter.load(f"{ENGINE}/limit_through_define.rules")
+    st = game.new_state(2, seed=1)
+    hand = game.layout.zone_names.index("hand")
+    st.zones[st.zone_base[hand] + st.current][0] = 3  # the current player holds 3: small(current) fails
+    st._legal = None
+    spec = game.code[st.pc][1]
+    assert st.legal_actions() == [] == CardChoice.legal(spec, st)
