@@ -52,6 +52,14 @@ def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
     built one variety at a time so that nothing past ``hi`` is ever formed."""
     if hi == 1:
         return [((i, 1),) for i in present] if lo <= 1 else []
+    if len(present) == 2:  # the common case of a pair (plain and special cards of one kind)
+        a, b = present
+        out = []
+        for ka in range(min(src[a], hi) + 1):
+            for kb in range(min(src[b], hi - ka) + 1):
+                if ka + kb >= lo and ka + kb > 0:
+                    out.append(((a, ka), (b, kb)) if ka and kb else ((a, ka),) if ka else ((b, kb),))
+        return out
     picked: list[tuple[int, int]] = []
 
     def extend(j: int, total: int):
@@ -74,11 +82,13 @@ class CardChoice:
     Every distinct multiset of varieties is one action; ``keeping`` must hold
     as if the cards had moved."""
 
-    def __init__(self, label, chooser, lo, hi, groups, source, dest, keeping, names, capacities=None, room=None):
+    def __init__(self, label, chooser, lo, hi, groups, source, dest, keeping, names, capacities=None, room=None,
+                 may_alias=True):
         self.label, self.chooser, self.lo, self.hi = label, chooser, lo, hi
         self.groups, self.source, self.dest, self.keeping, self.names = groups, source, dest, keeping, names
         # ``keeping`` as limits on what ``dest`` may hold (see capacity.py), when it is only that.
         self.capacities = capacities
+        self.may_alias = may_alias  # can source and dest be the same zone at run time?
         self.room = room  # compiled: the room each limit has left in ``dest``
         self.limits_of = [tuple(c for c, (idx, _) in enumerate(capacities or ()) if i in idx)
                           for i in range(len(names))]
@@ -124,7 +134,7 @@ class CardChoice:
     def legal_within_capacity(self, st) -> list[Action]:
         """``legal`` when ``keeping`` is only limits: room left per limit, no test per candidate."""
         src = self.source(st)
-        if src is self.dest(st):  # moving within one zone: limits on it cannot be read as room
+        if self.may_alias and src is self.dest(st):  # within one zone, limits are not room left
             return CardChoice.legal(self, st)
         bounds = self.bounds
         lo, hi = bounds if bounds is not None else (max(self.lo(st), 0), self.hi(st))

@@ -226,7 +226,9 @@ class ProgramBuilder:
         keeping = x.compile(s["keeping"], env) if s["keeping"] is not None else None
         self.emit(CHOICE, CardChoice(s["label"], chooser, x.compile(s["lo"], env), x.compile(s["hi"], env),
                                      groups, x.compile(s["source"], env), x.compile(s["dest"], env), keeping,
-                                     self.layout.variety_names, *self.capacities(s, env)), "zones")
+                                     self.layout.variety_names, *self.capacities(s, env),
+                                     may_alias=source is None or source == flow_zone(s["dest"], self.x.sym.zones)),
+                  "zones")
 
     def capacities(self, s: dict, env: dict[str, str]):
         """(limits, compiled room-left function) when ``keeping`` is only limits on ``dest``."""
