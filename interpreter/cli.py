@@ -77,31 +77,26 @@ def _param(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"the value of {name} must be a whole number, got {value!r}") from None
 
 
-def _positive(text: str) -> int:
+def _whole(text: str, least: int | None = None) -> int:
     try:
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    if least is not None and n < least:
+        raise argparse.ArgumentTypeError(f"must be at least {least}, got {n}")
     return n
+
+
+def _positive(text: str) -> int:
+    return _whole(text, 1)
 
 
 def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"cannot be negative, got {n}")
-    return n
+    return _whole(text, 0)
 
 
 def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    return _whole(text)
 
 
 def _add_params(p: argparse.ArgumentParser) -> None:

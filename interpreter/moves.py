@@ -144,11 +144,17 @@ class CardChoice:
         out = [self.action(())] if lo == 0 else []
         limits_of, singles = self.limits_of, self.singles
         first = lo if lo > 1 else 1
-        for i in self.alone:  # varieties alone in their group: no search for companions
-            c = src[i]
-            if not c:
-                continue
-            most = c if c < hi else hi
+        # Varieties with no companion in hand need no search: one action per count.
+        lone = [i for i in self.alone if src[i]]
+        together = []
+        for group in self.shared:
+            present = [i for i in group if src[i]]
+            if len(present) == 1:
+                lone.append(present[0])
+            elif present:
+                together.append(present)
+        for i in lone:
+            most = src[i] if src[i] < hi else hi
             for lim in limits_of[i]:
                 if room[lim] < most:
                     most = room[lim]
@@ -156,21 +162,7 @@ class CardChoice:
                 out.extend(singles[i][first:most + 1])
             else:
                 out.extend(self.action(((i, k),)) for k in range(first, most + 1))
-        for group in self.shared:
-            present = [i for i in group if src[i]]
-            if not present:
-                continue
-            if len(present) == 1:
-                i = present[0]
-                most = src[i] if src[i] < hi else hi
-                for c in limits_of[i]:
-                    if room[c] < most:
-                        most = room[c]
-                if most <= SINGLES_KEPT:
-                    out.extend(singles[i][first:most + 1])
-                else:
-                    out.extend(self.action(((i, k),)) for k in range(first, most + 1))
-                continue
+        for present in together:
             for picked in bounded_multisets(present, src, first, hi):
                 used = room[:]
                 for i, k in picked:
