@@ -20,7 +20,7 @@ def read_text(path: str) -> str:
     except OSError as e:
         raise RulesError([Diagnostic(path, f"cannot read the file: {e.strerror or e}")]) from None
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark some editors write is not part of the rules
     except UnicodeDecodeError as e:
         raise RulesSyntaxError([Diagnostic(path, f"the file is not UTF-8 text (byte {e.start})")]) from None
 

@@ -306,3 +306,12 @@ def test_missing_file_is_a_diagnostic(tmp_path: Path) -> None:
     with pytest.raises(RulesError) as info:
         read_ir(str(tmp_path / "nope.rules"))
     assert info.value.diagnostics[0].message.startswith("cannot read the file")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_rules(tmp_path, hare_path) -> None:
+    from dsl import read_ir
+    marked = tmp_path / "marked.rules"
+    marked.write_bytes(b"\xef\xbb\xbf" + hare_path.read_bytes())
+    plain, _ = read_ir(str(hare_path))
+    with_mark, _ = read_ir(str(marked))
+    assert with_mark["turn"] == plain["turn"] and with_mark["params"] == plain["params"]
