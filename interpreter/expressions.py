@@ -28,6 +28,16 @@ UNROLL_LIMIT = 16
 PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
             ("PL", "PL = st.place"))
 ARITH = {"+", "-", "*"}
+# Built-in queries with fixed arguments, as Python code ({0}, {1}: the arguments' code).
+BUILTIN_CODE = {
+    "count": "sum({0})",
+    "pos": "P[{0}]",
+    "finished": "(PL[{0}] > 0)",
+    "place": "PL[{0}]",
+    "at_place": "_at_place(st, {0}, {1})",
+    "finishers": "len(st.podium[{0}])",
+    "abs": "abs({0})",
+}
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
 
@@ -173,25 +183,13 @@ class ExprCompiler:
             return f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]"
         if func in sym.vars:
             return f"st.vars[st.var_base[{lay.var_names.index(func)}] + {args[0]}]"
-        if func == "count":
-            return f"sum({args[0]})"
-        if func == "pos":
-            return f"P[{args[0]}]"
-        if func == "finished":
-            return f"(PL[{args[0]}] > 0)"
-        if func == "place":
-            return f"PL[{args[0]}]"
-        if func == "at_place":
-            return f"_at_place(st, {args[0]}, {args[1]})"
-        if func == "finishers":
-            return f"len(st.podium[{args[0]}])"
+        if func in BUILTIN_CODE:
+            return BUILTIN_CODE[func].format(*args)
         if func in ("min", "max"):
             values = [const(a) for a in args]
             if all(v is not None for v in values):
                 return lit(min(values) if func == "min" else max(values))
             return f"{func}({', '.join(args)})"
-        if func == "abs":
-            return f"abs({args[0]})"
         raise KeyError(func)
 
     # ---- cards ----

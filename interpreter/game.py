@@ -16,7 +16,7 @@ from dsl.symbols import collect
 from .expressions import ExprCompiler, SlotAllocator
 from .flow import varieties_by_zone
 from .layout import NO_VALUE, Layout
-from .program import CHOICE, compile_program
+from .program import compile_program
 from .state import State
 
 DEFAULT_MAX_STEPS = 10_000
@@ -186,8 +186,6 @@ class Game:
         obs = self.observe(st, None)
         return f"<{self.title}: turn {obs['turn']}, to move {obs['to_move']}, pieces {obs['pieces']}>"
 
-    def is_decision(self, st: State) -> bool:
-        return st.outcome is None and self.code[st.pc][0] == CHOICE
 
 
 def check_players(game: Game, players: int) -> None:
