@@ -187,7 +187,6 @@ class Game:
         return f"<{self.title}: turn {obs['turn']}, to move {obs['to_move']}, pieces {obs['pieces']}>"
 
 
-
 def check_players(game: Game, players: int) -> None:
     if not game.min_players <= players <= game.max_players:
         raise RulesError([Diagnostic(game.source_path, f"{game.title} is for {game.min_players}.."
