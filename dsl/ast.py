@@ -58,6 +58,11 @@ class Bool(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class NoneValue(Node):
+    """``none``: no tile, no player, no value (a var's start before anything is chosen)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Name(Node):
     """A reference to a param, local, loop variable, define, enum value or built-in."""
 
@@ -154,7 +159,7 @@ class Domain(Node):
     players: bool
 
 
-Expr = Union[Int, Bool, Name, Call, Filtered, Comprehension, Case, Attr, BinOp, UnOp, Cond]
+Expr = Union[Int, Bool, Name, NoneValue, Call, Filtered, Comprehension, Case, Attr, BinOp, UnOp, Cond]
 
 
 # ---- statements ------------------------------------------------------------
@@ -223,6 +228,17 @@ class MoveAll(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class MoveCards(Node):
+    """``move amount variety from source to dest``: that many cards of one variety (fewer if
+    the source holds fewer)."""
+
+    amount: Expr
+    variety: Ident
+    source: Expr
+    dest: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class Deal(Node):
     """``deal amount from source to dest [reshuffling pile]``: one chance draw per card."""
 
@@ -260,6 +276,54 @@ class Choose(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Place(Node):
+    """``place label [by player]: lo..hi card from source onto grid [within d] as var [where test]``.
+
+    A decision: each distinct (tile card, empty square, rotation) is one action, the
+    squares being those within ``d`` steps (default 1) of a placed tile, or the
+    origin on an empty grid. ``var`` names the new tile in ``where`` (judged as if it
+    were placed) and in the rest of the block (``none`` when nothing was placed)."""
+
+    label: Ident
+    chooser: Optional[Expr]
+    lo: Expr
+    hi: Expr
+    source: Expr
+    grid: Ident
+    within: Optional[Expr]
+    var: Ident
+    where: Optional[Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class Binding(Node):
+    """``var in domain`` in an option of ``choose ... { }``."""
+
+    var: Ident
+    domain: Domain
+
+
+@dataclass(frozen=True, slots=True)
+class Option(Node):
+    """``name [var in domain, ...] [where test] { body }``: one kind of move in a choice."""
+
+    name: Ident
+    bindings: list[Binding]
+    where: Optional[Expr]
+    body: list[Stmt]
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseOne(Node):
+    """``choose label [by player] { options }``: a decision among options; each binding of
+    an option's variables for which its ``where`` holds is one action, and its body runs."""
+
+    label: Ident
+    chooser: Optional[Expr]
+    options: list[Option]
+
+
+@dataclass(frozen=True, slots=True)
 class Run(Node):
     """``run phase``: the phase's statements run here."""
 
@@ -268,10 +332,13 @@ class Run(Node):
 
 @dataclass(frozen=True, slots=True)
 class EndGame(Node):
-    """``end game``: the game ends now and is scored."""
+    """``end game``: the game ends now and is scored; ``end game with no winner``: a draw."""
+
+    no_winner: bool
 
 
-Stmt = Union[Let, Set, SetRandom, If, For, Move, MoveAll, Deal, Refill, Choose, Run, EndGame]
+Stmt = Union[Let, Set, SetRandom, If, For, Move, MoveAll, MoveCards, Deal, Refill, Choose, Place, ChooseOne,
+             Run, EndGame]
 
 
 # ---- declarations ----------------------------------------------------------
@@ -326,6 +393,36 @@ class Pieces(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Grid(Node):
+    """``grid name { tiles kind paths attr }``: an unbounded square grid on which cards of
+    ``kind`` are placed as tiles; the edge sets of ``attr`` are each tile's paths."""
+
+    name: Ident
+    tiles: Ident
+    paths: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class RouteClause(Node):
+    """``name[(params)] = value`` inside a ``route`` declaration."""
+
+    name: Ident
+    params: list[Ident]
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Route(Node):
+    """``route name(params) on grid { clauses }``: a query, the longest walk along paths
+    from a start, in distinct tiles; the clauses say where it starts and what stops it."""
+
+    name: Ident
+    params: list[Ident]
+    grid: Ident
+    clauses: list[RouteClause]
+
+
+@dataclass(frozen=True, slots=True)
 class Zone(Node):
     """A container of cards, shared or one per player, ``public``, ``private`` (its owner
     sees it) or ``hidden`` (nobody sees its cards, everybody sees how many)."""
@@ -337,10 +434,11 @@ class Zone(Node):
 
 @dataclass(frozen=True, slots=True)
 class AttrValue(Node):
-    """``name = value`` on a card variety; a bare ``name`` means ``true``."""
+    """``name = value`` on a card variety; a bare ``name`` means ``true``; ``[N S] [E W]``
+    is a list of edge sets (a tile's paths, or edges it marks)."""
 
     name: Ident
-    value: Union[int, bool, str]
+    value: Union[int, bool, str, list[list[str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,10 +461,12 @@ class Cards(Node):
 
 @dataclass(frozen=True, slots=True)
 class Var(Node):
-    """``var name [per player] = init``: a counter the rules set and read."""
+    """``var name [per player | per grid] = init``: a value the rules set and read, shared,
+    one per player, or one per tile placed on ``grid``."""
 
     name: Ident
     per_player: bool
+    grid: Optional[Ident]
     init: Expr
 
 
@@ -429,6 +529,8 @@ class RulesFile(Node):
     enums: list[Enum]
     tracks: list[Track]
     pieces: list[Pieces]
+    grids: list[Grid]
+    routes: list[Route]
     zones: list[Zone]
     cards: list[Cards]
     vars: list[Var]

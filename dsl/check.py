@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .diagnostics import Diagnostic, did_you_mean
-from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, INT, KEYWORD_NAMES, NONE, PLAYER, ZONE,
-                      Symbols, attr_type, collect, kind_type)
+from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES,
+                      NONE, PLAYER, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
 
 MAX_CARDS = 100_000
 MAX_SPACES = 10_000
@@ -57,9 +57,14 @@ class Checker:
         self.check_params()
         for i, v in enumerate(ir["vars"]):
             t = self.expr(v["init"], {}, f"$.vars[{i}].init")
-            self.expect(v["init"], t, {INT, BOOL, PLAYER}, "a var's start value", f"$.vars[{i}].init")
+            want = {INT, BOOL} if v.get("grid") else {INT, BOOL, PLAYER, NONE}
+            self.expect(v["init"], t, want, "a var's start value", f"$.vars[{i}].init")
             self.var_types.setdefault(v["name"], t)
+            if v.get("grid") and v["grid"] not in self.sym.grids:
+                self.error(v, f"unknown grid '{v['grid']}'{did_you_mean(v['grid'], self.sym.grids)}",
+                           f"$.vars[{i}]", "grid_at")
         self.check_tracks()
+        self.check_grids()
         self.check_pieces()
         self.check_cards()
         if not ir["turn"]:
@@ -81,6 +86,7 @@ class Checker:
                             f"$.{key}.expr")
         for i, r in enumerate(ir["reports"]):
             self.expr(r["expr"], {}, f"$.reports[{i}].expr")
+        self.check_routes()
         for i, d in enumerate(ir["defines"]):
             if d["name"] not in self.used:  # checked once, its params taken as anything
                 self.define_stack.append(d["name"])
@@ -92,7 +98,11 @@ class Checker:
     def check_names(self) -> None:
         seen: dict[str, str] = {}
         groups = [("param", "params"), ("kind", "enums"), ("track", "tracks"), ("kind", "pieces"),
-                  ("zone", "zones"), ("var", "vars"), ("define", "defines")]
+                  ("grid", "grids"), ("route", "routes"), ("zone", "zones"), ("var", "vars"),
+                  ("define", "defines")]
+        if self.sym.grids:
+            seen["edge"] = "kind"
+            seen.update((e, "value") for e in EDGE_NAMES)
         reserved = set(KEYWORD_NAMES) | set(BUILTINS) | AGGREGATES
         for what, key in groups:
             for i, d in enumerate(self.ir[key]):
@@ -167,6 +177,57 @@ class Checker:
             if t["tiles"] and spaces is not None and total is not None and total != spaces:
                 self.error(t, f"track '{t['name']}' has {spaces} spaces but its tiles add up to {total}", path)
 
+    def check_grids(self) -> None:
+        for i, g in enumerate(self.ir.get("grids", ())):
+            path = f"$.grids[{i}]"
+            if i > 0:
+                self.error(g, "a game may have one grid", path, "name_at")
+            if g["tiles"] not in self.sym.card_kinds:
+                self.error(g, f"unknown card kind '{g['tiles']}'{did_you_mean(g['tiles'], self.sym.card_kinds)}",
+                           path, "tiles_at")
+            if self.sym.attrs.get(g["paths"]) != EDGES:
+                what = "is not a list of edge sets" if g["paths"] in self.sym.attrs else "is not a card attribute"
+                self.error(g, f"'{g['paths']}' {what}: write it on each tile, as {g['paths']} = [N S]", path,
+                           "paths_at")
+            else:
+                for c in self.ir["cards"]:
+                    for v in c["varieties"] if c["name"] == g["tiles"] else ():
+                        paths = next((a["value"] for a in v["attrs"] if a["name"] == g["paths"]), [])
+                        ends = [e for p in paths for e in p]
+                        if len(ends) != len(set(ends)):
+                            self.error(v, f"tile '{v['name']}' has two paths through one edge", path, "name_at")
+
+    def check_routes(self) -> None:
+        for i, r in enumerate(self.ir.get("routes", ())):
+            path = f"$.routes[{i}]"
+            if r["grid"] not in self.sym.grids:
+                self.error(r, f"unknown grid '{r['grid']}'{did_you_mean(r['grid'], self.sym.grids)}", path,
+                           "grid_at")
+            scope = {p: ANY for p in r["params"]}
+            seen: set[str] = set()
+            for j, c in enumerate(r["clauses"]):
+                cpath = f"{path}.clauses[{j}]"
+                name = c["name"]
+                if name not in ROUTE_CLAUSES:
+                    self.error(c, f"unknown route clause '{name}'{did_you_mean(name, ROUTE_CLAUSES)}", cpath,
+                               "name_at")
+                    continue
+                if name in seen:
+                    self.error(c, f"route clause '{name}' is given twice", cpath, "name_at")
+                seen.add(name)
+                types, result = ROUTE_CLAUSES[name]
+                if len(c["params"]) != len(types):
+                    names = {0: "no parameters", 1: "one parameter (the tile)", 2: "two parameters (tile, edge)"}
+                    self.error(c, f"'{name}' takes {names[len(types)]}", cpath, "name_at")
+                    continue
+                inner = {**scope, **dict(zip(c["params"], types))}
+                got = self.expr(c["value"], inner, f"{cpath}.value")
+                want = {result, NONE} if result in (TILE, EDGE) else {result}
+                self.expect(c["value"], got, want, f"'{name}'", f"{cpath}.value")
+            for required in ("start", "start_edge"):
+                if required not in seen:
+                    self.error(r, f"route '{r['name']}' needs a '{required} = ...' clause", path, "name_at")
+
     def check_pieces(self) -> None:
         for i, p in enumerate(self.ir["pieces"]):
             if p["track"] not in self.sym.tracks:
@@ -192,7 +253,13 @@ class Checker:
                 total += n or 0
                 for k, a in enumerate(v["attrs"]):
                     value = a["value"]
-                    if isinstance(value, str) and value not in self.sym.value_kind:
+                    if isinstance(value, list):
+                        bad = [e for p in value for e in p if e not in EDGE_NAMES]
+                        if bad:
+                            self.error(a, f"unknown edge '{bad[0]}': edges are N, E, S and W", f"{path}.attrs[{k}]")
+                        elif not self.sym.grids:
+                            self.error(a, "edges belong to tiles: declare a grid first", f"{path}.attrs[{k}]")
+                    elif isinstance(value, str) and value not in self.sym.value_kind:
                         self.error(a, f"unknown value '{value}'{did_you_mean(value, self.sym.value_kind)}",
                                    f"{path}.attrs[{k}]")
                         continue
@@ -253,7 +320,7 @@ class Checker:
 
     def check_unused(self) -> None:
         for key, what in (("params", "param"), ("zones", "zone"), ("defines", "define"), ("phases", "phase"),
-                          ("vars", "var")):
+                          ("vars", "var"), ("routes", "route")):
             for i, d in enumerate(self.ir[key]):
                 if d["name"] not in self.used:
                     verb = "never runs" if key == "phases" else "is never used"
@@ -275,7 +342,10 @@ class Checker:
                 got = self.expr(s["value"], scope, f"{path}.value")
             else:
                 got = self.domain(s["domain"], scope, f"{path}.domain")
-            if want not in (None, ANY) and got not in (want, ANY) and not (want == PLAYER and got == INT):
+            if want == NONE and got not in (INT, BOOL) and s["target"] in self.var_types:
+                self.var_types[s["target"]] = got  # a var that starts as none holds what it is first set to
+            elif want not in (None, ANY) and got not in (want, ANY, NONE if want not in (INT, BOOL) else ANY) \
+                    and not (want == PLAYER and got == INT):
                 self.error(s, f"'{s['target']}' holds {_show(want)} but is set to {_show(got)}", path)
         elif node == "if":
             self.expect(s["test"], self.expr(s["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
@@ -317,6 +387,18 @@ class Checker:
                 self.zone(s["reshuffle"], scope, f"{path}.reshuffle")
         elif node == "choose":
             self.check_choose(s, scope, path)
+        elif node == "move_cards":
+            self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
+                        f"{path}.amount")
+            if s["variety"] not in self.sym.varieties:
+                self.error(s, f"unknown card '{s['variety']}'{did_you_mean(s['variety'], self.sym.varieties)}",
+                           path, "variety_at")
+            self.zone(s["source"], scope, f"{path}.source")
+            self.zone(s["dest"], scope, f"{path}.dest")
+        elif node == "place":
+            self.check_place(s, scope, path)
+        elif node == "choose_one":
+            self.check_choose_one(s, scope, path)
         elif node == "run":
             if s["phase"] not in self.sym.phases:
                 self.error(s, f"unknown phase '{s['phase']}'{did_you_mean(s['phase'], self.sym.phases)}", path,
@@ -325,6 +407,45 @@ class Checker:
                 self.used.add(s["phase"])
                 i = next(i for i, p in enumerate(self.ir["phases"]) if p["name"] == s["phase"])
                 self.block(self.sym.phases[s["phase"]]["body"], {}, f"$.phases[{i}].body")
+
+    def check_place(self, s: dict, scope: dict, path: str) -> None:
+        if s["chooser"] is not None:
+            self.expect(s["chooser"], self.expr(s["chooser"], scope, f"{path}.chooser"), {PLAYER}, "'by'",
+                        f"{path}.chooser")
+        lo, hi = self.const(s["lo"]), self.const(s["hi"])
+        if (lo, hi) not in ((1, 1), (0, 1)):
+            self.error(s["lo"], "a placement is of '1 card' or '0..1 card'", f"{path}.lo")
+        self.zone(s["source"], scope, f"{path}.source")
+        if s["grid"] not in self.sym.grids:
+            self.error(s, f"unknown grid '{s['grid']}'{did_you_mean(s['grid'], self.sym.grids)}", path, "grid_at")
+        if s["within"] is not None:
+            self.expect(s["within"], self.expr(s["within"], scope, f"{path}.within"), {INT}, "'within'",
+                        f"{path}.within")
+            d = self.const(s["within"])
+            if d is None or not 1 <= d <= 8:
+                self.error(s["within"], "'within' must be a number from 1 to 8", f"{path}.within")
+        scope[s["var"]] = TILE
+        if s["where"] is not None:
+            self.expect(s["where"], self.expr(s["where"], scope, f"{path}.where"), {BOOL}, "'where'",
+                        f"{path}.where")
+
+    def check_choose_one(self, s: dict, scope: dict, path: str) -> None:
+        if s["chooser"] is not None:
+            self.expect(s["chooser"], self.expr(s["chooser"], scope, f"{path}.chooser"), {PLAYER}, "'by'",
+                        f"{path}.chooser")
+        names: set[str] = set()
+        for i, o in enumerate(s["options"]):
+            opath = f"{path}.options[{i}]"
+            if o["name"] in names:
+                self.error(o, f"option '{o['name']}' is given twice", opath, "name_at")
+            names.add(o["name"])
+            inner = dict(scope)
+            for j, b in enumerate(o["bindings"]):
+                inner[b["var"]] = self.domain(b["domain"], inner, f"{opath}.bindings[{j}].domain")
+            if o["where"] is not None:
+                self.expect(o["where"], self.expr(o["where"], inner, f"{opath}.where"), {BOOL}, "'where'",
+                            f"{opath}.where")
+            self.block(o["body"], inner, f"{opath}.body")
 
     def check_choose(self, s: dict, scope: dict, path: str) -> None:
         if s["chooser"] is not None:
@@ -361,12 +482,15 @@ class Checker:
             return None
         self.used.add(name)
         want = self.var_type(name, s, path, "target_at")
-        if var["per_player"] and index is None:
-            self.error(s, f"var '{name}' is per player: write {name}(p)", path, "target_at")
-        elif not var["per_player"] and index is not None:
+        per = PLAYER if var["per_player"] else TILE if var.get("grid") else None
+        if per is not None and index is None:
+            self.error(s, f"var '{name}' is per {'player' if per == PLAYER else 'tile'}: write "
+                          f"{name}({'p' if per == PLAYER else 't'})", path, "target_at")
+        elif per is None and index is not None:
             self.error(s, f"var '{name}' is shared: it takes no player", path, "target_at")
         elif index is not None:
-            self.expect(index, self.expr(index, scope, f"{path}.index"), {PLAYER}, "the player", f"{path}.index")
+            self.expect(index, self.expr(index, scope, f"{path}.index"), {per}, f"the {_show(per)[2:]}",
+                        f"{path}.index")
         return want
 
     def var_type(self, name: str, node: dict, path: str, at_field: str = "at") -> str:
@@ -398,6 +522,8 @@ class Checker:
         t = self.expr(lo, scope, f"{path}.lo")
         if t == ZONE:
             return CARD
+        if t == GRID:
+            return TILE
         if t != ANY:
             self.error(lo, f"cannot loop over {_show(t)}: expected a kind, a zone, 'player' or a range", path)
         return ANY
@@ -421,6 +547,9 @@ class Checker:
     def e_bool(self, e, scope, path):
         return BOOL
 
+    def e_none_value(self, e, scope, path):
+        return NONE
+
     def e_name(self, e, scope, path):
         name = e["id"]
         if name in scope:
@@ -441,12 +570,15 @@ class Checker:
                 return ANY
             return ZONE
         if name in sym.vars:
-            if sym.vars[name]["per_player"]:
-                self.error(e, f"var '{name}' is per player: write {name}(p)", path)
+            if sym.vars[name]["per_player"] or sym.vars[name].get("grid"):
+                per = "player" if sym.vars[name]["per_player"] else "tile"
+                self.error(e, f"var '{name}' is per {per}: write {name}({per[0]})", path)
                 return ANY
             return self.var_type(name, e, path)
         if name in sym.tracks:
             return "track"
+        if name in sym.grids:
+            return GRID
         if name in sym.kinds:
             self.error(e, f"'{name}' is a kind, not a value: loop over it with 'for x in {name}'", path)
             return ANY
@@ -464,6 +596,19 @@ class Checker:
         self.used.add(func)
         if func in sym.defines:
             return self.call_define(e, sym.defines[func], types, scope, path)
+        if func in sym.routes:
+            n = len(sym.routes[func]["params"])
+            if len(args) != n:
+                self.error(e, f"route '{func}' takes {n} argument(s), not {len(args)}", path)
+            return INT
+        if func in sym.vars and sym.vars[func].get("grid"):
+            if len(args) != 1:
+                self.error(e, f"'{func}' takes one tile", path)
+            else:
+                self.expect(args[0], types[0], {TILE}, f"the tile of '{func}'", f"{path}.args[0]")
+            return self.var_type(func, e, path)
+        if func == "count" and len(args) == 1 and types[0] == GRID:
+            return INT
         if func in sym.zones or func in sym.vars:
             decl = sym.zones.get(func) or sym.vars[func]
             if not decl["per_player"]:
@@ -489,6 +634,8 @@ class Checker:
                 elif w == "track":
                     if t not in ("track", ANY):
                         self.error(a, f"'{func}' needs a track, not {_show(t)}", f"{path}.args[{i}]")
+                elif w == TILE:
+                    self.expect(a, t, {TILE, NONE}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
                 else:
                     self.expect(a, t, {w}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
             if func == "at_place" and args and args[0]["node"] == "name":
@@ -498,7 +645,7 @@ class Checker:
         if func in AGGREGATES:
             self.error(e, f"'{func}' is written {func}(expression for x in ...)", path)
             return ANY
-        known = list(sym.defines) + list(sym.zones) + list(BUILTINS) + list(sym.vars)
+        known = list(sym.defines) + list(sym.zones) + list(BUILTINS) + list(sym.vars) + list(sym.routes)
         self.error(e, f"unknown query '{func}'{did_you_mean(func, known)}", path)
         return ANY
 
@@ -561,13 +708,18 @@ class Checker:
 
     def e_attr(self, e, scope, path):
         t = self.expr(e["obj"], scope, f"{path}.obj")
-        if t not in (CARD, ANY):
-            self.error(e, f"only cards have attributes; this is {_show(t)}", path)
+        name = e["name"]
+        if t not in (CARD, TILE, ANY):
+            self.error(e, f"only cards and tiles have attributes; this is {_show(t)}", path)
             return ANY
-        if e["name"] not in self.sym.attrs:
-            self.error(e, f"unknown card attribute '{e['name']}'{did_you_mean(e['name'], self.sym.attrs)}", path)
+        if name not in self.sym.attrs:
+            self.error(e, f"unknown card attribute '{name}'{did_you_mean(name, self.sym.attrs)}", path)
             return ANY
-        return self.sym.attrs[e["name"]]
+        if t == TILE and name not in self.sym.tile_attrs:
+            self.error(e, f"'{name}' is not an attribute of the grid's tiles", path)
+        elif t == CARD and name in self.sym.tile_attrs:
+            self.error(e, f"'{name}' is a tile attribute: read it from a placed tile", path)
+        return self.sym.attrs[name]
 
     def e_bin_op(self, e, scope, path):
         op = e["op"]
@@ -577,6 +729,8 @@ class Checker:
             self.expect(e["left"], a, {INT}, f"'{op}'", f"{path}.left")
             self.expect(e["right"], b, {INT}, f"'{op}'", f"{path}.right")
             return INT
+        if op in ORDER and a == b and a.startswith("kind:"):
+            return BOOL  # values of one kind are ordered as declared
         if op in ORDER:
             self.expect(e["left"], a, {INT}, f"'{op}'", f"{path}.left")
             self.expect(e["right"], b, {INT}, f"'{op}'", f"{path}.right")
@@ -613,7 +767,7 @@ def _comparable(a: str, b: str) -> bool:
     if a == b:
         return True
     kinds = {a, b}
-    if NONE in kinds and all(k.startswith("kind:") or k == NONE for k in kinds):
+    if NONE in kinds and all(k.startswith("kind:") or k in (NONE, TILE, PLAYER) for k in kinds):
         return True
     return "kind:*" in kinds and all(k.startswith("kind:") for k in kinds)
 
@@ -626,6 +780,8 @@ def _runs(stmts: list) -> list[str]:
         for key in ("body", "else_"):
             if key in s:
                 out.extend(_runs(s[key]))
+        for o in s.get("options", ()):
+            out.extend(_runs(o["body"]))
     return out
 
 
@@ -635,4 +791,5 @@ def _show(t: Optional[str]) -> str:
     if t.startswith("kind:"):
         return "a piece or value" if t == "kind:*" else f"a value of '{t[5:]}'"
     return {INT: "a number", BOOL: "true/false", PLAYER: "a player", ZONE: "a zone", CARD: "a card",
-            NONE: "no value", "track": "a track"}.get(t, t)
+            NONE: "no value", "track": "a track", GRID: "a grid", TILE: "a tile",
+            EDGES: "a set of edges"}.get(t, t)

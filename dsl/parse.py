@@ -203,7 +203,8 @@ def _kept(children: list) -> list:
 
 
 DECL_SLOTS = {
-    A.Param: "params", A.Enum: "enums", A.Track: "tracks", A.Pieces: "pieces", A.Zone: "zones",
+    A.Param: "params", A.Enum: "enums", A.Track: "tracks", A.Pieces: "pieces", A.Grid: "grids",
+    A.Route: "routes", A.Zone: "zones",
     A.Cards: "cards", A.Var: "vars", A.Define: "defines", A.Phase: "phases", A.EndWhen: "end",
     A.Report: "reports",
 }
@@ -282,6 +283,28 @@ class ToAst(Transformer):
     def per_player(self, meta, c):
         return True
 
+    def per_tile(self, meta, c):
+        return ("grid", _ident(c[1]))
+
+    def grid_decl(self, meta, c):
+        k = _kept(c)
+        return self._decl(A.Grid(_ident(k[0]), _ident(k[1]), _ident(k[2]), span=_span(meta)))
+
+    def route_decl(self, meta, c):
+        k = _kept(c)
+        return self._decl(A.Route(_ident(k[0]), k[1], _ident(k[2]), k[3:], span=_span(meta)))
+
+    def route_clause(self, meta, c):
+        k = _kept(c)
+        params = k[1] if len(k) == 3 else []
+        return A.RouteClause(_ident(k[0]), params, k[-1], span=_span(meta))
+
+    def edge_sets(self, meta, c):
+        return ("edges", c)
+
+    def edge_set(self, meta, c):
+        return [str(t) for t in _kept(c)]
+
     def zone_decl(self, meta, c):
         k = _kept(c)
         per_player = any(x is True for x in k)
@@ -301,12 +324,15 @@ class ToAst(Transformer):
             value = c[-1]
             if isinstance(value, Token):
                 value = {"true": True, "false": False}.get(str(value), str(value))
+            elif isinstance(value, tuple):
+                value = value[1]
         return A.AttrValue(_ident(c[0]), value, span=_span(meta))
 
     def var_decl(self, meta, c):
         k = _kept(c)
         per_player = any(x is True for x in k)
-        return self._decl(A.Var(_ident(k[0]), per_player, k[-1], span=_span(meta)))
+        grid = next((x[1] for x in k if isinstance(x, tuple)), None)
+        return self._decl(A.Var(_ident(k[0]), per_player, grid, k[-1], span=_span(meta)))
 
     def define_decl(self, meta, c):
         k = _kept(c)
@@ -379,6 +405,44 @@ class ToAst(Transformer):
         k = _kept(c)
         return A.MoveAll(k[0], k[1], span=_span(meta))
 
+    def move_cards_stmt(self, meta, c):
+        k = _kept(c)
+        return A.MoveCards(k[0], _ident(k[1]), k[2], k[3], span=_span(meta))
+
+    def within(self, meta, c):
+        return ("within", c[1])
+
+    def place_stmt(self, meta, c):
+        label = _ident(c[1])
+        rest = c[2:]
+        chooser = None
+        if isinstance(rest[0], Token) and rest[0].type == "BY":
+            chooser, rest = rest[1], rest[2:]
+        parts = {p[0]: p for p in rest if isinstance(p, tuple)}
+        _, lo, hi = parts["amount"]
+        within = parts["within"][1] if "within" in parts else None
+        tokens = [t for t in rest if isinstance(t, Token)]
+        grid = next(tokens[i + 1] for i, t in enumerate(tokens) if t.type == "ONTO")
+        var = next(tokens[i + 1] for i, t in enumerate(tokens) if t.type == "AS")
+        source = rest[[i for i, t in enumerate(rest) if isinstance(t, Token) and t.type == "FROM"][0] + 1]
+        where_at = [i for i, t in enumerate(rest) if isinstance(t, Token) and t.type == "WHERE"]
+        where = rest[where_at[0] + 1] if where_at else None
+        return A.Place(label, chooser, lo, hi, source, _ident(grid), within, _ident(var), where, span=_span(meta))
+
+    def choose_one_stmt(self, meta, c):
+        k = _kept(c)
+        chooser = k[1] if len(k) > 1 and not isinstance(k[1], A.Option) else None
+        return A.ChooseOne(_ident(k[0]), chooser, [o for o in k if isinstance(o, A.Option)], span=_span(meta))
+
+    def option(self, meta, c):
+        k = _kept(c)
+        bindings = [b for b in k[1:] if isinstance(b, A.Binding)]
+        rest = [x for x in k[1:-1] if not isinstance(x, A.Binding)]
+        return A.Option(_ident(k[0]), bindings, rest[0] if rest else None, k[-1], span=_span(meta))
+
+    def binding(self, meta, c):
+        return A.Binding(_ident(c[0]), c[2], span=_span(meta))
+
     def reshuffling(self, meta, c):
         return ("reshuffle", c[1])
 
@@ -425,7 +489,10 @@ class ToAst(Transformer):
         return A.Run(_ident(c[1]), span=_span(meta))
 
     def end_stmt(self, meta, c):
-        return A.EndGame(span=_span(meta))
+        return A.EndGame(len(c) > 2, span=_span(meta))
+
+    def none(self, meta, c):
+        return A.NoneValue(span=_span(meta))
 
     # ---- expressions ----
     def int(self, meta, c):

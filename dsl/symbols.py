@@ -6,9 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# Types are strings: "int", "bool", "player", "zone", "card", "none", and
-# "kind:<name>" for a value of an enum or a piece kind (pieces are values too).
+# Types are strings: "int", "bool", "player", "zone", "card", "none", "grid", "tile" (a tile
+# placed on the grid), "edges" (a set of a tile's edges), and "kind:<name>" for a value of an
+# enum or a piece kind (pieces are values too; an edge is a value of the kind "edge").
 INT, BOOL, PLAYER, ZONE, CARD, NONE, ANY = "int", "bool", "player", "zone", "card", "none", "any"
+GRID, TILE, EDGES = "grid", "tile", "edges"
+EDGE_KIND = "edge"
+EDGE = "kind:edge"
+EDGE_NAMES = ("N", "E", "S", "W")  # clockwise; a quarter turn takes each to the next
 
 AGGREGATES = {"sum", "max", "min", "count", "any", "all"}
 # Built-in queries: name → (argument types, result type). "kind:*" is any piece kind.
@@ -22,6 +27,23 @@ BUILTINS: dict[str, tuple[tuple[str, ...], str]] = {
     "min": ((INT, INT), INT),
     "max": ((INT, INT), INT),
     "abs": ((INT,), INT),
+    "col": ((TILE,), INT),
+    "row": ((TILE,), INT),
+    "neighbour": ((TILE, EDGE), TILE),
+    "opposite": ((EDGE,), EDGE),
+    "open": ((TILE, EDGE), BOOL),
+    "joined": ((TILE, EDGE, EDGE), BOOL),
+    "includes": ((EDGES, EDGE), BOOL),
+}
+# The clauses of a route declaration: name → (parameters it takes, type of its value).
+ROUTE_CLAUSES: dict[str, tuple[tuple[str, ...], str]] = {
+    "start": ((), TILE),
+    "start_edge": ((), EDGE),
+    "enter_start": ((TILE,), BOOL),
+    "blocked": ((TILE,), BOOL),
+    "stops": ((TILE, EDGE), BOOL),
+    "passes": ((), INT),
+    "enough": ((), INT),
 }
 KEYWORD_NAMES = {"players": INT, "current": PLAYER}
 
@@ -47,6 +69,9 @@ class Symbols:
     vars: dict[str, dict] = field(default_factory=dict)
     defines: dict[str, dict] = field(default_factory=dict)
     phases: dict[str, dict] = field(default_factory=dict)
+    grids: dict[str, dict] = field(default_factory=dict)
+    routes: dict[str, dict] = field(default_factory=dict)
+    tile_attrs: set[str] = field(default_factory=set)               # attributes of a grid's tile kind
 
     def all_tags(self) -> set[str]:
         return set().union(*self.tags.values()) if self.tags else set()
@@ -55,7 +80,8 @@ class Symbols:
         """Name → what it is, for 'did you mean' and for clashes."""
         names: dict[str, str] = {}
         for what, table in (("param", self.params), ("track", self.tracks), ("zone", self.zones),
-                            ("var", self.vars), ("define", self.defines), ("kind", self.kinds)):
+                            ("var", self.vars), ("define", self.defines), ("kind", self.kinds),
+                            ("grid", self.grids), ("route", self.routes)):
             for n in table:
                 names.setdefault(n, what)
         for v in self.value_kind:
@@ -68,12 +94,20 @@ def attr_type(value: Any, value_kind: dict[str, str]) -> str:
         return BOOL
     if isinstance(value, int):
         return INT
+    if isinstance(value, list):
+        return EDGES
     return kind_type(value_kind[value]) if value in value_kind else NONE
 
 
 def collect(ir: dict) -> Symbols:
     """The symbol table of an IR document (assumed schema-valid). Duplicates keep the first."""
     s = Symbols()
+    for g in ir.get("grids", ()):
+        s.grids.setdefault(g["name"], g)
+    if s.grids:  # a grid brings its edges, first, so that they are the values 0..3
+        s.kinds[EDGE_KIND] = list(EDGE_NAMES)
+    for r in ir.get("routes", ()):
+        s.routes.setdefault(r["name"], r)
     for p in ir["params"]:
         s.params.setdefault(p["name"], p)
     for e in ir["enums"]:
@@ -95,6 +129,8 @@ def collect(ir: dict) -> Symbols:
             s.varieties.setdefault(v["name"], (c["name"], v))
             for a in v["attrs"]:
                 s.attrs.setdefault(a["name"], attr_type(a["value"], s.value_kind))
+                if any(g["tiles"] == c["name"] for g in s.grids.values()):
+                    s.tile_attrs.add(a["name"])
     for v in ir["vars"]:
         s.vars.setdefault(v["name"], v)
     for d in ir["defines"]:

@@ -10,7 +10,8 @@ value id, a player is a seat number, a card (in a loop over a zone) is its
 variety index, "no value" is -1.
 
 Inside generated code: ``st`` is the state, ``z`` its zones, ``zb`` the zone
-bases, ``L`` its locals, ``P`` piece positions, ``PL`` podium places.
+bases, ``L`` its locals, ``P`` piece positions, ``PL`` podium places, ``G`` the
+board of the grid (a tile is its number on the board, an edge is 0..3).
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from dsl.symbols import Symbols
 
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
+from .routes import route_length
 
 Fn = Callable[[Any], Any]
 UNROLL_LIMIT = 16
 PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
-            ("PL", "PL = st.place"))
+            ("PL", "PL = st.place"), ("G", "G = st.grid"))
 ARITH = {"+", "-", "*"}
 # Built-in queries with fixed arguments, as Python code ({0}, {1}: the arguments' code).
 BUILTIN_CODE = {
@@ -37,6 +39,13 @@ BUILTIN_CODE = {
     "at_place": "_at_place(st, {0}, {1})",
     "finishers": "len(st.podium[{0}])",
     "abs": "abs({0})",
+    "col": "_col(G, {0})",
+    "row": "_row(G, {0})",
+    "neighbour": "_neighbour(G, {0}, {1})",
+    "opposite": "({0} ^ 2)",
+    "open": "_open(G, {0}, {1})",
+    "joined": "_joined(G, {0}, {1}, {2})",
+    "includes": "(({0}) >> {1} & 1 == 1)",
 }
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 
@@ -60,6 +69,26 @@ def _mod(a: int, b: int) -> int:
 def _at_place(st: Any, track: int, k: int) -> int:
     podium = st.podium[track]
     return podium[k - 1] if 0 < k <= len(podium) else NO_VALUE
+
+
+def _col(board: Any, t: int) -> int:
+    return board.x[t] if t >= 0 else 0
+
+
+def _row(board: Any, t: int) -> int:
+    return board.y[t] if t >= 0 else 0
+
+
+def _neighbour(board: Any, t: int, e: int) -> int:
+    return board.nb[t][e] if t >= 0 else NO_VALUE
+
+
+def _open(board: Any, t: int, e: int) -> bool:
+    return t >= 0 and board.ends[t][e] > 0
+
+
+def _joined(board: Any, t: int, a: int, b: int) -> bool:
+    return t >= 0 and board.ends[t][a] >> b & 1 == 1
 
 
 def _count_by(vec: list[int], groups: dict, value: Any) -> int:
@@ -102,9 +131,14 @@ class ExprCompiler:
         # zone never needs to look at the others.
         self.can_hold = can_hold or {}
         self.ns: dict[str, Any] = {"_div": _div, "_mod": _mod, "_at_place": _at_place, "_count_by": _count_by,
-                                "_pick": _pick}
+                                "_pick": _pick, "_col": _col, "_row": _row, "_neighbour": _neighbour,
+                                "_open": _open, "_joined": _joined}
         self.fresh = 0
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
+        shapes = layout.shapes
+        self.turned = {attr: self.constant(rows, f"T_{attr}") for attr, rows in shapes.masks.items()} \
+            if shapes else {}
+        self.route_fns: dict[str, str] = {}
 
     def name(self, prefix: str) -> str:
         self.fresh += 1
@@ -128,7 +162,8 @@ class ExprCompiler:
             fn.constant = value  # callers may read it once instead of calling
             return fn
         needed = code + (assign[1] if assign else "")
-        lines = [f"    {line}" for word, line in PREAMBLE if re.search(rf"\b{word}\[", needed)]
+        lines = [f"    {line}" for word, line in PREAMBLE
+                 if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
         if assign:
             lines.append(f"    {assign[0]} = {assign[1]}")
         src = "def _f(st):\n" + "\n".join(lines) + ("\n" if lines else "") + f"    return {code}\n"
@@ -147,6 +182,9 @@ class ExprCompiler:
 
     def g_bool(self, e, env):
         return lit(e["value"])
+
+    def g_none_value(self, e, env):
+        return lit(NO_VALUE)
 
     def g_name(self, e, env):
         name, sym, lay = e["id"], self.sym, self.layout
@@ -168,6 +206,8 @@ class ExprCompiler:
             return f"st.vars[{lay.shared_var_slot[name]}]"
         if name in sym.tracks:
             return lit(lay.track_names.index(name))
+        if name in sym.grids:
+            return "G"
         raise KeyError(name)
 
     def inline(self, define: dict, args: list[str]) -> str:
@@ -181,6 +221,13 @@ class ExprCompiler:
             return self.inline(sym.defines[func], args)
         if func in sym.zones:
             return f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]"
+        if func in lay.tile_var_names:
+            return f"G.tv[{lay.tile_var_names.index(func)}][{args[0]}]"
+        if func in sym.routes:
+            return f"{self.route_function(func)}(st, {', '.join(args)})"
+        if func == "count" and e["args"][0]["node"] == "name" and e["args"][0]["id"] in sym.grids \
+                and not is_local(e["args"][0]["id"], env):
+            return "len(G.x)"
         if func in sym.vars:
             return f"st.vars[st.var_base[{lay.var_names.index(func)}] + {args[0]}]"
         if func in BUILTIN_CODE:
@@ -251,7 +298,65 @@ class ExprCompiler:
         return self.can_hold.get(name, everything) if name else everything
 
     def g_attr(self, e, env):
-        return self.attr_of(self.columns[e["name"]], self.gen(e["obj"], env))
+        name = e["name"]
+        if name in self.sym.tile_attrs:
+            tile = self.gen(e["obj"], env)
+            if name in self.turned:
+                return f"{self.turned[name]}[G.variety[{tile}]][G.rot[{tile}]]"
+            return f"{self.columns[name]}[G.variety[{tile}]]"
+        return self.attr_of(self.columns[name], self.gen(e["obj"], env))
+
+    # ---- routes ----
+    def route_function(self, name: str) -> str:
+        """The route query ``name`` as a function ``(st, *args) -> length`` in the namespace."""
+        if name not in self.route_fns:
+            self.route_fns[name] = self.constant(self.compile_route(self.sym.routes[name]), f"route_{name}")
+        return self.route_fns[name]
+
+    def compile_route(self, r: dict) -> Callable[..., int]:
+        arg_slots = [self.slots.new() for _ in r["params"]]
+        env = {p: f"L[{s}]" for p, s in zip(r["params"], arg_slots)}
+        clauses = {c["name"]: c for c in r["clauses"]}
+
+        def clause(name: str, default: Any) -> tuple[Fn, list[int]]:
+            c = clauses.get(name)
+            if c is None:
+                return (lambda st: default), []
+            slots = [self.slots.new() for _ in c["params"]]
+            inner = {**env, **{p: f"L[{s}]" for p, s in zip(c["params"], slots)}}
+            return self.compile(c["value"], inner), slots
+        start, _ = clause("start", NO_VALUE)
+        start_edge, _ = clause("start_edge", NO_VALUE)
+        enter_start, (enter_tile,) = clause("enter_start", False) if "enter_start" in clauses else \
+            (lambda st: False, [self.slots.new()])
+        blocked, blocked_slots = clause("blocked", False)
+        stops, stop_slots = clause("stops", False)
+        passes, _ = clause("passes", 0)
+        enough, _ = clause("enough", None)
+
+        if blocked_slots:
+            def blocked_of_tile(st: Any, t: int) -> bool:
+                st.locals[blocked_slots[0]] = t
+                return bool(blocked(st))
+        else:
+            blocked_of_tile = None
+
+        if stop_slots:
+            tile_slot, edge_slot = stop_slots
+
+            def stops_of_tile(st: Any, t: int) -> int:
+                L = st.locals
+                L[tile_slot] = t
+                mask = 0
+                for e in range(4):
+                    L[edge_slot] = e
+                    if stops(st):
+                        mask |= 1 << e
+                return mask
+        else:
+            stops_of_tile = None
+        return RouteQuery(start, start_edge, enter_start, enter_tile, blocked_of_tile, stops_of_tile, passes,
+                          enough, arg_slots, arg_slots + [enter_tile] + blocked_slots + stop_slots)
 
     # ---- aggregates ----
     def domain_code(self, d: dict, env: dict[str, str]) -> tuple[str, str]:
@@ -264,6 +369,8 @@ class ExprCompiler:
         lo = d["lo"]
         if lo["node"] == "name" and lo["id"] in self.layout.kind_values and not is_local(lo["id"], env):
             return "values", repr(tuple(self.layout.kind_values[lo["id"]]))
+        if lo["node"] == "name" and lo["id"] in self.sym.grids and not is_local(lo["id"], env):
+            return "values", "range(len(G.x))"
         return "cards", self.gen(lo, env)
 
     def domain(self, d: dict, env: dict[str, str]) -> tuple[str, Fn]:
@@ -432,6 +539,45 @@ def _names(e: Any) -> set[str]:
         for v in e:
             out |= _names(v)
     return out
+
+
+class RouteQuery:
+    """A compiled ``route`` declaration: called as ``query(st, *args)``, it evaluates the
+    clauses for this state and runs ``routes.route_length``."""
+
+    def __init__(self, start: Fn, start_edge: Fn, enter_start: Fn, enter_tile: int, blocked: Any, stops: Any,
+                 passes: Fn, enough: Fn, arg_slots: list[int], used_slots: list[int]):
+        self.start, self.start_edge, self.enter_start, self.enter_tile = start, start_edge, enter_start, enter_tile
+        self.blocked, self.stops, self.passes, self.enough = blocked, stops, passes, enough
+        self.arg_slots, self.used_slots = arg_slots, used_slots
+
+    def __call__(self, st: Any, *args: Any) -> int:
+        L = st.locals
+        saved = [L[s] for s in self.used_slots]  # a query must leave the state as it was
+        for s, a in zip(self.arg_slots, args):
+            L[s] = a
+        try:
+            board, t0, e0 = st.grid, self.start(st), self.start_edge(st)
+            if t0 < 0 or e0 < 0:
+                return 0
+            L[self.enter_tile] = t0
+            entering = bool(self.enter_start(st))
+            most = self.enough(st)
+            blocked = (lambda t: self.blocked(st, t)) if self.blocked else _never
+            stops = (lambda t: self.stops(st, t)) if self.stops else _no_edges
+            return route_length(board.nb, board.ends, t0, e0, entering, blocked, stops, self.passes(st),
+                                len(board.x) if most is None else most)
+        finally:
+            for s, v in zip(self.used_slots, saved):
+                L[s] = v
+
+
+def _never(t: int) -> bool:
+    return False
+
+
+def _no_edges(t: int) -> int:
+    return 0
 
 
 class SlotAllocator:

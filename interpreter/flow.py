@@ -27,7 +27,7 @@ def _edges(stmts: list, zones: dict, out: list[tuple[Optional[str], Optional[str
     for s in stmts:
         node = s["node"]
         named = {key: zone_name(s.get(key), zones) for key in ("source", "dest", "zone", "reshuffle")}
-        if node in ("move_all", "deal", "choose"):
+        if node in ("move_all", "deal", "choose", "move_cards"):
             out.append((named["source"], named["dest"]))
         elif node == "refill":
             out.append((named["source"], named["zone"]))
@@ -36,6 +36,8 @@ def _edges(stmts: list, zones: dict, out: list[tuple[Optional[str], Optional[str
         for key in ("body", "else_"):
             if key in s:
                 _edges(s[key], zones, out)
+        for option in s.get("options", ()):
+            _edges(option["body"], zones, out)
 
 
 def varieties_by_zone(ir: dict, zones: dict[str, Any]) -> dict[str, set[int]]:

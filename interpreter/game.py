@@ -15,6 +15,7 @@ from dsl.symbols import collect
 
 from .expressions import ExprCompiler, SlotAllocator
 from .flow import varieties_by_zone
+from .boards import Board
 from .layout import NO_VALUE, Layout
 from .program import compile_program
 from .state import State
@@ -104,7 +105,7 @@ class Game:
         st.zones = [[0] * nv for _ in range(n_zone_slots)]
         for i, count in enumerate(self.const["cards"]):
             st.zones[st.zone_base[self.card_zone[i]]][i] += count
-        st.vars = [0] * sum(players if v["per_player"] else 1 for v in self.sym.vars.values())
+        st.vars = [0] * sum(players if self.sym.vars[n]["per_player"] else 1 for n in self.layout.var_names)
         for i, name in enumerate(self.layout.var_names):  # in declaration order: a start value
             init = self.exprs.compile(self.sym.vars[name]["init"], {})  # may read earlier vars
             count = players if self.sym.vars[name]["per_player"] else 1
@@ -116,6 +117,8 @@ class Game:
         st.tags = [[None] * (n + 1) for n in st.track_length]
         st.bags = [list(b) for b in self.const["tiles"]]
         st.locals = [0] * self.n_locals
+        if self.layout.shapes is not None:
+            st.grid = Board(len(self.layout.tile_var_names))
         if chance != "explicit":
             st.rng = random.Random(seed)
         st._advance()
@@ -130,6 +133,8 @@ class Game:
         st.log_actor = [a for a, _ in doc["history"]]
         st.log_spec = [None] * len(doc["history"])
         st.log_payload = [t for _, t in doc["history"]]
+        if doc.get("grid") is not None and self.layout.shapes is not None:
+            st.grid = Board.from_json(doc["grid"], self.layout.shapes)
         if "rng" in doc:
             version, internal, gauss = doc["rng"]
             st.rng = random.Random()
@@ -176,6 +181,12 @@ class Game:
                      for i, n in enumerate(self.layout.var_names)},
             "outcome": st.outcome,
         }
+        if st.grid is not None:
+            names = self.layout.variety_names
+            doc["grid"] = [{"x": x, "y": y, "tile": names[v], "rotation": r,
+                            **{n: st.grid.tv[k][t] for k, n in enumerate(self.layout.tile_var_names)}}
+                           for t, (x, y, v, r) in enumerate(zip(st.grid.x, st.grid.y, st.grid.variety,
+                                                                st.grid.rot))]
         if st.outcome is not None:
             doc["winners"] = st.winners()
             if self.score is not None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from dsl.symbols import Symbols
+from dsl.symbols import EDGE_NAMES, EDGES, Symbols
+
+from .boards import TileShapes
 
 NO_VALUE = -1
 
@@ -47,18 +49,30 @@ class Layout:
             column = []
             for attrs in self.variety_attrs:
                 value = attrs.get(attr, default)
-                if isinstance(value, str):
+                if isinstance(value, list):  # edge sets, as a mask of edges (unturned)
+                    value = sum(1 << EDGE_NAMES.index(e) for group in value for e in set(group))
+                elif isinstance(value, str):
                     value = self.value_id.get(value, NO_VALUE)
                 column.append(value)
             self.attr_table[attr] = column
         self.zone_names = list(sym.zones)
-        self.var_names = list(sym.vars)
+        # Per-tile vars live on the board; the others in ``State.vars``.
+        self.tile_var_names = [n for n, v in sym.vars.items() if v.get("grid")]
+        self.var_names = [n for n, v in sym.vars.items() if not v.get("grid")]
+        self.shapes: TileShapes | None = None
+        if sym.grids:
+            grid = next(iter(sym.grids.values()))
+            assert [self.value_id[e] for e in EDGE_NAMES] == [0, 1, 2, 3]  # Symbols puts edges first
+            self.shapes = TileShapes(self.variety_attrs, {e: i for i, e in enumerate(EDGE_NAMES)},
+                                     [i for i, k in enumerate(self.variety_kind) if k == grid["tiles"]],
+                                     grid["paths"], [a for a, t in sym.attrs.items() if t == EDGES])
         # Shared zones and vars come first in a state, so their slots do not depend on
         # the number of players and compiled code can name them by a constant.
         self.shared_zone_slot = {n: i for i, n in enumerate(n for n in self.zone_names
                                                              if not sym.zones[n]["per_player"])}
         self.shared_var_slot = {n: i for i, n in enumerate(n for n in self.var_names
                                                            if not sym.vars[n]["per_player"])}
+        self.grid_names = list(sym.grids)
 
     def bases(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Where each zone's and each var's slots start in a state (declaration order)."""

@@ -333,3 +333,117 @@ class TileLay(OneShot):
         space, t = payload
         st.bags[self.track][t] -= 1
         st.tags[self.track][space] = self.tags[t]
+
+
+class TilePlacement:
+    """Place a tile card from a zone onto the grid: each distinct (variety, square, rotation)
+    for which ``where`` holds, judged as if the tile were there, is one action; with
+    ``optional``, placing nothing is one more. The new tile's number goes to local ``slot``."""
+
+    again = None
+
+    def __init__(self, label: str, chooser: Fn, optional: bool, source: Fn, within: Fn, where: Fn | None,
+                 slot: int, names: list[str], tile_varieties: list[int], shapes: Any, starts: Fn):
+        self.label, self.chooser, self.optional, self.source, self.within = label, chooser, optional, source, within
+        self.where, self.slot, self.names, self.starts = where, slot, names, starts
+        self.tile_varieties, self.rotations, self.ends = tile_varieties, shapes.rotations, shapes.ends
+        self.nothing = Action(self, None)
+
+    def actor(self, st) -> int:
+        return self.chooser(st)
+
+    def legal(self, st) -> list[Action]:
+        out = [self.nothing] if self.optional else []
+        src = self.source(st)
+        present = [v for v in self.tile_varieties if src[v]]
+        if not present:
+            return out
+        board, where, L, slot = st.grid, self.where, st.locals, self.slot
+        starts = self.starts(st)
+        saved = L[slot]
+        try:
+            for x, y in board.squares_near(self.within(st)):
+                for v in present:
+                    ends = self.ends[v]
+                    for r in self.rotations[v]:
+                        if where is None:
+                            out.append(Action(self, (v, x, y, r)))
+                            continue
+                        L[slot] = board.place(x, y, v, r, ends[r], starts)
+                        ok = where(st)
+                        board.unplace()
+                        if ok:
+                            out.append(Action(self, (v, x, y, r)))
+        finally:
+            L[slot] = saved
+        return out
+
+    def text(self, payload: tuple[int, int, int, int] | None) -> str:
+        if payload is None:
+            return f"{self.label} nothing"
+        v, x, y, r = payload
+        return f"{self.label} {self.names[v]} at {x},{y} rotation {r}"
+
+    def apply(self, st, payload: tuple[int, int, int, int] | None) -> None:
+        if payload is None:
+            st.locals[self.slot] = -1
+            return
+        v, x, y, r = payload
+        self.source(st)[v] -= 1
+        st.locals[self.slot] = st.grid.place(x, y, v, r, self.ends[v][r], self.starts(st))
+
+
+class OptionChoice:
+    """``choose label { options }``: one action per option and binding of its variables
+    (each from its domain) for which the option's ``where`` holds. Applying one stores
+    the option's number in ``option_slot`` and the values in the variables' slots."""
+
+    again = None
+
+    def __init__(self, label: str, chooser: Fn, options: list[tuple], option_slot: int, value_text: Callable):
+        # options: [(name, [(slot, domain function, "values" | "cards", shown as), ...], where or None)]
+        self.label, self.chooser, self.options, self.option_slot = label, chooser, options, option_slot
+        self.value_text = value_text  # (shown as, value, state or None) -> text
+
+    def actor(self, st) -> int:
+        return self.chooser(st)
+
+    def legal(self, st) -> list[Action]:
+        out: list[Action] = []
+        L = st.locals
+        for k, (_, bindings, where) in enumerate(self.options):
+            slots = [b[0] for b in bindings]
+            saved = [L[s] for s in slots]
+            try:
+                self._bind(st, k, bindings, where, 0, [], out)
+            finally:
+                for s, v in zip(slots, saved):
+                    L[s] = v
+        return out
+
+    def _bind(self, st, k: int, bindings: list, where: Fn | None, i: int, values: list, out: list) -> None:
+        if i == len(bindings):
+            if where is None or where(st):
+                shown = tuple(self.value_text(b[3], v, st) for b, v in zip(bindings, values))
+                out.append(Action(self, (k, tuple(values), shown)))
+            return
+        slot, domain, kind, _ = bindings[i]
+        items = domain(st)
+        if kind == "cards":
+            items = [v for v, c in enumerate(items) if c]
+        for v in items:
+            st.locals[slot] = v
+            values.append(v)
+            self._bind(st, k, bindings, where, i + 1, values, out)
+            values.pop()
+
+    def text(self, payload: tuple) -> str:
+        k, _, shown = payload
+        return " ".join((self.options[k][0],) + shown)
+
+    def apply(self, st, payload: tuple) -> None:
+        k, values, _ = payload
+        L = st.locals
+        L[self.option_slot] = k
+        for (slot, *_), v in zip(self.options[k][1], values):
+            L[slot] = v

@@ -15,7 +15,8 @@ from . import capacity
 from .expressions import ExprCompiler, Fn
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
-from .moves import CardChoice, Draw, RandomPick, TileLay, reshuffled
+from .layout import NO_VALUE
+from .moves import CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
 
 EXEC, JUMP_IF_NOT, JUMP, CHOICE, CHANCE, END, NEXT_TURN = range(7)
 
@@ -37,9 +38,10 @@ class ProgramBuilder:
         self.code.append((op, a, b))
         return len(self.code) - 1
 
-    @staticmethod
-    def written(target: str) -> str:
-        return "current" if target == "current" else "vars"
+    def written(self, target: str) -> str:
+        if target == "current":
+            return "current"
+        return "grid" if target in self.layout.tile_var_names else "vars"
 
     def mark_end_checks(self, reads: set[str]) -> None:
         """Turn each write category into a flag: can this step change an end condition?"""
@@ -118,7 +120,7 @@ class ProgramBuilder:
         self.block(self.x.sym.phases[s["phase"]]["body"], {})
 
     def s_end_game(self, s, env):
-        self.emit(END)
+        self.emit(END, "draw" if s.get("no_winner") else None)
 
     # ---- state changes ----
     def s_set(self, s, env):
@@ -143,6 +145,13 @@ class ProgramBuilder:
             def set_current(st, v):
                 st.current = v
             return set_current
+        if name in self.layout.tile_var_names:
+            k = self.layout.tile_var_names.index(name)
+            tile = self.x.compile(s["index"], env)
+
+            def set_tile_var(st, v):
+                st.grid.tv[k][tile(st)] = v
+            return set_tile_var
         vi = self.layout.var_names.index(name)
         if s["index"] is None:
             def set_var(st, v):
@@ -174,6 +183,81 @@ class ProgramBuilder:
                     b[i] += c
                     a[i] = 0
         self.emit(EXEC, move_all, "zones")
+
+    def s_move_cards(self, s, env):
+        amount, src, dst = (self.x.compile(s[k], env) for k in ("amount", "source", "dest"))
+        v = self.layout.variety_names.index(s["variety"])
+
+        def move_cards(st):
+            a, b = src(st), dst(st)
+            n = min(max(amount(st), 0), a[v])
+            a[v] -= n
+            b[v] += n
+        self.emit(EXEC, move_cards, "zones")
+
+    def s_place(self, s, env):
+        x, lay = self.x, self.layout
+        slot = x.slots.new()
+        env[s["var"]] = f"L[{slot}]"
+        chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
+        within = x.compile(s["within"], env) if s["within"] is not None else (lambda st: 1)
+        where = x.compile(s["where"], env) if s["where"] is not None else None
+        inits = [x.compile(self.x.sym.vars[n]["init"], {}) for n in lay.tile_var_names]
+
+        def starts(st):
+            return [f(st) for f in inits]
+        lo = x.compile(s["lo"], env)
+        self.emit(CHOICE, TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0,
+                                        x.compile(s["source"], env), within, where, slot, lay.variety_names,
+                                        lay.shapes.tile_varieties, lay.shapes, starts), "grid")
+
+    def s_choose_one(self, s, env):
+        x = self.x
+        chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
+        option_slot = x.slots.new()
+        options, inners = [], []
+        for o in s["options"]:
+            inner = dict(env)
+            bindings = []
+            for b in o["bindings"]:
+                slot = x.slots.new()
+                kind, values = x.domain(b["domain"], inner)
+                bindings.append((slot, values, kind, self.shown_as(b["domain"], kind)))
+                inner[b["var"]] = f"L[{slot}]"
+            where = x.compile(o["where"], inner) if o["where"] is not None else None
+            options.append((o["name"], bindings, where))
+            inners.append(inner)
+        self.emit(CHOICE, OptionChoice(s["label"], chooser, options, option_slot, self.value_text), None)
+        ends = []
+        for k, (o, inner) in enumerate(zip(s["options"], inners)):
+            branch = self.emit(JUMP_IF_NOT, lambda st, k=k: st.locals[option_slot] == k)
+            self.block(o["body"], inner)
+            ends.append(self.emit(JUMP))
+            self.patch(branch, len(self.code))
+        for at in ends:
+            self.patch(at, len(self.code))
+
+    def shown_as(self, d: dict, kind: str) -> str:
+        """How a bound value is written in an action's text: 'player', 'int', 'tile', 'value' or 'card'."""
+        if d["players"]:
+            return "player"
+        if d["hi"] is not None:
+            return "int"
+        lo = d["lo"]
+        if lo["node"] == "name" and lo["id"] in self.x.sym.grids:
+            return "tile"
+        return "card" if kind == "cards" else "value"
+
+    def value_text(self, shown_as: str, v: int, st) -> str:
+        if shown_as == "player":
+            return f"seat {v}"
+        if shown_as == "tile":
+            return f"{st.grid.x[v]},{st.grid.y[v]}"
+        if shown_as == "card":
+            return self.layout.variety_names[v]
+        if shown_as == "value" and 0 <= v < len(self.layout.value_names):
+            return self.layout.value_names[v]
+        return "none" if shown_as == "value" and v == NO_VALUE else str(v)
 
     def draw_loop(self, more: Callable[[Any], bool], source: Fn, dest: Fn, pile: Fn | None, label: str) -> None:
         """while more(): (reshuffle the pile into the source when it is empty) draw one card."""
@@ -276,6 +360,7 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int]:
 
 
 PIECE_QUERIES = {"pos", "finished", "place", "at_place", "finishers"}
+GRID_QUERIES = {"col", "row", "neighbour", "open", "joined", "includes"}
 
 
 def end_reads(ir: dict, sym: Any) -> set[str]:
@@ -299,7 +384,9 @@ def end_reads(ir: dict, sym: Any) -> set[str]:
             elif name in sym.zones:
                 out.add("zones")
             elif name in sym.vars:
-                out.add("vars")
+                out.add("vars" if not sym.vars[name].get("grid") else "grid")
+            elif name in sym.routes or name in sym.grids or name in GRID_QUERIES:
+                out.update(("grid", "vars", "zones", "current"))
             elif name == "current":
                 out.add("current")
             elif name in PIECE_QUERIES:

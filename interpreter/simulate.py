@@ -59,7 +59,7 @@ def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | 
         _write(records_dir, index, game, state, rules)
     if state.outcome is None:
         return (STUCK, state.turns, None, 0, None, None)
-    if state.outcome != "end":
+    if state.outcome not in ("end", "draw"):
         return (STEP_CAP, state.turns, None, 0, None, None)
     winners = state.winners()
     reports = tuple(game.report_values(state).items())

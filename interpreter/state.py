@@ -31,7 +31,7 @@ class State:
     """Where a game stands. Cheap to clone, JSON round-trips."""
 
     __slots__ = ("game", "players", "zones", "zone_base", "vars", "var_base", "pos", "place", "podium",
-                 "tags", "bags", "track_length", "locals", "pc", "current", "turns", "log_actor", "log_spec",
+                 "tags", "bags", "track_length", "grid", "locals", "pc", "current", "turns", "log_actor", "log_spec",
                  "log_payload", "rng",
                  "outcome", "_legal")
 
@@ -47,6 +47,7 @@ class State:
         self.tags: list[list[Optional[str]]] = []
         self.bags: list[list[int]] = []
         self.track_length: list[int] = []
+        self.grid: Any = None  # the Board of the game's grid, if it has one
         self.locals: list[Any] = []
         self.pc = 0
         self.current = 0
@@ -182,9 +183,9 @@ class State:
                     return
             elif op == jump:
                 pc = b
-            else:  # END
+            else:  # END; ``a`` is "draw" for an end with no winner
                 self.pc = pc
-                self._finish("end")
+                self._finish(a or "end")
                 return
         self.pc = pc
 
@@ -241,6 +242,7 @@ class State:
         c.tags = [t[:] for t in self.tags]
         c.bags = [b[:] for b in self.bags]
         c.track_length = self.track_length
+        c.grid = self.grid.clone() if self.grid is not None else None
         c.locals = [x[:] if isinstance(x, list) else x for x in self.locals]
         c.pc, c.current, c.turns, c.outcome = self.pc, self.current, self.turns, self.outcome
         c.log_actor, c.log_spec, c.log_payload = self.log_actor[:], self.log_spec[:], self.log_payload[:]
@@ -262,6 +264,7 @@ class State:
             "outcome": self.outcome, "zones": self.zones, "vars": self.vars, "pos": self.pos,
             "place": self.place, "podium": self.podium, "tags": self.tags, "bags": self.bags,
             "track_length": self.track_length, "locals": self.locals,
+            "grid": self.grid.to_json() if self.grid is not None else None,
             "history": [list(h) for h in self.history()],
         }
         if self.rng is not None:

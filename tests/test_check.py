@@ -151,7 +151,7 @@ def test_unknown_phase_leaves_the_phase_unused() -> None:
     ("c.value for c in pile", "c.value for c in roll", "roll)",
      "cannot loop over a number: expected a kind, a zone, 'player' or a range"),
     ("c.value for c in pile", "fox.value for c in pile", "fox.value",
-     "only cards have attributes; this is a value of 'runner'"),
+     "only cards and tiles have attributes; this is a value of 'runner'"),
     ("deal 2 from deck to hand(p)", "deal 2 from deck to hand(2)", "2)\n", "the player of 'hand' must be a player, "
                                                                           "not a number"),
     ("(laps - 2) grass", "(laps > 2) grass", "laps > 2", "a count must be a number, not true/false"),

@@ -176,7 +176,7 @@ def test_unexpected_end_of_file_points_past_the_last_token() -> None:
     assert message.startswith("unexpected end of file; expected a name, a number, '(', ")
     assert syntax_errors('game "x"\nturn {') == [
         (2, 7, "unexpected end of file; expected 'choose', 'deal', 'end', 'for', 'if', 'let', 'move', "
-               "'refill', ...")]
+               "'place', ...")]
 
 
 def test_several_syntax_errors_on_different_lines_are_all_reported() -> None:
@@ -185,7 +185,7 @@ def test_several_syntax_errors_on_different_lines_are_all_reported() -> None:
                 .replace("end when total >= 5", "end when total >= 5 5")
     assert syntax_errors(text) == [
         (3, 11, "unexpected name 'hiden'; expected 'per' or 'public', 'private' or 'hidden'"),
-        (11, 23, "unexpected '*'; expected a name, a number, '(', '-', 'case', 'false', 'true'"),
+        (11, 23, "unexpected '*'; expected a name, a number, '(', '-', 'case', 'false', 'none', 'true'"),
         (13, 21, "unexpected number '5'; expected the end of the file, '%', '*', '+', '-', '.', '/', 'and', ..."),
     ]
 
@@ -234,9 +234,9 @@ def test_error_renders_with_a_caret() -> None:
 
 @pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n", "  \t\r\n# a\n# b"])
 def test_empty_file_parses_to_an_empty_rules_file(text: str) -> None:
-    empty = A.RulesFile(title="", players=None, max_steps=0, params=[], enums=[], tracks=[], pieces=[], zones=[],
-                        cards=[], vars=[], defines=[], setup=[], turn=[], phases=[], end=[], score=None,
-                        tiebreak=None, reports=[])
+    empty = A.RulesFile(title="", players=None, max_steps=0, params=[], enums=[], tracks=[], pieces=[], grids=[],
+                        routes=[], zones=[], cards=[], vars=[], defines=[], setup=[], turn=[], phases=[], end=[],
+                        score=None, tiebreak=None, reports=[])
     assert parse(text) == empty
 
 

@@ -1,0 +1,157 @@
+"""The tiles placed on a grid (``Board``) and the tables of tile shapes (``TileShapes``).
+
+Tiles are numbered in the order they were placed; each is a card variety laid at
+a square ``(x, y)`` turned ``rot`` quarter turns clockwise. Edges are N=0, E=1,
+S=2, W=3 (see ``routes``), ``y`` grows upwards. A board keeps, per tile, the
+ends of its paths after rotation (``ends``), its neighbour across each edge
+(``nb``, -1 for none) and the values of the per-tile vars (``tv``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from .routes import STEP
+
+MAX_COORD = 1 << 20  # squares are keyed by one int; no game lays a million tiles in a row
+
+
+def square(x: int, y: int) -> int:
+    return (x + MAX_COORD) * (2 * MAX_COORD + 1) + (y + MAX_COORD)
+
+
+def rotate_mask(mask: int, rot: int) -> int:
+    """Turn a set of edges (a 4-bit mask) ``rot`` quarter turns clockwise."""
+    rot %= 4
+    return ((mask << rot) | (mask >> (4 - rot))) & 15
+
+
+class TileShapes:
+    """Per card variety: its paths and edge sets under each rotation, and which rotations differ."""
+
+    def __init__(self, variety_attrs: list[dict[str, Any]], edge_ids: dict[str, int], tile_varieties: list[int],
+                 paths_attr: str, edge_attrs: list[str]):
+        n = len(variety_attrs)
+        self.tile_varieties = tile_varieties
+        # masks[attr][variety][rot]: the edges in the attribute's sets, turned.
+        self.masks: dict[str, list[tuple[int, int, int, int]]] = {}
+        for attr in edge_attrs:
+            rows = []
+            for attrs in variety_attrs:
+                mask = sum(1 << edge_ids[e] for group in attrs.get(attr, []) for e in set(group))
+                rows.append(tuple(rotate_mask(mask, r) for r in range(4)))
+            self.masks[attr] = rows
+        # ends[variety][rot][edge]: the mask of the path that ends at that edge (0: none).
+        self.ends: list[list[tuple[int, int, int, int]]] = []
+        for attrs in variety_attrs:
+            base = [0, 0, 0, 0]
+            for group in attrs.get(paths_attr, []):
+                mask = sum(1 << edge_ids[e] for e in set(group))
+                for e in set(group):
+                    base[edge_ids[e]] = mask
+            turned = []
+            for r in range(4):
+                row = [0, 0, 0, 0]
+                for e in range(4):
+                    row[(e + r) % 4] = rotate_mask(base[e], r)
+                turned.append(tuple(row))
+            self.ends.append(turned)
+        # A rotation that leaves the paths and every edge set as they were is the same tile.
+        self.rotations: list[tuple[int, ...]] = []
+        for v in range(n):
+            seen, keep = set(), []
+            for r in range(4):
+                look = (self.ends[v][r],) + tuple(self.masks[a][v][r] for a in edge_attrs)
+                if look not in seen:
+                    seen.add(look)
+                    keep.append(r)
+            self.rotations.append(tuple(keep))
+
+
+class Board:
+    """The tiles on one grid, as parallel lists by tile number, and a map from square to tile."""
+
+    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv")
+
+    def __init__(self, n_vars: int):
+        self.x: list[int] = []
+        self.y: list[int] = []
+        self.variety: list[int] = []
+        self.rot: list[int] = []
+        self.ends: list[tuple[int, int, int, int]] = []
+        self.nb: list[list[int]] = []
+        self.at: dict[int, int] = {}
+        self.tv: list[list[Any]] = [[] for _ in range(n_vars)]
+
+    def __len__(self) -> int:
+        return len(self.x)
+
+    def tile_at(self, x: int, y: int) -> int:
+        return self.at.get(square(x, y), -1)
+
+    def place(self, x: int, y: int, variety: int, rot: int, ends: tuple[int, int, int, int],
+              starts: Optional[list[Any]] = None) -> int:
+        """Lay a tile on an empty square; returns its number."""
+        t = len(self.x)
+        self.x.append(x)
+        self.y.append(y)
+        self.variety.append(variety)
+        self.rot.append(rot)
+        self.ends.append(ends)
+        row = []
+        for e, (dx, dy) in enumerate(STEP):
+            n = self.at.get(square(x + dx, y + dy), -1)
+            row.append(n)
+            if n >= 0:
+                self.nb[n][e ^ 2] = t
+        self.nb.append(row)
+        self.at[square(x, y)] = t
+        for values, start in zip(self.tv, starts or [0] * len(self.tv)):
+            values.append(start)
+        return t
+
+    def unplace(self) -> None:
+        """Take back the last tile placed (to judge a placement as if it were made)."""
+        t = len(self.x) - 1
+        for e, n in enumerate(self.nb.pop()):
+            if n >= 0:
+                self.nb[n][e ^ 2] = -1
+        del self.at[square(self.x[t], self.y[t])]
+        for lst in (self.x, self.y, self.variety, self.rot, self.ends):
+            lst.pop()
+        for values in self.tv:
+            values.pop()
+
+    def squares_near(self, within: int) -> list[tuple[int, int]]:
+        """Empty squares at most ``within`` steps (across sides) from a tile; the origin if none."""
+        if not self.x:
+            return [(0, 0)]
+        found = set()
+        offsets = [(dx, dy) for dx in range(-within, within + 1) for dy in range(-within, within + 1)
+                   if 0 < abs(dx) + abs(dy) <= within]
+        at = self.at
+        for x, y in zip(self.x, self.y):
+            for dx, dy in offsets:
+                if square(x + dx, y + dy) not in at:
+                    found.add((x + dx, y + dy))
+        return sorted(found)
+
+    def clone(self) -> "Board":
+        b = Board.__new__(Board)
+        b.x, b.y, b.variety, b.rot, b.ends = self.x[:], self.y[:], self.variety[:], self.rot[:], self.ends[:]
+        b.nb = [row[:] for row in self.nb]
+        b.at = dict(self.at)
+        b.tv = [values[:] for values in self.tv]
+        return b
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tiles": [[x, y, v, r] for x, y, v, r in zip(self.x, self.y, self.variety, self.rot)],
+                "vars": [values[:] for values in self.tv]}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any], shapes: TileShapes) -> "Board":
+        b = cls(len(doc["vars"]))
+        for x, y, v, r in doc["tiles"]:
+            b.place(x, y, v, r, shapes.ends[v][r])
+        b.tv = [list(values) for values in doc["vars"]]
+        return b
