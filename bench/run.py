@@ -61,8 +61,7 @@ class GameSpec:
 
 GAMES: dict[str, GameSpec] = {
     "hare": GameSpec("bench.hare_baseline", "games/hare.rules"),
-    # Lucky Dog, once bench/luckydog_baseline.py exists:
-    # "luckydog": GameSpec("bench.luckydog_baseline", "games/luckydog.rules"),
+    "luckydog": GameSpec("bench.luckydog_baseline", "games/luckydog.rules"),
 }
 
 Playout = Callable[[int], Any]  # seed -> anything; one full random game

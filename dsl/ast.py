@@ -277,12 +277,16 @@ class Choose(Node):
 
 @dataclass(frozen=True, slots=True)
 class Place(Node):
-    """``place label [by player]: lo..hi card from source onto grid [within d] as var [where test]``.
+    """``place label [by player]: lo..hi card from source onto grid [within d] [matching]
+    [joining] as var [where test]``.
 
     A decision: each distinct (tile card, empty square, rotation) is one action, the
     squares being those within ``d`` steps (default 1) of a placed tile, or the
-    origin on an empty grid. ``var`` names the new tile in ``where`` (judged as if it
-    were placed) and in the rest of the block (``none`` when nothing was placed)."""
+    origin on an empty grid. With ``matching``, on every side that touches a tile a
+    path end meets a path end and no path end meets a side without one; with
+    ``joining``, at least one path end meets one. ``var`` names the new tile in
+    ``where`` (judged as if it were placed) and in the rest of the block (``none``
+    when nothing was placed)."""
 
     label: Ident
     chooser: Optional[Expr]
@@ -291,6 +295,8 @@ class Place(Node):
     source: Expr
     grid: Ident
     within: Optional[Expr]
+    matching: bool
+    joining: bool
     var: Ident
     where: Optional[Expr]
 

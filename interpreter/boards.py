@@ -4,7 +4,10 @@ Tiles are numbered in the order they were placed; each is a card variety laid at
 a square ``(x, y)`` turned ``rot`` quarter turns clockwise. Edges are N=0, E=1,
 S=2, W=3 (see ``routes``), ``y`` grows upwards. A board keeps, per tile, the
 ends of its paths after rotation (``ends``), its neighbour across each edge
-(``nb``, -1 for none) and the values of the per-tile vars (``tv``).
+(``nb``, -1 for none) and the values of the per-tile vars (``tv``). It also keeps
+its *frontier*: every empty square beside a tile, with the sides that touch a tile
+and those where that tile has a path end, so placements next to the table need
+no search.
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ class TileShapes:
                     row[(e + r) % 4] = rotate_mask(base[e], r)
                 turned.append(tuple(row))
             self.ends.append(turned)
+        # opens[variety][rot]: the edges at which some path ends.
+        self.opens = [[sum(1 << e for e in range(4) if row[e]) for row in turned] for turned in self.ends]
         # A rotation that leaves the paths and every edge set as they were is the same tile.
         self.rotations: list[tuple[int, ...]] = []
         for v in range(n):
@@ -71,7 +76,7 @@ class TileShapes:
 class Board:
     """The tiles on one grid, as parallel lists by tile number, and a map from square to tile."""
 
-    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv")
+    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier")
 
     def __init__(self, n_vars: int):
         self.x: list[int] = []
@@ -82,6 +87,8 @@ class Board:
         self.nb: list[list[int]] = []
         self.at: dict[int, int] = {}
         self.tv: list[list[Any]] = [[] for _ in range(n_vars)]
+        # square → (x, y, sides touching a tile, sides where that tile has a path end)
+        self.frontier: dict[int, tuple[int, int, int, int]] = {}
 
     def __len__(self) -> int:
         return len(self.x)
@@ -90,8 +97,9 @@ class Board:
         return self.at.get(square(x, y), -1)
 
     def place(self, x: int, y: int, variety: int, rot: int, ends: tuple[int, int, int, int],
-              starts: Optional[list[Any]] = None) -> int:
-        """Lay a tile on an empty square; returns its number."""
+              starts: Optional[list[Any]] = None, trial: bool = False) -> int:
+        """Lay a tile on an empty square; returns its number. A ``trial`` placement (to be
+        taken back at once by ``unplace(trial=True)``) leaves the frontier as it was."""
         t = len(self.x)
         self.x.append(x)
         self.y.append(y)
@@ -99,28 +107,52 @@ class Board:
         self.rot.append(rot)
         self.ends.append(ends)
         row = []
+        at, frontier = self.at, self.frontier
+        here = square(x, y)
+        if not trial:
+            frontier.pop(here, None)
         for e, (dx, dy) in enumerate(STEP):
-            n = self.at.get(square(x + dx, y + dy), -1)
+            key = square(x + dx, y + dy)
+            n = at.get(key, -1)
             row.append(n)
             if n >= 0:
                 self.nb[n][e ^ 2] = t
+            elif not trial:
+                side = 1 << (e ^ 2)
+                _, _, touching, meeting = frontier.get(key) or (0, 0, 0, 0)
+                frontier[key] = (x + dx, y + dy, touching | side, meeting | side if ends[e] else meeting)
         self.nb.append(row)
-        self.at[square(x, y)] = t
+        at[here] = t
         for values, start in zip(self.tv, starts or [0] * len(self.tv)):
             values.append(start)
         return t
 
-    def unplace(self) -> None:
+    def unplace(self, trial: bool = False) -> None:
         """Take back the last tile placed (to judge a placement as if it were made)."""
         t = len(self.x) - 1
+        x, y = self.x[t], self.y[t]
+        frontier = self.frontier
         for e, n in enumerate(self.nb.pop()):
             if n >= 0:
                 self.nb[n][e ^ 2] = -1
-        del self.at[square(self.x[t], self.y[t])]
+            elif not trial:
+                key = square(x + STEP[e][0], y + STEP[e][1])
+                x2, y2, touching, meeting = frontier[key]
+                side = 1 << (e ^ 2)
+                if touching == side:
+                    del frontier[key]
+                else:
+                    frontier[key] = (x2, y2, touching & ~side, meeting & ~side)
+        del self.at[square(x, y)]
         for lst in (self.x, self.y, self.variety, self.rot, self.ends):
             lst.pop()
         for values in self.tv:
             values.pop()
+        if trial:
+            return
+        touching, meeting = self.sides(x, y)
+        if touching:
+            self.frontier[square(x, y)] = (x, y, touching, meeting)
 
     def squares_near(self, within: int) -> list[tuple[int, int]]:
         """Empty squares at most ``within`` steps (across sides) from a tile; the origin if none."""
@@ -136,12 +168,25 @@ class Board:
                     found.add((x + dx, y + dy))
         return sorted(found)
 
+    def sides(self, x: int, y: int) -> tuple[int, int]:
+        """For an empty square: (edges that touch a tile, edges where that tile has a path end)."""
+        touching = meeting = 0
+        at, ends = self.at, self.ends
+        for e, (dx, dy) in enumerate(STEP):
+            n = at.get(square(x + dx, y + dy), -1)
+            if n >= 0:
+                touching |= 1 << e
+                if ends[n][e ^ 2]:
+                    meeting |= 1 << e
+        return touching, meeting
+
     def clone(self) -> "Board":
         b = Board.__new__(Board)
         b.x, b.y, b.variety, b.rot, b.ends = self.x[:], self.y[:], self.variety[:], self.rot[:], self.ends[:]
         b.nb = [row[:] for row in self.nb]
         b.at = dict(self.at)
         b.tv = [values[:] for values in self.tv]
+        b.frontier = dict(self.frontier)
         return b
 
     def to_json(self) -> dict[str, Any]:

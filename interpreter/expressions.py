@@ -379,7 +379,8 @@ class ExprCompiler:
 
     def g_comprehension(self, e, env):
         func, d = e["func"], e["domain"]
-        kind, dom = self.domain_code(d, env)
+        # An aggregate does not depend on the order of the players; a loop statement does.
+        kind, dom = ("values", "range(st.players)") if d["players"] else self.domain_code(d, env)
         where = e["where"]
         if kind == "values" and dom.startswith("(") and "for" not in dom:
             unrolled = self.unroll(func, e, env, eval(dom))

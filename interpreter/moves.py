@@ -343,10 +343,13 @@ class TilePlacement:
     again = None
 
     def __init__(self, label: str, chooser: Fn, optional: bool, source: Fn, within: Fn, where: Fn | None,
-                 slot: int, names: list[str], tile_varieties: list[int], shapes: Any, starts: Fn):
+                 slot: int, names: list[str], tile_varieties: list[int], shapes: Any, starts: Fn,
+                 matching: bool = False, joining: bool = False, per_square: bool = False):
         self.label, self.chooser, self.optional, self.source, self.within = label, chooser, optional, source, within
         self.where, self.slot, self.names, self.starts = where, slot, names, starts
         self.tile_varieties, self.rotations, self.ends = tile_varieties, shapes.rotations, shapes.ends
+        self.opens, self.matching, self.joining = shapes.opens, matching, joining
+        self.per_square = per_square  # ``where`` looks only at where tiles are: judge it once per square
         self.nothing = Action(self, None)
 
     def actor(self, st) -> int:
@@ -359,19 +362,37 @@ class TilePlacement:
         if not present:
             return out
         board, where, L, slot = st.grid, self.where, st.locals, self.slot
-        starts = self.starts(st)
+        matching, joining, opens, rotations = self.matching, self.joining, self.opens, self.rotations
+        starts = self.starts(st) if where is not None else None
         saved = L[slot]
         try:
-            for x, y in board.squares_near(self.within(st)):
+            within = self.within(st)
+            if within == 1 and board.x:
+                squares = sorted(board.frontier.values())
+            else:
+                squares = [(x, y, *board.sides(x, y)) for x, y in board.squares_near(within)]
+            for x, y, touching, meeting in squares:
+                if joining and not meeting:
+                    continue
+                if self.per_square:
+                    L[slot] = board.place(x, y, present[0], 0, self.ends[present[0]][0], starts, trial=True)
+                    ok = where(st)
+                    board.unplace(trial=True)
+                    if not ok:
+                        continue
                 for v in present:
-                    ends = self.ends[v]
-                    for r in self.rotations[v]:
-                        if where is None:
+                    ends, open_v = self.ends[v], opens[v]
+                    for r in rotations[v]:
+                        if matching and open_v[r] & touching != meeting:
+                            continue
+                        if joining and not open_v[r] & meeting:
+                            continue
+                        if where is None or self.per_square:
                             out.append(Action(self, (v, x, y, r)))
                             continue
-                        L[slot] = board.place(x, y, v, r, ends[r], starts)
+                        L[slot] = board.place(x, y, v, r, ends[r], starts, trial=True)
                         ok = where(st)
-                        board.unplace()
+                        board.unplace(trial=True)
                         if ok:
                             out.append(Action(self, (v, x, y, r)))
         finally:
@@ -401,7 +422,8 @@ class OptionChoice:
     again = None
 
     def __init__(self, label: str, chooser: Fn, options: list[tuple], option_slot: int, value_text: Callable):
-        # options: [(name, [(slot, domain function, "values" | "cards", shown as), ...], where or None)]
+        # options: [(name, [(slot, domain function, "values" | "cards", shown as), ...], tests)], where
+        # tests[i] (or None) is the part of the option's 'where' to check once i variables are bound.
         self.label, self.chooser, self.options, self.option_slot = label, chooser, options, option_slot
         self.value_text = value_text  # (shown as, value, state or None) -> text
 
@@ -411,30 +433,35 @@ class OptionChoice:
     def legal(self, st) -> list[Action]:
         out: list[Action] = []
         L = st.locals
-        for k, (_, bindings, where) in enumerate(self.options):
+        for k, (_, bindings, tests) in enumerate(self.options):
+            if tests[0] is not None and not tests[0](st):
+                continue
             slots = [b[0] for b in bindings]
             saved = [L[s] for s in slots]
             try:
-                self._bind(st, k, bindings, where, 0, [], out)
+                self._bind(st, k, bindings, tests, 0, [], out)
             finally:
                 for s, v in zip(slots, saved):
                     L[s] = v
         return out
 
-    def _bind(self, st, k: int, bindings: list, where: Fn | None, i: int, values: list, out: list) -> None:
+    def _bind(self, st, k: int, bindings: list, tests: list, i: int, values: list, out: list) -> None:
         if i == len(bindings):
-            if where is None or where(st):
-                shown = tuple(self.value_text(b[3], v, st) for b, v in zip(bindings, values))
-                out.append(Action(self, (k, tuple(values), shown)))
+            shown = tuple(self.value_text(b[3], v, st) for b, v in zip(bindings, values))
+            out.append(Action(self, (k, tuple(values), shown)))
             return
         slot, domain, kind, _ = bindings[i]
+        test = tests[i + 1]
         items = domain(st)
         if kind == "cards":
             items = [v for v, c in enumerate(items) if c]
+        L = st.locals
         for v in items:
-            st.locals[slot] = v
+            L[slot] = v
+            if test is not None and not test(st):
+                continue
             values.append(v)
-            self._bind(st, k, bindings, where, i + 1, values, out)
+            self._bind(st, k, bindings, tests, i + 1, values, out)
             values.pop()
 
     def text(self, payload: tuple) -> str:

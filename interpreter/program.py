@@ -209,7 +209,9 @@ class ProgramBuilder:
         lo = x.compile(s["lo"], env)
         self.emit(CHOICE, TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0,
                                         x.compile(s["source"], env), within, where, slot, lay.variety_names,
-                                        lay.shapes.tile_varieties, lay.shapes, starts), "grid")
+                                        lay.shapes.tile_varieties, lay.shapes, starts, s["matching"], s["joining"],
+                                        where is not None and not reads_shape(s["where"], self.x.sym)),
+                  "grid")
 
     def s_choose_one(self, s, env):
         x = self.x
@@ -219,13 +221,21 @@ class ProgramBuilder:
         for o in s["options"]:
             inner = dict(env)
             bindings = []
+            # Each part of an 'and' in 'where' is tested as soon as the variables it uses are bound.
+            parts = conjuncts(o["where"]) if o["where"] is not None else []
+            bound: set[str] = set()
+            tests = [self.all_of([p for p in parts if not mentions(p, {b["var"] for b in o["bindings"]})], env)]
             for b in o["bindings"]:
                 slot = x.slots.new()
                 kind, values = x.domain(b["domain"], inner)
                 bindings.append((slot, values, kind, self.shown_as(b["domain"], kind)))
                 inner[b["var"]] = f"L[{slot}]"
-            where = x.compile(o["where"], inner) if o["where"] is not None else None
-            options.append((o["name"], bindings, where))
+                before = set(bound)
+                bound.add(b["var"])
+                later = {c["var"] for c in o["bindings"]} - bound
+                tests.append(self.all_of([p for p in parts if mentions(p, bound - before) and not mentions(p, later)],
+                                         inner))
+            options.append((o["name"], bindings, tests))
             inners.append(inner)
         self.emit(CHOICE, OptionChoice(s["label"], chooser, options, option_slot, self.value_text), None)
         ends = []
@@ -236,6 +246,15 @@ class ProgramBuilder:
             self.patch(branch, len(self.code))
         for at in ends:
             self.patch(at, len(self.code))
+
+    def all_of(self, parts: list[dict], env: dict[str, str]):
+        """The conjunction of ``parts`` compiled (None when there are none)."""
+        if not parts:
+            return None
+        test = parts[0]
+        for p in parts[1:]:
+            test = {"node": "bin_op", "op": "and", "left": test, "right": p}
+        return self.x.compile(test, env)
 
     def shown_as(self, d: dict, kind: str) -> str:
         """How a bound value is written in an action's text: 'player', 'int', 'tile', 'value' or 'card'."""
@@ -340,6 +359,50 @@ class ProgramBuilder:
                 self.emit(CHANCE, TileLay(ti, t["name"], slot, [tc["tag"] for tc in t["tiles"]]), "tracks")
                 self.emit(JUMP, None, top)
                 self.patch(top, len(self.code))
+
+
+SHAPE_QUERIES = {"open", "joined", "includes"}
+
+
+def conjuncts(e: dict) -> list[dict]:
+    """``a and b and c`` → [a, b, c]."""
+    if e["node"] == "bin_op" and e["op"] == "and":
+        return conjuncts(e["left"]) + conjuncts(e["right"])
+    return [e]
+
+
+def mentions(e: Any, names: set[str]) -> bool:
+    """Does the expression use any of ``names`` (as a plain name)?"""
+    if not names:
+        return False
+    if isinstance(e, list):
+        return any(mentions(v, names) for v in e)
+    if not isinstance(e, dict):
+        return False
+    if e.get("node") == "name" and e["id"] in names:
+        return True
+    return any(mentions(v, names) for k, v in e.items() if k != "at" and not k.endswith("_at"))
+
+
+def reads_shape(e: Any, sym: Any, seen: set[str] | None = None) -> bool:
+    """Can the expression see which tile lies where, or how it is turned (not only where tiles are)?
+    A placement test that cannot is judged once per square instead of once per tile and rotation."""
+    seen = set() if seen is None else seen
+    if isinstance(e, list):
+        return any(reads_shape(v, sym, seen) for v in e)
+    if not isinstance(e, dict):
+        return False
+    node = e.get("node")
+    if node == "attr":
+        return True
+    name = e.get("func") if node in ("call", "filtered") else e.get("id") if node == "name" else None
+    if name in SHAPE_QUERIES or name in sym.routes or (name in sym.vars and sym.vars[name].get("grid")):
+        return True
+    if name in sym.defines and name not in seen:
+        seen.add(name)
+        if reads_shape(sym.defines[name]["body"], sym, seen):
+            return True
+    return any(reads_shape(v, sym, seen) for k, v in e.items() if k != "at" and not k.endswith("_at"))
 
 
 def _is_range(s: dict) -> bool:
