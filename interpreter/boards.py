@@ -17,10 +17,12 @@ from typing import Any, Optional
 from .routes import STEP
 
 MAX_COORD = 1 << 20  # squares are keyed by one int; no game lays a million tiles in a row
+ROW = 2 * MAX_COORD + 1
+KEY_STEP = (1, ROW, -1, -ROW)  # the key of the square across N, E, S, W: y+1, x+1, y-1, x-1
 
 
 def square(x: int, y: int) -> int:
-    return (x + MAX_COORD) * (2 * MAX_COORD + 1) + (y + MAX_COORD)
+    return (x + MAX_COORD) * ROW + (y + MAX_COORD)
 
 
 def rotate_mask(mask: int, rot: int) -> int:
@@ -106,25 +108,30 @@ class Board:
         self.variety.append(variety)
         self.rot.append(rot)
         self.ends.append(ends)
-        row = []
-        at, frontier = self.at, self.frontier
-        here = square(x, y)
-        if not trial:
-            frontier.pop(here, None)
-        for e, (dx, dy) in enumerate(STEP):
-            key = square(x + dx, y + dy)
-            n = at.get(key, -1)
-            row.append(n)
+        at, nb = self.at, self.nb
+        here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+        row = [at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), at.get(here - ROW, -1)]
+        for e in (0, 1, 2, 3):
+            n = row[e]
             if n >= 0:
-                self.nb[n][e ^ 2] = t
-            elif not trial:
-                side = 1 << (e ^ 2)
-                _, _, touching, meeting = frontier.get(key) or (0, 0, 0, 0)
-                frontier[key] = (x + dx, y + dy, touching | side, meeting | side if ends[e] else meeting)
-        self.nb.append(row)
+                nb[n][e ^ 2] = t
+        if not trial:
+            frontier = self.frontier
+            frontier.pop(here, None)
+            for e, (dx, dy) in enumerate(STEP):
+                if row[e] < 0:
+                    key = here + KEY_STEP[e]
+                    side = 1 << (e ^ 2)
+                    _, _, touching, meeting = frontier.get(key) or (0, 0, 0, 0)
+                    frontier[key] = (x + dx, y + dy, touching | side, meeting | side if ends[e] else meeting)
+        nb.append(row)
         at[here] = t
-        for values, start in zip(self.tv, starts or [0] * len(self.tv)):
-            values.append(start)
+        if starts:
+            for values, start in zip(self.tv, starts):
+                values.append(start)
+        else:
+            for values in self.tv:
+                values.append(0)
         return t
 
     def unplace(self, trial: bool = False) -> None:

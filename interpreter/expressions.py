@@ -154,10 +154,10 @@ class ExprCompiler:
     def compile(self, e: dict, env: dict[str, str]) -> Fn:
         return self.function(self.gen(e, env))
 
-    def function(self, code: str, assign: tuple[str, str] | None = None) -> Fn:
-        """``def _f(st): return code`` compiled; ``assign`` = (name, code) sets a local first."""
+    def function(self, code: str, assign: tuple[str, str] | None = None, params: tuple[str, ...] = ()) -> Fn:
+        """``def _f(st, *params): return code`` compiled; ``assign`` = (name, code) sets a local first."""
         value = const(code)
-        if value is not None and assign is None:
+        if value is not None and assign is None and not params:
             fn = lambda st: value  # noqa: E731
             fn.constant = value  # callers may read it once instead of calling
             return fn
@@ -166,7 +166,8 @@ class ExprCompiler:
                  if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
         if assign:
             lines.append(f"    {assign[0]} = {assign[1]}")
-        src = "def _f(st):\n" + "\n".join(lines) + ("\n" if lines else "") + f"    return {code}\n"
+        head = f"def _f({', '.join(('st',) + params)}):\n"
+        src = head + "\n".join(lines) + ("\n" if lines else "") + f"    return {code}\n"
         scope: dict[str, Any] = {}
         exec(compile(src, "<rules>", "exec"), self.ns, scope)
         fn = scope["_f"]
@@ -318,45 +319,48 @@ class ExprCompiler:
         env = {p: f"L[{s}]" for p, s in zip(r["params"], arg_slots)}
         clauses = {c["name"]: c for c in r["clauses"]}
 
-        def clause(name: str, default: Any) -> tuple[Fn, list[int]]:
+        def clause(name: str, default: Any) -> Fn:
+            """A clause without parameters, as ``f(st)``."""
+            c = clauses.get(name)
+            return self.compile(c["value"], env) if c is not None else (lambda st: default)
+
+        def tile_clause(name: str, every_tile: bool = True) -> Fn | None:
+            """A clause of a tile (for ``stops``, the mask of the edges for which it holds) as a
+            function of the state giving its value for every tile, or ``f(st, tile)`` for one."""
             c = clauses.get(name)
             if c is None:
-                return (lambda st: default), []
-            slots = [self.slots.new() for _ in c["params"]]
-            inner = {**env, **{p: f"L[{s}]" for p, s in zip(c["params"], slots)}}
-            return self.compile(c["value"], inner), slots
-        start, _ = clause("start", NO_VALUE)
-        start_edge, _ = clause("start_edge", NO_VALUE)
-        enter_start, (enter_tile,) = clause("enter_start", False) if "enter_start" in clauses else \
-            (lambda st: False, [self.slots.new()])
-        blocked, blocked_slots = clause("blocked", False)
-        stops, stop_slots = clause("stops", False)
-        passes, _ = clause("passes", 0)
-        enough, _ = clause("enough", None)
-
-        if blocked_slots:
-            def blocked_of_tile(st: Any, t: int) -> bool:
-                st.locals[blocked_slots[0]] = t
-                return bool(blocked(st))
-        else:
-            blocked_of_tile = None
-
-        if stop_slots:
-            tile_slot, edge_slot = stop_slots
-
-            def stops_of_tile(st: Any, t: int) -> int:
-                L = st.locals
-                L[tile_slot] = t
-                mask = 0
-                for e in range(4):
-                    L[edge_slot] = e
-                    if stops(st):
-                        mask |= 1 << e
-                return mask
-        else:
-            stops_of_tile = None
-        return RouteQuery(start, start_edge, enter_start, enter_tile, blocked_of_tile, stops_of_tile, passes,
-                          enough, arg_slots, arg_slots + [enter_tile] + blocked_slots + stop_slots)
+                return None
+            inner = {**env, c["params"][0]: "_tile"}
+            if len(c["params"]) == 1:
+                code = self.gen(c["value"], inner)
+                if not every_tile:
+                    return self.function(code, params=("_tile",))
+                whole = re.fullmatch(r"G\.tv\[(\d+)\]\[_tile\]", code)
+                if whole:  # the clause is a per-tile var: its list is the answer
+                    return self.function(f"G.tv[{whole.group(1)}]")
+                return self.function(f"[{code} for _tile in range(len(G.x))]")
+            # The parts of an 'and' that do not look at the edge are tested once per tile.
+            edge = c["params"][1]
+            parts = _conjuncts(c["value"])
+            guard = [p for p in parts if edge not in _names(p)]
+            per_edge = [p for p in parts if edge in _names(p)] or [{"node": "bool", "value": True}]
+            masks = []
+            for e in range(4):  # one test per edge, each folded with its edge known
+                test = self.gen(_all_of(per_edge), {**inner, edge: lit(e)})
+                known = const(test)
+                masks.append(f"({1 << e} if {test} else 0)" if known is None else lit(1 << e if known else 0))
+            mask = " | ".join(masks)
+            if not guard:
+                return self.function(f"{{_tile: _m for _tile in range(len(G.x)) if (_m := {mask})}}")
+            test = self.gen(_all_of(guard), inner)
+            flag = re.fullmatch(r"G\.tv\[(\d+)\]\[_tile\]", test)
+            if flag:  # only the tiles whose flag is set can stop a walk
+                return self.function(f"{{_tile: {mask} for _tile, _on in enumerate(G.tv[{flag.group(1)}]) if _on}}")
+            return self.function(f"{{_tile: {mask} for _tile in range(len(G.x)) if {test}}}")
+        return RouteQuery(clause("start", NO_VALUE), clause("start_edge", NO_VALUE),
+                          tile_clause("enter_start", every_tile=False),
+                          tile_clause("blocked"), tile_clause("stops"), clause("passes", 0), clause("enough", None),
+                          arg_slots)
 
     # ---- aggregates ----
     def domain_code(self, d: dict, env: dict[str, str]) -> tuple[str, str]:
@@ -386,6 +390,10 @@ class ExprCompiler:
             unrolled = self.unroll(func, e, env, eval(dom))
             if unrolled is not None:
                 return unrolled
+        if kind == "cards" and func in ("sum", "count"):
+            unrolled = self.unroll_cards(func, e, env, dom)
+            if unrolled is not None:
+                return unrolled
         v = self.name("v")
         inner = dict(env)
         inner[e["var"]] = v
@@ -409,6 +417,28 @@ class ExprCompiler:
         if func in ("max", "min"):
             return f"{func}(({body} {loop}{test}), default=0)"
         return f"{func}({body} {loop}{test})"
+
+    def unroll_cards(self, func: str, e: dict, env: dict[str, str], zone: str) -> str | None:
+        """``sum(c.x for c in zone)`` over the few varieties the zone can hold, each term folded:
+        ``sum(c.x for c in front(p))`` → ``(-1 * Z[10] + 2 * Z[11])``."""
+        possible = self.possible(e["domain"]["lo"], env)
+        if len(possible) > UNROLL_LIMIT:
+            return None
+        terms = []
+        for i in sorted(possible):
+            inner = dict(env)
+            inner[e["var"]] = lit(i)
+            body = self.gen(e["body"], inner)
+            where = self.gen(e["where"], inner) if e["where"] is not None else "True"
+            if func == "count":
+                body, where = lit(1), self.logic("and", where, body)
+            known_where, known_body = const(where), const(body)
+            if known_where is False or known_body in (0, False):
+                continue
+            if known_where is None or known_body is None:
+                return None  # the term depends on the state: not worth unrolling
+            terms.append(f"{zone}[{i}]" if known_body == 1 else f"{lit(known_body)} * {zone}[{i}]")
+        return self.fold_sum(terms)
 
     def unroll(self, func: str, e: dict, env: dict[str, str], values: tuple) -> str | None:
         """``any(f(a) for a in K)`` over a fixed kind K → ``f(k1) or f(k2) ...``, folded."""
@@ -529,6 +559,20 @@ class ExprCompiler:
         return f"({a} if {t} else {b})"
 
 
+def _conjuncts(e: dict) -> list[dict]:
+    """``a and b and c`` → [a, b, c]."""
+    if e["node"] == "bin_op" and e["op"] == "and":
+        return _conjuncts(e["left"]) + _conjuncts(e["right"])
+    return [e]
+
+
+def _all_of(parts: list[dict]) -> dict:
+    out = parts[0]
+    for p in parts[1:]:
+        out = {"node": "bin_op", "op": "and", "left": out, "right": p}
+    return out
+
+
 def _names(e: Any) -> set[str]:
     out: set[str] = set()
     if isinstance(e, dict):
@@ -546,39 +590,31 @@ class RouteQuery:
     """A compiled ``route`` declaration: called as ``query(st, *args)``, it evaluates the
     clauses for this state and runs ``routes.route_length``."""
 
-    def __init__(self, start: Fn, start_edge: Fn, enter_start: Fn, enter_tile: int, blocked: Any, stops: Any,
-                 passes: Fn, enough: Fn, arg_slots: list[int], used_slots: list[int]):
-        self.start, self.start_edge, self.enter_start, self.enter_tile = start, start_edge, enter_start, enter_tile
+    def __init__(self, start: Fn, start_edge: Fn, enter_start: Any, blocked: Any, stops: Any, passes: Fn,
+                 enough: Fn, arg_slots: list[int]):
+        self.start, self.start_edge, self.enter_start = start, start_edge, enter_start
         self.blocked, self.stops, self.passes, self.enough = blocked, stops, passes, enough
-        self.arg_slots, self.used_slots = arg_slots, used_slots
+        self.arg_slots = arg_slots
 
     def __call__(self, st: Any, *args: Any) -> int:
         L = st.locals
-        saved = [L[s] for s in self.used_slots]  # a query must leave the state as it was
+        saved = [L[s] for s in self.arg_slots]  # a query must leave the state as it was
         for s, a in zip(self.arg_slots, args):
             L[s] = a
         try:
             board, t0, e0 = st.grid, self.start(st), self.start_edge(st)
             if t0 < 0 or e0 < 0:
                 return 0
-            L[self.enter_tile] = t0
-            entering = bool(self.enter_start(st))
+            entering = bool(self.enter_start(st, t0)) if self.enter_start else False
             most = self.enough(st)
-            blocked = (lambda t: self.blocked(st, t)) if self.blocked else _never
-            stops = (lambda t: self.stops(st, t)) if self.stops else _no_edges
+            n = len(board.x)
+            blocked = self.blocked(st) if self.blocked else [False] * n
+            stops = self.stops(st) if self.stops else {}
             return route_length(board.nb, board.ends, t0, e0, entering, blocked, stops, self.passes(st),
                                 len(board.x) if most is None else most)
         finally:
-            for s, v in zip(self.used_slots, saved):
+            for s, v in zip(self.arg_slots, saved):
                 L[s] = v
-
-
-def _never(t: int) -> bool:
-    return False
-
-
-def _no_edges(t: int) -> int:
-    return 0
 
 
 class SlotAllocator:

@@ -361,42 +361,51 @@ class TilePlacement:
         present = [v for v in self.tile_varieties if src[v]]
         if not present:
             return out
-        board, where, L, slot = st.grid, self.where, st.locals, self.slot
-        matching, joining, opens, rotations = self.matching, self.joining, self.opens, self.rotations
-        starts = self.starts(st) if where is not None else None
+        board, where = st.grid, self.where
+        within = self.within(st)
+        if within == 1 and board.x:
+            squares = sorted(board.frontier.values())
+        else:
+            squares = [(x, y, *board.sides(x, y)) for x, y in board.squares_near(within)]
+        if where is None:  # the usual case: only the side rules, no test to judge
+            return self.fitting(present, squares, out)
+        L, slot = st.locals, self.slot
+        starts = self.starts(st)
         saved = L[slot]
         try:
-            within = self.within(st)
-            if within == 1 and board.x:
-                squares = sorted(board.frontier.values())
-            else:
-                squares = [(x, y, *board.sides(x, y)) for x, y in board.squares_near(within)]
-            for x, y, touching, meeting in squares:
-                if joining and not meeting:
-                    continue
-                if self.per_square:
-                    L[slot] = board.place(x, y, present[0], 0, self.ends[present[0]][0], starts, trial=True)
+            if self.per_square:  # the test looks only at where tiles are: judge it once per square
+                kept = []
+                for sq in squares:
+                    L[slot] = board.place(sq[0], sq[1], present[0], 0, self.ends[present[0]][0], starts, trial=True)
                     ok = where(st)
                     board.unplace(trial=True)
-                    if not ok:
-                        continue
-                for v in present:
-                    ends, open_v = self.ends[v], opens[v]
-                    for r in rotations[v]:
-                        if matching and open_v[r] & touching != meeting:
-                            continue
-                        if joining and not open_v[r] & meeting:
-                            continue
-                        if where is None or self.per_square:
-                            out.append(Action(self, (v, x, y, r)))
-                            continue
-                        L[slot] = board.place(x, y, v, r, ends[r], starts, trial=True)
-                        ok = where(st)
-                        board.unplace(trial=True)
-                        if ok:
-                            out.append(Action(self, (v, x, y, r)))
+                    if ok:
+                        kept.append(sq)
+                return self.fitting(present, kept, out)
+            for action in self.fitting(present, squares, []):
+                v, x, y, r = action.payload
+                L[slot] = board.place(x, y, v, r, self.ends[v][r], starts, trial=True)
+                ok = where(st)
+                board.unplace(trial=True)
+                if ok:
+                    out.append(action)
         finally:
             L[slot] = saved
+        return out
+
+    def fitting(self, present: list[int], squares: list[tuple[int, int, int, int]], out: list) -> list[Action]:
+        """``out`` plus every (variety, square, rotation) the side rules allow."""
+        opens, rotations, matching, joining = self.opens, self.rotations, self.matching, self.joining
+        for x, y, touching, meeting in squares:
+            if joining and not meeting:
+                continue
+            for v in present:
+                open_v = opens[v]
+                for r in rotations[v]:
+                    o = open_v[r]
+                    if (matching and o & touching != meeting) or (joining and not o & meeting):
+                        continue
+                    out.append(Action(self, (v, x, y, r)))
         return out
 
     def text(self, payload: tuple[int, int, int, int] | None) -> str:
@@ -422,47 +431,28 @@ class OptionChoice:
     again = None
 
     def __init__(self, label: str, chooser: Fn, options: list[tuple], option_slot: int, value_text: Callable):
-        # options: [(name, [(slot, domain function, "values" | "cards", shown as), ...], tests)], where
-        # tests[i] (or None) is the part of the option's 'where' to check once i variables are bound.
+        # options: [(name, slots of its variables, how each is shown, test before binding or None,
+        #            values(st) -> every tuple of values the rest of its 'where' allows, or None)]
         self.label, self.chooser, self.options, self.option_slot = label, chooser, options, option_slot
         self.value_text = value_text  # (shown as, value, state or None) -> text
+        self.plain = [Action(self, (k, (), ())) if o[4] is None else None for k, o in enumerate(options)]
 
     def actor(self, st) -> int:
         return self.chooser(st)
 
     def legal(self, st) -> list[Action]:
         out: list[Action] = []
-        L = st.locals
-        for k, (_, bindings, tests) in enumerate(self.options):
-            if tests[0] is not None and not tests[0](st):
+        value_text = self.value_text
+        for k, (_, _, shown_as, first, values) in enumerate(self.options):
+            if first is not None and not first(st):
                 continue
-            slots = [b[0] for b in bindings]
-            saved = [L[s] for s in slots]
-            try:
-                self._bind(st, k, bindings, tests, 0, [], out)
-            finally:
-                for s, v in zip(slots, saved):
-                    L[s] = v
+            if values is None:
+                out.append(self.plain[k])
+                continue
+            for row in values(st):
+                shown = tuple([value_text(how, v, st) for how, v in zip(shown_as, row)])
+                out.append(Action(self, (k, row, shown)))
         return out
-
-    def _bind(self, st, k: int, bindings: list, tests: list, i: int, values: list, out: list) -> None:
-        if i == len(bindings):
-            shown = tuple(self.value_text(b[3], v, st) for b, v in zip(bindings, values))
-            out.append(Action(self, (k, tuple(values), shown)))
-            return
-        slot, domain, kind, _ = bindings[i]
-        test = tests[i + 1]
-        items = domain(st)
-        if kind == "cards":
-            items = [v for v, c in enumerate(items) if c]
-        L = st.locals
-        for v in items:
-            L[slot] = v
-            if test is not None and not test(st):
-                continue
-            values.append(v)
-            self._bind(st, k, bindings, tests, i + 1, values, out)
-            values.pop()
 
     def text(self, payload: tuple) -> str:
         k, _, shown = payload
@@ -472,5 +462,5 @@ class OptionChoice:
         k, values, _ = payload
         L = st.locals
         L[self.option_slot] = k
-        for (slot, *_), v in zip(self.options[k][1], values):
+        for slot, v in zip(self.options[k][1], values):
             L[slot] = v

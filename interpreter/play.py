@@ -1,28 +1,65 @@
 """Play a game in the terminal: one human seat against random bots.
 
 At each of your decisions you see what your seat may see (``observation``), the
-legal moves numbered, and answer with a number or a move's exact text. Bots
-move at once; their moves are shown unless the move goes somewhere you may not
-see. Works with piped input: one answer per line; end of input leaves the game.
+board drawn when the game has a grid (``render``), the legal moves numbered, and
+answer with a number or a move's text: the decision's name may be left out, a
+placement written short (``<tile> x,y r``), and a unique beginning of a move is
+enough. Many moves are listed compactly (placements as rows of tile and square
+by rotation). Bots move at once; their moves are shown unless the move goes
+somewhere you may not see. Works with piped input: one answer per line; end of
+input leaves the game.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
 
-HELP = """Answer with the number of a move, or its exact text.
+HELP = """Answer with the number of a move, or its text.
+  The decision's name may be left out, and a unique beginning of a move is enough.
+  A placement may be written '<tile> at x,y rotation r', '<tile> x,y r' or '<tile> x,y r<r>';
+  x grows to the right, y upwards, and rotation r turns the tile r quarter turns clockwise
+  (the tiles you may place are drawn in each rotation).
   ?   this help and the moves again
   o   your view of the game again
   q   quit"""
 
+# The canonical text of a placement (``moves.Placement.text``).
+PLACEMENT = re.compile(r"^(?P<label>\S+) (?P<tile>\S+) at (?P<x>-?\d+),(?P<y>-?\d+) rotation (?P<r>\d+)$")
+# A placement as a player may write it, once normalised (``_norm``), without the decision's name.
+SHORT_PLACEMENT = re.compile(r"^(?P<tile>\S+) (?:at )?(?P<x>-?\d+),(?P<y>-?\d+)"
+                             r"(?: (?:rotation |rot |r)?(?P<r>\d+))?$")
+COMPACT_AT = 12  # more moves than this are listed compactly
+
+
+class Placement(NamedTuple):
+    number: int  # the move's number in the list (from 1)
+    tile: str
+    x: int
+    y: int
+    rotation: int
+
+
+def placements(legal: list) -> list[Placement]:
+    """The legal moves that lay a tile, read from their canonical text."""
+    out = []
+    for i, a in enumerate(legal, 1):
+        m = PLACEMENT.match(a.text)
+        if m:
+            out.append(Placement(i, m["tile"], int(m["x"]), int(m["y"]), int(m["r"])))
+    return out
+
 
 def decision_visibility(game: Any) -> dict[str, bool]:
-    """For each decision label, whether its moves land only in public zones (so others may see them)."""
+    """For each decision label, whether its moves land only in public zones (so others may see them).
+
+    A placement lands on a grid, which everyone sees; an option choice is seen when every card
+    its options move lands in a public zone (what it sets, everyone sees anyway)."""
     zones = {z["name"]: z["visibility"] for z in game.ir.get("zones", [])}
     shown: dict[str, bool] = {}
 
@@ -34,11 +71,25 @@ def decision_visibility(game: Any) -> dict[str, bool]:
                 return expr.get("func")
         return None
 
+    def dests(x: Any) -> list:
+        if isinstance(x, dict):
+            return ([x["dest"]] if "dest" in x else []) + [d for v in x.values() for d in dests(v)]
+        if isinstance(x, list):
+            return [d for v in x for d in dests(v)]
+        return []
+
     def walk(x: Any) -> None:
         if isinstance(x, dict):
-            if x.get("node") == "choose" and isinstance(x.get("label"), str):
-                public = zones.get(zone_of(x.get("dest")) or "", "hidden") == "public"
-                shown[x["label"]] = shown.get(x["label"], True) and public
+            label = x.get("label")
+            if isinstance(label, str) and x.get("node") in ("choose", "place", "choose_one"):
+                if x["node"] == "choose":
+                    public = zones.get(zone_of(x.get("dest")) or "", "hidden") == "public"
+                elif x["node"] == "place":
+                    public = True
+                else:
+                    public = all(zones.get(zone_of(d) or "", "hidden") == "public"
+                                 for d in dests(x.get("options")))
+                shown[label] = shown.get(label, True) and public
             for v in x.values():
                 walk(v)
         elif isinstance(x, list):
@@ -76,12 +127,20 @@ def _spaces(tags: list) -> str:
     return "; " + "; ".join(parts + [rest]) if parts else f"; all {common}" if not unlaid else f"; {rest}"
 
 
-def render_observation(obs: dict[str, Any], seat: int, console: Any) -> None:
-    """Draw an observation dict (as ``State.observation`` makes it) with rich."""
+def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any = None,
+                       spots: Any = ()) -> None:
+    """Draw an observation dict (as ``State.observation`` makes it) with rich; with a
+    ``render.BoardView`` its grid is drawn last (``spots``: squares to mark as open to you)."""
     from rich.table import Table
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
              "tracks", "vars", "outcome", "winners", "scores"}
+    board = view is not None and view.active and obs.get("grid") is not None
+    if board:
+        known.add("grid")
+
+    def shown(name: str, value: Any) -> Any:
+        return view.value_text(name, value, obs) if board else value
     head = f"[bold]Turn {obs.get('turn')}[/bold] · you are seat {seat} of {obs.get('players')}"
     if obs.get("decision"):
         head += f" · decision: [bold cyan]{obs['decision']}[/bold cyan]"
@@ -119,12 +178,41 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any) -> None:
 
     for name, values in (obs.get("vars") or {}).items():
         if isinstance(values, list) and len(values) == obs.get("players") and len(values) > 1:
-            console.print(f"{name}: " + ", ".join(f"seat {i}: {v}" for i, v in enumerate(values)))
+            console.print(f"{name}: " + ", ".join(f"seat {i}: {shown(name, v)}" for i, v in enumerate(values)))
         else:
-            console.print(f"{name}: {values[0] if isinstance(values, list) and len(values) == 1 else values}")
+            value = values[0] if isinstance(values, list) and len(values) == 1 else values
+            console.print(f"{name}: {shown(name, value)}")
     for key, value in obs.items():
         if key not in known:
             console.print(f"{key}: {value}")
+    if board:
+        render_board(obs, console, view, spots)
+
+
+def render_board(obs: dict[str, Any], console: Any, view: Any, spots: Any = ()) -> None:
+    """The grid of an observation, drawn; narrower tiles when the wide ones would not fit."""
+    from rich.markup import escape
+
+    grid = obs.get("grid") or []
+    spots = list(spots)
+    console.print(f"[bold]{escape(view.grid_name)}[/bold]: {len(grid)} tile{'s' if len(grid) != 1 else ''}")
+    lines = view.draw(obs, 7, 3, spots, console.width)
+    if lines and max(len(line) for line in lines) > console.width:
+        lines = view.draw(obs, 5, 3, spots, console.width)
+    for line in lines:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+def render_tiles(places: list[Placement], console: Any, view: Any) -> None:
+    """The tiles a placement may lay, each in the rotations that look different."""
+    from .render import draw_strip
+
+    names = list(dict.fromkeys(p.tile for p in places))
+    items = [(f"{name} r{r}", view.variety_ends(name, r), view.heavy(name, r))
+             for name in names for r in view.rotations(name)]
+    console.print("tiles you may place, by rotation (r = quarter turns clockwise):")
+    for line in draw_strip(items, max_width=console.width):
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def _isatty(stream: Any) -> bool:
@@ -170,6 +258,10 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
     bots = {s: RandomBot(derive_seed(seed, 0, "seat", s)) for s in range(players) if s != seat}
     chance_rng = random.Random(derive_seed(seed, 0, "explicit chance"))
     visible = decision_visibility(game)
+    view = None
+    if game.layout.shapes is not None:
+        from .render import BoardView
+        view = BoardView(game)
     console.print(f"[bold]{escape(game.title)}[/bold] — {players} players, you are seat {seat} "
                   f"(seed {seed}). Type ? for help.")
 
@@ -195,8 +287,13 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
             continue
 
         console.rule(f"your move (seat {seat})")
-        render_observation(state.observation(seat), seat, console)
-        _list_moves(legal, console, escape)
+        label = state.decision() or ""
+        places = placements(legal)
+        spots = sorted({(p.x, p.y) for p in places})
+        render_observation(state.observation(seat), seat, console, view, spots)
+        if places and view is not None:
+            render_tiles(places, console, view)
+        _list_moves(legal, console, escape, places)
         while True:
             answer = read_line(f"move 1..{len(legal)} (? help, q quit)> ")
             if answer is None:
@@ -209,23 +306,27 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                 console.print("Quit.")
                 return 0
             if answer in ("?", "h", "help"):
-                console.print(HELP)
-                _list_moves(legal, console, escape)
+                console.print(HELP, markup=False)
+                _list_moves(legal, console, escape, places)
                 continue
             if answer.lower() == "o":
-                render_observation(state.observation(seat), seat, console)
+                render_observation(state.observation(seat), seat, console, view, spots)
                 continue
-            chosen = None
+            chosen, candidates = None, []
             if answer.isdigit():
                 k = int(answer)
                 if 1 <= k <= len(legal):
                     chosen = legal[k - 1]
             else:
-                wanted = " ".join(answer.split())
-                chosen = next((a for a in legal if a.text == wanted), None)
+                chosen, candidates = match_answer(answer, legal, label)
+            if chosen is None and len(candidates) > 1:
+                shown = ", ".join(f"{legal.index(a) + 1}. {a.text}" for a in candidates[:6])
+                more = f" and {len(candidates) - 6} more" if len(candidates) > 6 else ""
+                console.print(f"[yellow]Which one?[/yellow] {escape(answer)} could be {escape(shown)}{more}.")
+                continue
             if chosen is None:
                 console.print(f"[red]Not a legal move:[/red] {escape(answer)} — give a number 1..{len(legal)}, "
-                              "a move's exact text, ? for help or q to quit.")
+                              "a move's text, ? for help or q to quit.")
                 continue
             console.print(f"you: {escape(chosen.text)}")
             state.apply(chosen)
@@ -234,7 +335,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
     console.rule("game over")
     console.print(f"Outcome: [bold]{state.outcome}[/bold] after {state.turns} turns")
     console.print("[dim]everything revealed:[/dim]")
-    render_observation(game.observe(state, None), seat, console)
+    render_observation(game.observe(state, None), seat, console, view)
     winners = state.winners()
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     t.add_column("seat")
@@ -257,7 +358,96 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
     return 0
 
 
-def _list_moves(legal: list, console: Any, escape: Callable[[str], str]) -> None:
+def _norm(text: str) -> str:
+    """A move's or an answer's text compared loosely: case, runs of spaces, spaces around commas."""
+    return re.sub(r" ?, ?", ",", " ".join(text.split())).casefold()
+
+
+def match_answer(answer: str, legal: list, label: str) -> tuple[Any, list]:
+    """The legal move an answer written as text means: ``(move, [])``, or ``(None, candidates)``.
+
+    Tried in turn: the move's text; without the decision's name in front (in the move or the
+    answer); a short placement (``<tile> x,y r``, ``<tile> at x,y rotation r``); a beginning
+    (in whole words) of exactly one move. Several moves with that beginning are the candidates."""
+    keys = []
+    lab = _norm(label) + " " if label else None
+    for a in legal:
+        text = _norm(a.text)
+        keys.append([text, text[len(lab):]] if lab and text.startswith(lab) and len(text) > len(lab) else [text])
+    said = _norm(answer)
+    wanted = [said]
+    if lab and said.startswith(lab) and len(said) > len(lab):
+        wanted.append(said[len(lab):])
+    for w in list(wanted):
+        m = SHORT_PLACEMENT.match(w)
+        if m:
+            wanted.append(f"{m['tile']} at {m['x']},{m['y']}" + (f" rotation {m['r']}" if m["r"] else ""))
+    for w in wanted:
+        for a, ks in zip(legal, keys):
+            if w in ks:
+                return a, []
+    for w in reversed(wanted):  # the most rewritten form first
+        words = w.split()
+        found = [a for a, ks in zip(legal, keys) if any(k.split()[:len(words)] == words for k in ks)]
+        if len(found) == 1:
+            return found[0], []
+        if found:
+            return None, found
+    return None, []
+
+
+def _list_moves(legal: list, console: Any, escape: Callable[[str], str], places: list | None = None) -> None:
     width = len(str(len(legal)))
-    for i, a in enumerate(legal, 1):
-        console.print(f"  {i:>{width}}. {escape(a.text)}")
+    if len(legal) <= COMPACT_AT:
+        for i, a in enumerate(legal, 1):
+            console.print(f"  {i:>{width}}. {escape(a.text)}")
+        return
+    placed = {p.number for p in places or ()}
+    others = [f"{i:>{width}}. {a.text}" for i, a in enumerate(legal, 1) if i not in placed]
+    _columns(others, console)
+    if places:
+        _placement_rows(places, legal, console)
+
+
+def _columns(items: list[str], console: Any, gap: int = 3) -> None:
+    """Items in as many columns as fit, read down each column."""
+    if not items:
+        return
+    cell = max(len(t) for t in items)
+    ncols = max(1, (console.width - 2 + gap) // (cell + gap))
+    nrows = -(-len(items) // ncols)
+    for r in range(nrows):
+        row = [items[c * nrows + r].ljust(cell) for c in range(ncols) if c * nrows + r < len(items)]
+        console.print(("  " + (" " * gap).join(row)).rstrip(), markup=False, highlight=False, soft_wrap=True)
+
+
+def _placement_rows(places: list[Placement], legal: list, console: Any) -> None:
+    """Placements in rows: one per tile and square, the move's number under each rotation."""
+    rotations = sorted({p.rotation for p in places})
+    rows: dict[tuple[str, int, int], dict[int, int]] = {}
+    for p in places:
+        rows.setdefault((p.tile, p.x, p.y), {})[p.rotation] = p.number
+    label = PLACEMENT.match(legal[places[0].number - 1].text)["label"]
+    first = places[0]
+    console.print(f"{label}: answer a number, or tile, square and rotation, e.g. "
+                  f"'{first.tile} {first.x},{first.y} {first.rotation}'", markup=False, highlight=False)
+    tile_w = max(len("tile"), *(len(t) for t, _, _ in rows))
+    sq_w = max(len("at"), *(len(f"{x},{y}") for _, x, y in rows))
+    num_w = max(len(str(len(legal))), *(len(f"r{r}") for r in rotations))
+    head = f"{'tile':<{tile_w}}  {'at':<{sq_w}}" + "".join(f"  {f'r{r}':>{num_w}}" for r in rotations)
+    lines = []
+    for (tile, x, y), by_rot in rows.items():
+        lines.append(f"{tile:<{tile_w}}  {f'{x},{y}':<{sq_w}}"
+                     + "".join(f"  {str(by_rot[r]) if r in by_rot else '·':>{num_w}}" for r in rotations))
+    gap = 5
+    ncols = max(1, min(3, (console.width - 2 + gap) // (len(head) + gap)))
+    if len(lines) < 8:
+        ncols = 1
+    nrows = -(-len(lines) // ncols)
+    columns = [lines[c * nrows:(c + 1) * nrows] for c in range(ncols)]
+    console.print(("  " + (" " * gap).join([head] * len([c for c in columns if c]))).rstrip(),
+                  markup=False, highlight=False, soft_wrap=True, style="bold")
+    for r in range(nrows):
+        row = [c[r] if r < len(c) else "" for c in columns if c]
+        console.print(("  " + (" " * gap).join(t.ljust(len(head)) for t in row)).rstrip(),
+                      markup=False, highlight=False, soft_wrap=True)

@@ -220,22 +220,33 @@ class ProgramBuilder:
         options, inners = [], []
         for o in s["options"]:
             inner = dict(env)
-            bindings = []
-            # Each part of an 'and' in 'where' is tested as soon as the variables it uses are bound.
+            # Each part of an 'and' in 'where' is tested as soon as the variables it uses are bound:
+            # the parts that use none once, before anything else; the others inside one Python
+            # comprehension over the domains, which gives every tuple of values at once.
             parts = conjuncts(o["where"]) if o["where"] is not None else []
-            bound: set[str] = set()
-            tests = [self.all_of([p for p in parts if not mentions(p, {b["var"] for b in o["bindings"]})], env)]
-            for b in o["bindings"]:
-                slot = x.slots.new()
-                kind, values = x.domain(b["domain"], inner)
-                bindings.append((slot, values, kind, self.shown_as(b["domain"], kind)))
-                inner[b["var"]] = f"L[{slot}]"
+            names = {b["var"] for b in o["bindings"]}
+            first = self.all_of([p for p in parts if not mentions(p, names)], env)
+            loops, in_loop, bound, slots, shown = [], dict(env), set(), [], []
+            for i, b in enumerate(o["bindings"]):
+                kind, dom = x.domain_code(b["domain"], in_loop)
+                var = f"_b{i}"
+                loops.append(f"for {var} in {dom}" if kind == "values" else
+                             f"for {var}, _n{i} in enumerate({dom}) if _n{i}")
+                in_loop[b["var"]] = var
                 before = set(bound)
                 bound.add(b["var"])
-                later = {c["var"] for c in o["bindings"]} - bound
-                tests.append(self.all_of([p for p in parts if mentions(p, bound - before) and not mentions(p, later)],
-                                         inner))
-            options.append((o["name"], bindings, tests))
+                test = [p for p in parts if mentions(p, bound - before) and not mentions(p, names - bound)]
+                if test:
+                    loops.append(f"if {x.gen(_and(test), in_loop)}")
+                slot = x.slots.new()
+                slots.append(slot)
+                shown.append(self.shown_as(b["domain"], kind))
+                inner[b["var"]] = f"L[{slot}]"
+            values = None
+            if o["bindings"]:
+                row = "(" + "".join(f"_b{i}, " for i in range(len(o["bindings"]))) + ")"
+                values = x.function(f"[{row} {' '.join(loops)}]")
+            options.append((o["name"], slots, shown, first, values))
             inners.append(inner)
         self.emit(CHOICE, OptionChoice(s["label"], chooser, options, option_slot, self.value_text), None)
         ends = []
@@ -249,12 +260,7 @@ class ProgramBuilder:
 
     def all_of(self, parts: list[dict], env: dict[str, str]):
         """The conjunction of ``parts`` compiled (None when there are none)."""
-        if not parts:
-            return None
-        test = parts[0]
-        for p in parts[1:]:
-            test = {"node": "bin_op", "op": "and", "left": test, "right": p}
-        return self.x.compile(test, env)
+        return self.x.compile(_and(parts), env) if parts else None
 
     def shown_as(self, d: dict, kind: str) -> str:
         """How a bound value is written in an action's text: 'player', 'int', 'tile', 'value' or 'card'."""
@@ -362,6 +368,13 @@ class ProgramBuilder:
 
 
 SHAPE_QUERIES = {"open", "joined", "includes"}
+
+
+def _and(parts: list[dict]) -> dict:
+    test = parts[0]
+    for p in parts[1:]:
+        test = {"node": "bin_op", "op": "and", "left": test, "right": p}
+    return test
 
 
 def conjuncts(e: dict) -> list[dict]:

@@ -18,7 +18,7 @@ of the path that ends at ``e`` (0 when no path ends there).
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Mapping, Sequence
 
 EDGES = (0, 1, 2, 3)
 STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))  # N, E, S, W as (dx, dy); y grows upwards
@@ -29,15 +29,16 @@ def edge_bits(mask: int) -> tuple[int, ...]:
 
 
 BITS = [edge_bits(m) for m in range(16)]
+LONG_SEARCH = 64  # states visited before the search also stops on covering every reachable tile
 
 
 def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[int]], start: int, start_edge: int,
-                 enter_start: bool, blocked: Callable[[int], bool], stops: Callable[[int], int],
-                 passes: int, enough: int) -> int:
+                 enter_start: bool, blocked: Sequence[bool], stops: Mapping[int, int], passes: int, enough: int) -> int:
     """The most distinct tiles (start excluded) a walk from ``start`` can enter, counted up to ``enough``.
 
-    ``neighbours[t][e]``: the tile across edge ``e`` of ``t``, or -1. ``blocked(t)``: no walk
-    may enter ``t``. ``stops(t)``: the mask of edges by which entering ``t`` ends the walk.
+    ``neighbours[t][e]``: the tile across edge ``e`` of ``t``, or -1. ``blocked[t]``: no walk
+    may enter ``t``. ``stops.get(t)``: the mask of edges by which entering ``t`` ends the walk (a
+tile missing from ``stops`` never stops it).
     With ``enter_start`` the walk begins as if entering ``start`` by ``start_edge`` (so a
     stop there applies, and the start counts 0 when it cannot be passed); otherwise it
     leaves by any end of the path at ``start_edge``, that edge included.
@@ -45,20 +46,18 @@ def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[in
     if start < 0 or not ends[start][start_edge]:
         return 0
     if enter_start:
-        if stops(start) >> start_edge & 1:
+        if stops.get(start, 0) >> start_edge & 1:
             if passes <= 0:
                 return 0
             passes -= 1
         first_exits = ends[start][start_edge] & ~(1 << start_edge)
     else:
         first_exits = ends[start][start_edge]
-    limit = min(enough, reachable(neighbours, ends, start, first_exits, blocked))
-    if limit <= 0:
-        return 0
+    limit = enough
+    bounded = False  # is ``limit`` also bounded by the tiles reachable at all (worked out if the search is long)?
     best = 0
     start_bit = 1 << start
     seen: set[tuple[int, int, int, int]] = set()
-    stop_cache: dict[int, int] = {}
     stack = [(start, first_exits, passes, 0)]
     while stack:
         t, exits, left, visited = stack.pop()
@@ -69,7 +68,7 @@ def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[in
                 continue
             entry = x ^ 2
             path = ends[n][entry]
-            if not path or blocked(n):
+            if not path or blocked[n]:
                 continue
             seen_now = visited | (1 << n) if n != start else visited
             if seen_now != visited:
@@ -78,11 +77,8 @@ def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[in
                     best = count
                     if best >= limit:
                         return best
-            stop = stop_cache.get(n)
-            if stop is None:
-                stop = stop_cache[n] = stops(n)
             after = left
-            if stop >> entry & 1:
+            if stops and stops.get(n, 0) >> entry & 1:
                 if left <= 0:
                     continue  # the walk ends on this tile
                 after = left - 1
@@ -90,11 +86,16 @@ def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[in
             if state not in seen:
                 seen.add(state)
                 stack.append((n, path & ~(1 << entry), after, seen_now))
+                if not bounded and len(seen) > LONG_SEARCH:
+                    bounded = True
+                    limit = min(limit, reachable(neighbours, ends, start, first_exits, blocked))
+                    if best >= limit:
+                        return best
     return best
 
 
 def reachable(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[int]], start: int, first_exits: int,
-              blocked: Callable[[int], bool]) -> int:
+              blocked: Sequence[bool]) -> int:
     """How many tiles other than the start any walk could enter at all (an upper bound)."""
     found: set[int] = set()
     frontier = [(start, first_exits)]
@@ -103,7 +104,7 @@ def reachable(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[int]]
         t, exits = frontier.pop()
         for x in BITS[exits]:
             n = neighbours[t][x]
-            if n < 0 or n in found or not ends[n][x ^ 2] or blocked(n):
+            if n < 0 or n in found or not ends[n][x ^ 2] or blocked[n]:
                 continue
             if n == start:
                 if not start_opened:

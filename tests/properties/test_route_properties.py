@@ -116,9 +116,9 @@ def engine_route(board: Board, start: int, start_edge: int, enter_start: bool, p
             for e in path:
                 row[e] = mask
         ends.append(row)
-    stop_masks = [sum(1 << e for e in board.stop_edges(t)) for t in range(len(board.cells))]
-    return route_length(neighbours, ends, start, start_edge, enter_start,
-                        lambda t: t in board.blocked, lambda t: stop_masks[t], passes, enough)
+    blocked = [t in board.blocked for t in range(len(board.cells))]
+    stops = {t: sum(1 << e for e in board.stop_edges(t)) for t in range(len(board.cells)) if board.stop_edges(t)}
+    return route_length(neighbours, ends, start, start_edge, enter_start, blocked, stops, passes, enough)
 
 
 # ---------------------------------------------------------------- random boards
@@ -293,3 +293,14 @@ def test_no_path_at_the_start_edge_counts_zero():
     assert both(board, (0, 0), "E") == (0, 0)
     assert both(board, (0, 0), "E", enter_start=True) == (0, 0)
     assert both(board, (0, 0), "N") == (1, 1)
+
+
+def test_a_state_reached_with_more_passes_left_is_searched_again():
+    # Two ways round reach the same tile, by the same edge, over the same tiles, with different passes
+    # left; only the one with a pass still in hand goes on to the end (found by a random search against
+    # a search that forgot the passes in its visited states).
+    board = build(((2, 0), "NW"), ((0, 2), "E"), ((2, 2), "SW"), ((1, 0), "NE"), ((2, 1), "NSW"), ((1, 1), "N ES"),
+                  ((1, 2), "ESW"), stops={(2, 0): "EW", (1, 0): "NS", (1, 2): "EW"})
+    assert both(board, (2, 2), "S", passes=2) == (6, 6)
+    assert both(board, (2, 2), "S", passes=1) == (6, 6)
+    assert both(board, (2, 2), "S") == (5, 5)
