@@ -14,7 +14,11 @@ CPU where the OS allows it):
   until ``is_terminal()``;
 * ratio interpreter/baseline (target >= 0.5);
 * median wall time of ``python -m interpreter.cli validate RULES`` over 5 runs
-  (target < 0.3 s).
+  (target < 0.3 s);
+* for a game with a route query (``GameSpec.route``): the query's time on full
+  tables, made by random play with every tile placed (target: median < 2 ms),
+  once as the game asks it (stopping at the player's target) and once searching
+  to the end (the target param set to its maximum).
 
 A missing interpreter, rules file or baseline module is reported in its row;
 the script still exits 0.
@@ -57,11 +61,15 @@ class GameSpec:
 
     baseline_module: str  # importable from the repo root, e.g. "bench.hare_baseline"
     rules: str  # relative to the repo root
+    route: str | None = None  # a route query to time on full tables, called with a seat
+    full_table: dict[str, int] | None = None  # params under which nobody wins before the table is full
+    target_param: str | None = None  # the param that, at its maximum, makes the route search to the end
 
 
 GAMES: dict[str, GameSpec] = {
     "hare": GameSpec("bench.hare_baseline", "games/hare.rules"),
-    "luckydog": GameSpec("bench.luckydog_baseline", "games/luckydog.rules"),
+    "luckydog": GameSpec("bench.luckydog_baseline", "games/luckydog.rules", route="drive",
+                         full_table={"goal": 34}, target_param="goal"),
 }
 
 Playout = Callable[[int], Any]  # seed -> anything; one full random game
@@ -222,12 +230,59 @@ def bench_game(
     except Exception as exc:  # noqa: BLE001
         row["errors"]["interpreter"] = describe(exc)
 
+    if spec.route:
+        try:
+            row["route"] = bench_route(spec)
+        except Exception as exc:  # noqa: BLE001
+            row["errors"]["route"] = describe(exc)
     try:
         row["validate_s"] = time_validate(spec.rules)
         row["validate_cold_s"] = time_validate(spec.rules, cold=True)
     except Exception as exc:  # noqa: BLE001
         row["errors"]["validate"] = describe(exc)
     return row
+
+
+ROUTE_TARGET_MS = 2.0
+ROUTE_TABLES = 40
+
+
+def full_tables(game: Any, tiles: int, count: int) -> list[Any]:
+    """States of random games at the moment the last tile is placed (seeds 0, 1, ...)."""
+    found, seed = [], 0
+    while len(found) < count and seed < 50 * count:
+        state, rng = game.new_state(4, seed=seed), random.Random(seed)
+        seed += 1
+        while not state.is_terminal() and len(state.grid.x) < tiles:
+            state.apply(rng.choice(state.legal_actions()))
+        if len(state.grid.x) == tiles:
+            found.append(state.to_json())
+    return found
+
+
+def bench_route(spec: GameSpec) -> dict[str, Any]:
+    """Median and max time of the route query per seat on full tables, in ms."""
+    import interpreter
+
+    filler = interpreter.load(str(ROOT / spec.rules), params=spec.full_table)
+    tiles = sum(filler.const["cards"][v] for v in filler.layout.shapes.tile_varieties)
+    docs = full_tables(filler, tiles, ROUTE_TABLES)
+    top = next(p["hi"] for p in filler.ir["params"] if p["name"] == spec.target_param)
+    out: dict[str, Any] = {"tables": len(docs), "tiles": tiles}
+    for label, params in (("as played", None), ("to the end", {spec.target_param: top})):
+        game = interpreter.load(str(ROOT / spec.rules), params=params)
+        times, lengths = [], []
+        game.route(game.state_from_json(docs[0]), spec.route, 0)  # the query is compiled on first use
+        for doc in docs:
+            state = game.state_from_json(doc)
+            for seat in range(state.players):
+                start = time.perf_counter()
+                lengths.append(game.route(state, spec.route, seat))
+                times.append(time.perf_counter() - start)
+        out[label] = {"median_ms": round(statistics.median(times) * 1000, 4),
+                      "max_ms": round(max(times) * 1000, 4), "queries": len(times),
+                      "mean_length": round(statistics.fmean(lengths), 2)}
+    return out
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:
@@ -268,6 +323,15 @@ def format_table(rows: list[dict[str, Any]]) -> str:
         for line in lines
     ]
     out.insert(1, "  ".join("-" * w for w in widths))
+    for row in rows:
+        route = row.get("route")
+        if route:
+            for label in ("as played", "to the end"):
+                r = route[label]
+                ok = "ok" if r["median_ms"] < ROUTE_TARGET_MS else "SLOW"
+                out.append(f"{row['game']} route query, {label}: median {r['median_ms']:.3f} ms "
+                           f"(<{ROUTE_TARGET_MS} {ok}), max {r['max_ms']:.3f} ms over {r['queries']} queries "
+                           f"on {route['tables']} tables of {route['tiles']} tiles; mean length {r['mean_length']}")
     for row in rows:
         for what, message in row["errors"].items():
             out.append(f"{row['game']} {what}: {message}")
@@ -313,6 +377,7 @@ def main(argv: list[str] | None = None) -> int:
                     "targets": {
                         "ratio_min": RATIO_TARGET,
                         "validate_max_s": VALIDATE_TARGET_S,
+                        "route_median_max_ms": ROUTE_TARGET_MS,
                     },
                     "games": rows,
                 },

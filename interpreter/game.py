@@ -148,6 +148,12 @@ class Game:
         return self.layout.value_names[v] if 0 <= v < len(self.layout.value_names) else \
             ("none" if v == NO_VALUE else v)
 
+    def route(self, st: State, name: str, *args: Any) -> int:
+        """The value of the rules' route query ``name`` in ``st`` (args: seats, values)."""
+        if name not in self.sym.routes:
+            raise KeyError(f"{self.title} declares no route '{name}'")
+        return self.exprs.ns[self.exprs.route_function(name)](st, *args)
+
     def report_values(self, st: State) -> dict[str, Any]:
         return {label: self.value_name(fn(st)) if named else fn(st) for label, fn, named in self.reports}
 

@@ -45,6 +45,7 @@ class Action:
 
 
 SINGLES_KEPT = 16
+PLACEMENTS_KEPT = 500_000  # a bound on the placements remembered (far more squares than any table covers)
 
 
 def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
@@ -351,6 +352,8 @@ class TilePlacement:
         self.opens, self.matching, self.joining = shapes.opens, matching, joining
         self.per_square = per_square  # ``where`` looks only at where tiles are: judge it once per square
         self.nothing = Action(self, None)
+        # Actions are immutable: one per placement is made and shared by every state and game.
+        self.made: dict[tuple[int, int, int, int], Action] = {}
 
     def actor(self, st) -> int:
         return self.chooser(st)
@@ -396,6 +399,9 @@ class TilePlacement:
     def fitting(self, present: list[int], squares: list[tuple[int, int, int, int]], out: list) -> list[Action]:
         """``out`` plus every (variety, square, rotation) the side rules allow."""
         opens, rotations, matching, joining = self.opens, self.rotations, self.matching, self.joining
+        made = self.made
+        if len(made) > PLACEMENTS_KEPT:
+            made.clear()
         for x, y, touching, meeting in squares:
             if joining and not meeting:
                 continue
@@ -405,7 +411,11 @@ class TilePlacement:
                     o = open_v[r]
                     if (matching and o & touching != meeting) or (joining and not o & meeting):
                         continue
-                    out.append(Action(self, (v, x, y, r)))
+                    key = (v, x, y, r)
+                    action = made.get(key)
+                    if action is None:
+                        action = made[key] = Action(self, key)
+                    out.append(action)
         return out
 
     def text(self, payload: tuple[int, int, int, int] | None) -> str:
