@@ -110,6 +110,15 @@ class Board:
         self.ends.append(ends)
         at, nb = self.at, self.nb
         here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+        if trial:  # judged and taken back at once: the square map and the frontier stay as they were
+            row = [at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), at.get(here - ROW, -1)]
+            for e in (0, 1, 2, 3):
+                if row[e] >= 0:
+                    nb[row[e]][e ^ 2] = t
+            nb.append(row)
+            for values, start in zip(self.tv, starts) if starts else ((v, 0) for v in self.tv):
+                values.append(start)
+            return t
         row = [at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), at.get(here - ROW, -1)]
         for e in (0, 1, 2, 3):
             n = row[e]
@@ -134,10 +143,42 @@ class Board:
                 values.append(0)
         return t
 
+    def probe(self, x: int, y: int) -> int:
+        """A tile at (x, y) as far as where tiles lie is concerned (its square, its neighbours,
+        the count of tiles), and nothing more: for tests that look at nothing else. Taken
+        back by ``unprobe``."""
+        t = len(self.x)
+        at, nb = self.at, self.nb
+        here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+        row = [at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), at.get(here - ROW, -1)]
+        for e in (0, 1, 2, 3):
+            if row[e] >= 0:
+                nb[row[e]][e ^ 2] = t
+        nb.append(row)
+        self.x.append(x)
+        self.y.append(y)
+        return t
+
+    def unprobe(self) -> None:
+        for e, n in enumerate(self.nb.pop()):
+            if n >= 0:
+                self.nb[n][e ^ 2] = -1
+        self.x.pop()
+        self.y.pop()
+
     def unplace(self, trial: bool = False) -> None:
         """Take back the last tile placed (to judge a placement as if it were made)."""
         t = len(self.x) - 1
         x, y = self.x[t], self.y[t]
+        if trial:
+            for e, n in enumerate(self.nb.pop()):
+                if n >= 0:
+                    self.nb[n][e ^ 2] = -1
+            for lst in (self.x, self.y, self.variety, self.rot, self.ends):
+                lst.pop()
+            for values in self.tv:
+                values.pop()
+            return
         frontier = self.frontier
         for e, n in enumerate(self.nb.pop()):
             if n >= 0:

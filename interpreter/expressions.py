@@ -48,6 +48,16 @@ BUILTIN_CODE = {
     "includes": "(({0}) >> {1} & 1 == 1)",
 }
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+# Tile queries written out in place when the tile is a plain name (read twice at no cost):
+# "no tile" (-1) gives 0, -1 or false as the helper functions above would.
+TILE_INLINE = {
+    "col": "({0}.x[{1}] if {1} >= 0 else 0)",
+    "row": "({0}.y[{1}] if {1} >= 0 else 0)",
+    "neighbour": "({0}.nb[{1}][{2}] if {1} >= 0 else -1)",
+    "open": "({1} >= 0 and {0}.ends[{1}][{2}] > 0)",
+    "joined": "({1} >= 0 and {0}.ends[{1}][{2}] >> {3} & 1 == 1)",
+}
+PLAIN = re.compile(r"[A-Za-z_]\w*(\[\w+\])*")
 
 
 CARD_ATTRS = "\0card"  # env entry: the names a filter's card binds (a name no rule can spell)
@@ -101,6 +111,14 @@ def _pick(subject: Any, matches: tuple, values: tuple, default: Any) -> Any:
         if m == subject:
             return v
     return default
+
+
+def _bare(code: str) -> str:
+    """``((L[3]))`` → ``L[3]``: the parentheses that inlining a define puts around an argument."""
+    while code.startswith("((") and code.endswith("))") or (code.startswith("(") and code.endswith(")")
+                                                             and code.count("(") == 1):
+        code = code[1:-1]
+    return code
 
 
 def const(code: str) -> Any:
@@ -231,6 +249,8 @@ class ExprCompiler:
             return "len(G.x)"
         if func in sym.vars:
             return f"st.vars[st.var_base[{lay.var_names.index(func)}] + {args[0]}]"
+        if func in TILE_INLINE and PLAIN.fullmatch(_bare(args[0])):
+            return TILE_INLINE[func].format("G", _bare(args[0]), *args[1:])
         if func in BUILTIN_CODE:
             return BUILTIN_CODE[func].format(*args)
         if func in ("min", "max"):

@@ -350,6 +350,12 @@ class TilePlacement:
         self.where, self.slot, self.names, self.starts = where, slot, names, starts
         self.tile_varieties, self.rotations, self.ends = tile_varieties, shapes.rotations, shapes.ends
         self.opens, self.matching, self.joining = shapes.opens, matching, joining
+        # fits[variety][touching << 4 | meeting]: the rotations the side rules allow on a square
+        # whose sides touching a tile, and those meeting a path end, are as given.
+        self.fits = [[tuple(r for r in shapes.rotations[v]
+                            if not (matching and shapes.opens[v][r] & (p >> 4) != p & 15)
+                            and not (joining and not shapes.opens[v][r] & p & 15))
+                      for p in range(256)] for v in range(len(shapes.rotations))]
         self.per_square = per_square  # ``where`` looks only at where tiles are: judge it once per square
         self.nothing = Action(self, None)
         # Actions are immutable: one per placement is made and shared by every state and game.
@@ -367,9 +373,10 @@ class TilePlacement:
         board, where = st.grid, self.where
         within = self.within(st)
         if within == 1 and board.x:
-            squares = sorted(board.frontier.values())
+            squares = board.frontier.values()  # in a fixed order: how the table grew
         else:
-            squares = [(x, y, *board.sides(x, y)) for x, y in board.squares_near(within)]
+            squares = [(x, y, *board.sides(x, y)) if self.matching or self.joining else (x, y, 0, 0)
+                       for x, y in board.squares_near(within)]
         if where is None:  # the usual case: only the side rules, no test to judge
             return self.fitting(present, squares, out)
         L, slot = st.locals, self.slot
@@ -379,9 +386,9 @@ class TilePlacement:
             if self.per_square:  # the test looks only at where tiles are: judge it once per square
                 kept = []
                 for sq in squares:
-                    L[slot] = board.place(sq[0], sq[1], present[0], 0, self.ends[present[0]][0], starts, trial=True)
+                    L[slot] = board.probe(sq[0], sq[1])
                     ok = where(st)
-                    board.unplace(trial=True)
+                    board.unprobe()
                     if ok:
                         kept.append(sq)
                 return self.fitting(present, kept, out)
@@ -398,19 +405,13 @@ class TilePlacement:
 
     def fitting(self, present: list[int], squares: list[tuple[int, int, int, int]], out: list) -> list[Action]:
         """``out`` plus every (variety, square, rotation) the side rules allow."""
-        opens, rotations, matching, joining = self.opens, self.rotations, self.matching, self.joining
-        made = self.made
+        fits, made = self.fits, self.made
         if len(made) > PLACEMENTS_KEPT:
             made.clear()
         for x, y, touching, meeting in squares:
-            if joining and not meeting:
-                continue
+            sides = touching << 4 | meeting
             for v in present:
-                open_v = opens[v]
-                for r in rotations[v]:
-                    o = open_v[r]
-                    if (matching and o & touching != meeting) or (joining and not o & meeting):
-                        continue
+                for r in fits[v][sides]:
                     key = (v, x, y, r)
                     action = made.get(key)
                     if action is None:
