@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/meeple validate games/*.rules
+	$(VENV)/bin/meeple validate games/*.rules games/variants/*.rules
 	$(VENV)/bin/meeple simulate games/hare.rules --games 500 --players 4 --seed 1
+	$(VENV)/bin/meeple simulate games/luckydog.rules --games 500 --players 4 --seed 1
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check dsl interpreter tests bench

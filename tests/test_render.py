@@ -1,0 +1,304 @@
+"""Drawing a grid of tiles as text (``interpreter.render``) and playing a grid game in the terminal."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.boards import TileShapes
+from interpreter.cli import main
+from interpreter.game import load
+from interpreter.play import match_answer, placements
+from interpreter.render import BoardView, Cell, draw_grid, draw_strip, draw_tile, paths_of, tag_letters
+
+ROOT = Path(__file__).resolve().parents[1]
+LUCKYDOG = str(ROOT / "games" / "luckydog.rules")
+EDGE = {"N": 0, "E": 1, "S": 2, "W": 3}
+
+
+def ends(*paths: str) -> tuple[int, int, int, int]:
+    """A tile's ends from its paths written as edge letters: ends("NW", "SE")."""
+    out = [0, 0, 0, 0]
+    for p in paths:
+        mask = sum(1 << EDGE[e] for e in p)
+        for e in p:
+            out[EDGE[e]] = mask
+    return tuple(out)
+
+
+def turned(*paths: str) -> list[tuple[int, int, int, int]]:
+    """The ends of a tile in its four rotations, as the engine turns it."""
+    shapes = TileShapes([{"paths": [list(p) for p in paths]}], EDGE, [0], "paths", [])
+    return shapes.ends[0]
+
+
+# ---- one tile ----
+def test_straight_north_south_and_east_west():
+    assert draw_tile(ends("NS")) == ["   │   ",
+                                     "   │   ",
+                                     "   │   "]
+    assert draw_tile(ends("EW")) == ["       ",
+                                     "───────",
+                                     "       "]
+    assert [draw_tile(e) for e in turned("NS")] == [draw_tile(ends("NS")), draw_tile(ends("EW"))] * 2
+
+
+@pytest.mark.parametrize("rot,corner,rows", [
+    (0, "└", ["   │   ", "   └───", "       "]),
+    (1, "┌", ["       ", "   ┌───", "   │   "]),
+    (2, "┐", ["       ", "───┐   ", "   │   "]),
+    (3, "┘", ["   │   ", "───┘   ", "       "]),
+])
+def test_corner_in_each_rotation(rot, corner, rows):
+    drawn = draw_tile(turned("NE")[rot])
+    assert drawn == rows
+    assert drawn[1][3] == corner
+
+
+def test_junctions():
+    assert draw_tile(ends("NEW")) == ["   │   ",
+                                      "───┴───",
+                                      "       "]
+    assert [draw_tile(e)[1][3] for e in turned("NEW")] == ["┴", "├", "┬", "┤"]
+    assert draw_tile(ends("NESW")) == ["   │   ",
+                                       "───┼───",
+                                       "   │   "]
+
+
+def test_dead_end_is_a_stub():
+    assert draw_tile(ends("N")) == ["   │   ",
+                                    "   ●   ",
+                                    "       "]
+    assert draw_tile(ends("E")) == ["       ",
+                                    "   ●───",
+                                    "       "]
+    assert draw_tile(ends("S"))[1:] == ["   ●   ", "   │   "]
+    assert draw_tile(ends("W"))[1] == "───●   "
+
+
+def test_two_separate_paths_are_two_corners():
+    assert paths_of(ends("NW", "SE")) == [0b1001, 0b0110]
+    assert draw_tile(ends("NW", "SE")) == ["  │    ",
+                                           "──┘ ┌──",
+                                           "    │  "]
+    assert draw_tile(ends("NE", "SW")) == ["    │  ",
+                                           "──┐ └──",
+                                           "  │    "]
+    # the engine's turns of the one give the other
+    assert draw_tile(turned("NW", "SE")[1]) == draw_tile(ends("NE", "SW"))
+    # two paths that cross without joining: one runs over the other
+    assert draw_tile(ends("NS", "EW"))[1] in ("──│────", "────│──")
+
+
+def test_narrow_tiles_and_bad_sizes():
+    assert draw_tile(ends("NW", "SE"), width=5) == [" │   ", "─┘ ┌─", "   │ "]
+    assert draw_tile(ends("NESW"), width=5, height=5) == ["  │  ", "  │  ", "──┼──", "  │  ", "  │  "]
+    with pytest.raises(ValueError):
+        draw_tile(ends("NS"), width=6)
+
+
+def test_heavy_edges():
+    assert draw_tile(ends("NESW"), heavy=0b0101) == ["   ┃   ", "───┼───", "   ┃   "]
+    assert draw_tile(ends("NESW"), heavy=0b1010)[1] == "━━━┼━━━"
+
+
+# ---- overlays ----
+def test_tags_markers_and_hatching():
+    drawn = draw_tile(ends("NE"), tags="PC", marks=[(2, 0)], hatched=True)
+    assert drawn[0].startswith("PC")
+    assert drawn[0][3] == "2"                 # seat 2's marker stands on the north edge
+    assert drawn[1] == "░░░└───"
+    assert drawn[2] == "░" * 7
+    drawn = draw_tile(ends("NE"), marks=[(1, None), (3, 1)])
+    assert drawn[0][-1] == "1"                # no edge: in the top right corner
+    assert drawn[1][-1] == "3"                # on the east edge
+    assert draw_tile(ends("NS"), marks=[(0, 0), (1, 0)])[0].count("0") == 1  # a second marker moves aside
+
+
+def test_tag_letters_are_distinct():
+    assert tag_letters(["policed", "closed"]) == {"policed": "P", "closed": "C"}
+    assert tag_letters(["policed", "parked", "pp"]) == {"policed": "P", "parked": "A", "pp": "B"}
+
+
+# ---- a board ----
+def test_grid_coordinates_empty_squares_and_spots():
+    cells = [Cell(0, 0, ends("EW")), Cell(1, 0, ends("NW")), Cell(1, 1, ends("S"))]
+    lines = draw_grid(cells, spots=[(-1, 0)])
+    assert lines == [
+        "    -1      0      1",
+        "",
+        "1    ·      ·      ●",
+        "                   │",
+        "                   │",
+        "0    +   ──────────┘",
+        "",
+    ]
+    # x along the top, centred on each tile; y on the middle row, largest first
+    assert lines[0].split() == ["-1", "0", "1"]
+    assert [line.split()[0] for line in lines[1:] if line[:2].strip()] == ["1", "0"]
+    assert draw_grid([]) == []
+    assert draw_grid(cells, coords=False)[1:] == ["   ·      ●", "          │", "          │", "──────────┘", ""]
+
+
+def test_grid_shows_tags_and_markers():
+    cells = [Cell(0, 0, ends("NESW"), tags="P", marks=((0, 3),), heavy=0b0101),
+             Cell(0, -1, ends("NS"), tags="C", hatched=True)]
+    lines = draw_grid(cells)
+    assert lines == ["      0",
+                     "   P  ┃",
+                     " 0 0──┼───",   # y 0, then seat 0's marker on the west edge
+                     "      ┃",
+                     "   C░░│░░░",
+                     "-1 ░░░│░░░",
+                     "   ░░░│░░░"]
+
+
+def test_strip_with_captions_wraps():
+    items = [(f"r{r}", e) for r, e in enumerate(turned("NE"))]
+    lines = draw_strip(items)
+    assert lines[-1].split() == ["r0", "r1", "r2", "r3"]
+    assert len(lines) == 4
+    assert len(draw_strip(items, max_width=20)) == 8
+
+
+# ---- a game's board ----
+@pytest.fixture(scope="module")
+def game():
+    return load(LUCKYDOG)
+
+
+def play_first(game, seed: int, moves: int):
+    st = game.new_state(3, seed=seed)
+    for _ in range(moves):
+        st.apply(st.legal_actions()[-1])
+    return st
+
+
+def test_board_view_reads_the_declarations(game):
+    view = BoardView(game)
+    assert view.active and view.grid_name == "table"
+    assert view.letters == {"policed": "P", "closed": "C"}
+    assert view.hatch == {"closed"}               # the route's 'blocked' reads it
+    assert view.marks == [("start", "start_edge")]
+    assert view.heavy_attrs == ["red"]
+
+
+def test_board_view_cells_and_values(game):
+    view = BoardView(game)
+    st = play_first(game, 3, 6)
+    obs = st.observation(0)
+    cells = view.cells(obs)
+    assert [(c.x, c.y) for c in cells] == [(t["x"], t["y"]) for t in obs["grid"]]
+    starts = obs["vars"]["start"]
+    for seat, t in enumerate(starts):
+        if t >= 0:
+            assert seat in [s for s, _ in cells[t].marks]
+            edge = obs["vars"]["start_edge"][seat]
+            assert view.value_text("start_edge", edge, obs) == "NESW"[edge]
+            assert view.value_text("start", t, obs) == f"{obs['grid'][t]['x']},{obs['grid'][t]['y']}"
+    # a closed tile is tagged and hatched
+    obs["grid"][0]["closed"] = True
+    cell = view.cells(obs)[0]
+    assert "C" in cell.tags and cell.hatched
+    lines = view.draw(obs, spots=[(9, 9)])
+    assert any("C = closed" in line for line in lines)
+    assert any("+ you may place here" in line for line in lines)
+
+
+# ---- answers ----
+class Move:
+    def __init__(self, text: str):
+        self.text = text
+
+
+def test_placements_and_answers():
+    legal = [Move("road nothing"), Move("road curve at -5,0 rotation 0"), Move("road curve at -5,0 rotation 1"),
+             Move("road straight at 2,-1 rotation 1")]
+    assert [(p.number, p.tile, p.x, p.y, p.rotation) for p in placements(legal)] == [
+        (2, "curve", -5, 0, 0), (3, "curve", -5, 0, 1), (4, "straight", 2, -1, 1)]
+    for answer in ("road curve at -5,0 rotation 1", "curve at -5,0 rotation 1", "curve at -5, 0  rotation 1",
+                   "curve -5,0 1", "curve -5,0 r1", "Curve -5,0 1", "road curve -5,0 1"):
+        assert match_answer(answer, legal, "road") == (legal[2], []), answer
+    assert match_answer("nothing", legal, "road") == (legal[0], [])
+    assert match_answer("straight 2,-1", legal, "road") == (legal[3], [])   # the only rotation there
+    assert match_answer("curve -5,0", legal, "road") == (None, legal[1:3])  # which rotation?
+    assert match_answer("curve -5,0 2", legal, "road") == (None, [])
+    assert match_answer("road", legal, "road") == (None, legal)
+    options = [Move("stop"), Move("police 0,0"), Move("police 1,0")]
+    assert match_answer("effect police 1, 0", options, "effect") == (options[2], [])
+    assert match_answer("stop", options, "effect") == (options[0], [])
+
+
+# ---- playing through piped input ----
+def run_play(capsys, monkeypatch, answers: str, seed: int = 4) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
+    code = main(["play", LUCKYDOG, "--players", "3", "--seat", "0", "--seed", str(seed)])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out
+
+
+def test_play_draws_the_grid_and_takes_a_placement(capsys, monkeypatch):
+    code, out = run_play(capsys, monkeypatch, "")
+    assert code == 0 and "End of input" in out
+    # the board: x along the top, y down the left, squares open to a tile marked
+    assert re.search(r"^table: \d+ tiles?$", out, re.MULTILINE)
+    header = re.search(r"^\s+(-?\d+(?:\s+-?\d+)+)$", out, re.MULTILINE)
+    assert header, out
+    xs = [int(v) for v in header.group(1).split()]
+    assert xs == list(range(xs[0], xs[0] + len(xs)))
+    assert re.search(r"^ ?0 .*[┼┴├┬┤│─└┌┐┘●]", out, re.MULTILINE)
+    assert "+ you may place here" in out
+    assert "tiles you may place, by rotation" in out
+    # the bots' placements land on the open table: shown
+    assert re.search(r"seat \d \(bot\): start_tile \S+ at -?\d+,-?\d+ rotation \d", out)
+    first = re.search(r"'(\S+) (-?\d+),(-?\d+) (\d+)'", out)
+    assert first, out
+    tile, x, y, r = first.groups()
+
+    code, out = run_play(capsys, monkeypatch, f"{tile} at {x},{y} rotation {r}\n")
+    assert code == 0
+    assert f"you: start_tile {tile} at {x},{y} rotation {r}" in out
+    assert "Not a legal move" not in out
+    assert out.rstrip().endswith("End of input: leaving the game.")
+    # the tile is on the next board drawn, with the seat's marker once it has an edge
+    assert out.count("table: ") >= 2
+
+    code, out = run_play(capsys, monkeypatch, f"{tile} {x},{y}\n{tile} {x},{y} {r}\nq\n")
+    assert code == 0 and "Which one?" in out and f"you: start_tile {tile} at {x},{y} rotation {r}" in out
+    assert "Quit." in out
+
+
+def test_play_many_moves_listed_compactly(capsys, monkeypatch):
+    code, out = run_play(capsys, monkeypatch, "1\n" * 3)
+    assert code == 0
+    table = re.search(r"^  tile +at +r0 +r1", out, re.MULTILINE)
+    assert table, out
+    moves = re.findall(r"move 1\.\.(\d+)", out)
+    assert any(int(n) > 12 for n in moves)
+
+
+def test_play_whole_game_by_numbers(capsys, monkeypatch):
+    code, out = run_play(capsys, monkeypatch, "1\n" * 3000, seed=2)
+    assert code == 0
+    assert "game over" in out and "everything revealed" in out
+    assert "tiles on the table:" in out
+
+
+def test_many_moves_in_columns_keep_their_numbers():
+    from rich.console import Console
+    from rich.markup import escape
+
+    from interpreter.play import _list_moves
+
+    legal = [Move("stop")] + [Move(f"police {x},{y}") for x in range(-2, 3) for y in range(-1, 2)]
+    console = Console(width=80, file=io.StringIO(), highlight=False)
+    _list_moves(legal, console, escape, placements(legal))
+    out = console.file.getvalue()
+    assert len(out.splitlines()) < len(legal) / 2
+    for i, m in enumerate(legal, 1):
+        assert re.search(rf"(^|\s){i}\. {re.escape(m.text)}(\s|$)", out, re.MULTILINE), m.text
