@@ -101,6 +101,9 @@ class ProgramBuilder:
         inner = dict(env)
         inner[s["var"]] = f"L[{var_slot}]"
         where = self.x.compile(s["where"], inner) if s["where"] is not None else None
+        # A test that does not look at the loop variable, once false, stays false: nothing runs
+        # between two tests but the variable's change. So the loop ends there.
+        settled = s["where"] is not None and not mentions(s["where"], {s["var"]})
 
         def has_next(st):
             loc = st.locals
@@ -110,6 +113,9 @@ class ProgramBuilder:
                 loc[index_slot] += 1
                 if where is None or where(st):
                     return True
+                if settled:
+                    loc[index_slot] = len(items)
+                    return False
             return False
         top = self.emit(JUMP_IF_NOT, has_next)
         self.block(s["body"], inner)
