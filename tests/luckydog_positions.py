@@ -1,0 +1,275 @@
+"""Building Lucky Dog positions for scenario tests.
+
+This is the ONE module of the Lucky Dog tests that touches the interpreter's
+state internals (the board of the table, zone and var slots, the program
+counter). Everything else (``tests/test_luckydog_rules.py``,
+``tests/test_luckydog_mutations.py``) goes through the functions here and the
+public ``State`` API, so when the interpreter's internals are renamed only this
+file has to follow.
+
+Squares are ``(x, y)`` pairs, ``y`` growing upwards; edges are the letters
+``N E S W``; a tile's roads are written as strings of edge letters (``"NE"``),
+in any order. Zones are read and written as ``{variety name: count}`` dicts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import interpreter
+from interpreter.boards import Board
+
+RULES = Path(__file__).resolve().parents[1] / "games" / "luckydog.rules"
+EDGES = "NESW"
+
+Square = tuple[int, int]
+
+
+def load(path: Path | str = RULES, params: Mapping[str, int] | None = None):
+    """The compiled game of a rules file (the project's luckydog.rules by default)."""
+    return interpreter.load(str(path), dict(params) if params else None)
+
+
+def reload(g, **params: int):
+    """The same rules file as ``g`` (the project's or an altered copy), compiled with these params."""
+    return load(g.source_path, params)
+
+
+def start(g, players: int = 3, seed: int = 0):
+    """A state at the first "road" decision: chance sampled from ``seed``, every setup
+    decision taken as its first legal action. Public API only."""
+    st = g.new_state(players, seed=seed)
+    while st.decision() in ("start_tile", "marker"):
+        st.apply(st.legal_actions()[0])
+    assert st.decision() == "road", st.decision()
+    return st
+
+
+def _touched(st) -> None:
+    st._legal = None
+
+
+# ---- tiles and their roads ----
+def _variety(g, name: str) -> int:
+    return g.layout.variety_names.index(name)
+
+
+def _edges(mask: int) -> str:
+    return "".join(e for i, e in enumerate(EDGES) if mask >> i & 1)
+
+
+def _mask(edges: str) -> int:
+    return sum(1 << EDGES.index(e) for e in edges)
+
+
+def tile_names(g) -> list[str]:
+    """The road tile varieties, in the order they were declared."""
+    names = g.layout.variety_names
+    return [names[v] for v in g.layout.shapes.tile_varieties]
+
+
+def roads(g, name: str, rotation: int = 0) -> set[str]:
+    """The roads of a tile turned ``rotation`` quarter turns clockwise, each as its edges in N E S W order."""
+    ends = g.layout.shapes.ends[_variety(g, name)][rotation % 4]
+    return {_edges(m) for m in ends if m}
+
+
+def red(g, name: str, rotation: int = 0) -> str:
+    """The edges of the tile's red axis once turned ("" for a tile with none)."""
+    masks = g.layout.shapes.masks.get("red")
+    return _edges(masks[_variety(g, name)][rotation % 4]) if masks else ""
+
+
+def rotations(g, name: str) -> list[int]:
+    """The rotations of a tile that differ from each other (in roads or edge attributes)."""
+    return list(g.layout.shapes.rotations[_variety(g, name)])
+
+
+def rotation_of(g, name: str, paths: Iterable[str]) -> int:
+    """The first rotation of ``name`` whose roads are exactly ``paths`` (e.g. ``["WN", "SE"]``)."""
+    wanted = {_edges(_mask(p)) for p in ([paths] if isinstance(paths, str) else paths)}
+    for r in range(4):
+        if roads(g, name, r) == wanted:
+            return r
+    raise ValueError(f"no rotation of {name} has the roads {sorted(wanted)}")
+
+
+# ---- the table ----
+def _tile(st, xy: Square) -> int:
+    t = st.grid.tile_at(*xy)
+    if t < 0:
+        raise KeyError(f"no tile at {xy}")
+    return t
+
+
+def _tv(st, name: str) -> list:
+    return st.grid.tv[st.game.layout.tile_var_names.index(name)]
+
+
+def clear_table(st) -> None:
+    """No tile on the table, no marker on any tile."""
+    st.grid = Board(len(st.game.layout.tile_var_names))
+    for seat in range(st.players):
+        _set_var(st, "start", seat, -1)
+        _set_var(st, "start_edge", seat, -1)
+    _touched(st)
+
+
+def lay(st, name: str, xy: Square, rotation: int | None = None, paths: Iterable[str] | None = None,
+        policed: bool = False, closed: bool = False) -> Square:
+    """Put a tile on an empty square, turned ``rotation`` times or so that its roads are ``paths``."""
+    g = st.game
+    if (rotation is None) == (paths is None):
+        raise ValueError("give a rotation or the paths")
+    if st.grid.tile_at(*xy) >= 0:
+        raise ValueError(f"{xy} is taken")
+    v = _variety(g, name)
+    if v not in g.layout.shapes.tile_varieties:
+        raise ValueError(f"{name} is not a road tile")
+    r = rotation_of(g, name, paths) if paths is not None else rotation % 4
+    starts = [False] * len(g.layout.tile_var_names)
+    st.grid.place(xy[0], xy[1], v, r, g.layout.shapes.ends[v][r], starts)
+    set_policed(st, xy, policed)
+    set_closed(st, xy, closed)
+    return xy
+
+
+def table(st) -> dict[Square, dict]:
+    """Every tile on the table: ``{(x, y): {"tile", "rotation", "policed", "closed"}}``."""
+    names, b = st.game.layout.variety_names, st.grid
+    return {(b.x[t], b.y[t]): {"tile": names[b.variety[t]], "rotation": b.rot[t],
+                               "policed": _tv(st, "policed")[t], "closed": _tv(st, "closed")[t]}
+            for t in range(len(b.x))}
+
+
+def set_policed(st, xy: Square, value: bool = True) -> None:
+    _tv(st, "policed")[_tile(st, xy)] = value
+    _touched(st)
+
+
+def set_closed(st, xy: Square, value: bool = True) -> None:
+    _tv(st, "closed")[_tile(st, xy)] = value
+    _touched(st)
+
+
+# ---- vars ----
+def _var_slot(st, name: str, seat: int | None) -> int:
+    g = st.game
+    i = g.layout.var_names.index(name)
+    per_player = g.sym.vars[name]["per_player"]
+    if per_player != (seat is not None):
+        raise ValueError(f"var {name}: {'give' if per_player else 'no'} seat")
+    return st.var_base[i] + (seat if per_player else 0)
+
+
+def _set_var(st, name: str, seat: int | None, value) -> None:
+    st.vars[_var_slot(st, name, seat)] = value
+
+
+def _var(st, name: str, seat: int | None = None):
+    return st.vars[_var_slot(st, name, seat)]
+
+
+def set_marker(st, seat: int, xy: Square | None, edge: str | None = None) -> None:
+    """Put ``seat``'s marker on the tile at ``xy``, at ``edge`` (None: off the table)."""
+    if xy is None:
+        _set_var(st, "start", seat, -1)
+        _set_var(st, "start_edge", seat, -1)
+    else:
+        _set_var(st, "start", seat, _tile(st, xy))
+        _set_var(st, "start_edge", seat, EDGES.index(edge))
+    _touched(st)
+
+
+def marker(st, seat: int) -> tuple[Square, str] | None:
+    """Where ``seat``'s marker stands: ((x, y), edge), or None."""
+    t = _var(st, "start", seat)
+    if t < 0:
+        return None
+    return (st.grid.x[t], st.grid.y[t]), EDGES[_var(st, "start_edge", seat)]
+
+
+def idle(st) -> int:
+    """Turns in a row in which nobody played a card."""
+    return _var(st, "idle")
+
+
+def set_idle(st, turns: int) -> None:
+    _set_var(st, "idle", None, turns)
+    _touched(st)
+
+
+# ---- zones ----
+def _slot(st, name: str, seat: int | None) -> int:
+    g = st.game
+    zi = g.layout.zone_names.index(name)
+    per_player = g.sym.zones[name]["per_player"]
+    if per_player and seat is None:
+        raise ValueError(f"zone {name} is per player: give a seat")
+    if not per_player and seat is not None:
+        raise ValueError(f"zone {name} is shared: no seat")
+    return st.zone_base[zi] + (seat if per_player else 0)
+
+
+def zone(st, name: str, seat: int | None = None) -> dict[str, int]:
+    """The cards in a zone (all of them, whatever its visibility), zero counts left out."""
+    names = st.game.layout.variety_names
+    return {names[i]: c for i, c in enumerate(st.zones[_slot(st, name, seat)]) if c}
+
+
+def size(st, name: str, seat: int | None = None) -> int:
+    return sum(zone(st, name, seat).values())
+
+
+def set_zone(st, name: str, counts: Mapping[str, int], seat: int | None = None) -> None:
+    """Make a zone hold exactly ``counts``."""
+    names = st.game.layout.variety_names
+    unknown = set(counts) - set(names)
+    if unknown:
+        raise KeyError(f"no such card varieties: {sorted(unknown)}")
+    vec = st.zones[_slot(st, name, seat)]
+    for i, v in enumerate(names):
+        vec[i] = counts.get(v, 0)
+    _touched(st)
+
+
+def all_cards(st) -> dict[str, int]:
+    """Every card of the game, wherever it is (tiles on the table included)."""
+    names = st.game.layout.variety_names
+    total = [0] * len(names)
+    for vec in st.zones:
+        for i, c in enumerate(vec):
+            total[i] += c
+    for v in st.grid.variety:
+        total[v] += 1
+    return {names[i]: c for i, c in enumerate(total) if c}
+
+
+# ---- whose turn ----
+def set_current(st, seat: int) -> None:
+    """The seat whose turn it is."""
+    st.current = seat
+    _touched(st)
+
+
+def begin_turn(st) -> None:
+    """Start the current seat's turn afresh from this position (the turn's ``let``s are
+    taken now), up to its "road" decision."""
+    st.pc = st.game.turn_start
+    _touched(st)
+    st._advance()
+    assert st.decision() == "road", st.decision()
+
+
+# ---- the rules' queries ----
+def route(st, seat: int) -> int:
+    """The rules' ``drive(seat)``: the longest route from the seat's marker (counted up to its target)."""
+    g = st.game
+    return g.exprs.ns[g.exprs.route_function("drive")](st, seat)
+
+
+def target(st, seat: int) -> int:
+    """The rules' ``target(seat)``: the tiles a route of that seat must count to win."""
+    call = {"node": "call", "func": "target", "args": [{"node": "int", "value": seat}]}
+    return st.game.exprs.compile(call, {})(st)
