@@ -489,7 +489,7 @@ class Checker:
         elif per is None and index is not None:
             self.error(s, f"var '{name}' is shared: it takes no player", path, "target_at")
         elif index is not None:
-            self.expect(index, self.expr(index, scope, f"{path}.index"), {per}, f"the {_show(per)[2:]}",
+            self.expect(index, self.expr(index, scope, f"{path}.index"), {per}, f"the {per} of '{name}'",
                         f"{path}.index")
         return want
 
