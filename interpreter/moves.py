@@ -45,7 +45,7 @@ class Action:
 
 
 SINGLES_KEPT = 16
-PLACEMENTS_KEPT = 500_000  # a bound on the placements remembered (far more squares than any table covers)
+PLACEMENTS_KEPT = 100_000  # a bound on the squares remembered (far more than any table covers)
 
 
 def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
@@ -358,8 +358,9 @@ class TilePlacement:
                       for p in range(256)] for v in range(len(shapes.rotations))]
         self.per_square = per_square  # ``where`` looks only at where tiles are: judge it once per square
         self.nothing = Action(self, None)
-        # Actions are immutable: one per placement is made and shared by every state and game.
-        self.made: dict[tuple[int, int, int, int], Action] = {}
+        # (x, y, sides touching, sides meeting) → for each variety, its placements there. Actions
+        # are immutable: each is made once and shared by every state and game.
+        self.made: dict[tuple[int, int, int, int], list[tuple[Action, ...]]] = {}
 
     def actor(self, st) -> int:
         return self.chooser(st)
@@ -405,19 +406,21 @@ class TilePlacement:
 
     def fitting(self, present: list[int], squares: list[tuple[int, int, int, int]], out: list) -> list[Action]:
         """``out`` plus every (variety, square, rotation) the side rules allow."""
-        fits, made = self.fits, self.made
+        made = self.made
         if len(made) > PLACEMENTS_KEPT:
             made.clear()
-        for x, y, touching, meeting in squares:
-            sides = touching << 4 | meeting
+        for square in squares:
+            by_variety = made.get(square)
+            if by_variety is None:
+                by_variety = made[square] = self.square_actions(*square)
             for v in present:
-                for r in fits[v][sides]:
-                    key = (v, x, y, r)
-                    action = made.get(key)
-                    if action is None:
-                        action = made[key] = Action(self, key)
-                    out.append(action)
+                out += by_variety[v]
         return out
+
+    def square_actions(self, x: int, y: int, touching: int, meeting: int) -> list[tuple[Action, ...]]:
+        """For each variety, the placements on this square that the side rules allow."""
+        sides = touching << 4 | meeting
+        return [tuple(Action(self, (v, x, y, r)) for r in self.fits[v][sides]) for v in range(len(self.fits))]
 
     def text(self, payload: tuple[int, int, int, int] | None) -> str:
         if payload is None:
