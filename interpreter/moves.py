@@ -360,7 +360,8 @@ class TilePlacement:
         self.nothing = Action(self, None)
         # (x, y, sides touching, sides meeting) → for each variety, its placements there. Actions
         # are immutable: each is made once and shared by every state and game.
-        self.made: dict[tuple[int, int, int, int], list[tuple[Action, ...]]] = {}
+        self.made: dict[tuple[int, int, int, int], list[tuple[Action, ...] | None]] = {}
+        self.unmade: list[tuple[Action, ...] | None] = [None] * len(shapes.rotations)
 
     def actor(self, st) -> int:
         return self.chooser(st)
@@ -409,18 +410,19 @@ class TilePlacement:
         made = self.made
         if len(made) > PLACEMENTS_KEPT:
             made.clear()
+        empty = self.unmade
         for square in squares:
             by_variety = made.get(square)
             if by_variety is None:
-                by_variety = made[square] = self.square_actions(*square)
+                by_variety = made[square] = empty[:]
             for v in present:
-                out += by_variety[v]
+                actions = by_variety[v]
+                if actions is None:
+                    x, y, touching, meeting = square
+                    actions = by_variety[v] = tuple(Action(self, (v, x, y, r))
+                                                    for r in self.fits[v][touching << 4 | meeting])
+                out += actions
         return out
-
-    def square_actions(self, x: int, y: int, touching: int, meeting: int) -> list[tuple[Action, ...]]:
-        """For each variety, the placements on this square that the side rules allow."""
-        sides = touching << 4 | meeting
-        return [tuple(Action(self, (v, x, y, r)) for r in self.fits[v][sides]) for v in range(len(self.fits))]
 
     def text(self, payload: tuple[int, int, int, int] | None) -> str:
         if payload is None:
@@ -448,32 +450,33 @@ class OptionChoice:
         # options: [(name, slots of its variables, how each is shown, test before binding or None,
         #            values(st) -> every tuple of values the rest of its 'where' allows, or None)]
         self.label, self.chooser, self.options, self.option_slot = label, chooser, options, option_slot
-        self.value_text = value_text  # (shown as, value, state or None) -> text
-        self.plain = [Action(self, (k, (), ())) if o[4] is None else None for k, o in enumerate(options)]
+        self.value_text = value_text  # (shown as, value, its square if it is a tile) -> text
+        self.plain = [Action(self, (k, ())) if o[4] is None else None for k, o in enumerate(options)]
 
     def actor(self, st) -> int:
         return self.chooser(st)
 
     def legal(self, st) -> list[Action]:
         out: list[Action] = []
-        value_text = self.value_text
-        for k, (_, _, shown_as, first, values) in enumerate(self.options):
+        for k, (_, _, _, first, values) in enumerate(self.options):
             if first is not None and not first(st):
                 continue
             if values is None:
                 out.append(self.plain[k])
-                continue
-            for row in values(st):
-                shown = tuple([value_text(how, v, st) for how, v in zip(shown_as, row)])
-                out.append(Action(self, (k, row, shown)))
+            else:
+                out += [Action(self, (k, row)) for row in values(st)]
         return out
 
     def text(self, payload: tuple) -> str:
-        k, _, shown = payload
-        return " ".join((self.options[k][0],) + shown)
+        k, row = payload
+        name, _, shown_as, _, _ = self.options[k]
+        words, squares = [name], iter(row[len(shown_as):])
+        for how, v in zip(shown_as, row):
+            words.append(self.value_text(how, v, (next(squares), next(squares)) if how == "tile" else None))
+        return " ".join(words)
 
     def apply(self, st, payload: tuple) -> None:
-        k, values, _ = payload
+        k, values = payload
         L = st.locals
         L[self.option_slot] = k
         for slot, v in zip(self.options[k][1], values):

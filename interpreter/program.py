@@ -250,7 +250,9 @@ class ProgramBuilder:
                 inner[b["var"]] = f"L[{slot}]"
             values = None
             if o["bindings"]:
-                row = "(" + "".join(f"_b{i}, " for i in range(len(o["bindings"]))) + ")"
+                # A row is the values, then the square of each tile among them (to show the action).
+                tiles = "".join(f"G.x[_b{i}], G.y[_b{i}], " for i, how in enumerate(shown) if how == "tile")
+                row = "(" + "".join(f"_b{i}, " for i in range(len(o["bindings"]))) + tiles + ")"
                 values = x.function(f"[{row} {' '.join(loops)}]")
             options.append((o["name"], slots, shown, first, values))
             inners.append(inner)
@@ -279,11 +281,11 @@ class ProgramBuilder:
             return "tile"
         return "card" if kind == "cards" else "value"
 
-    def value_text(self, shown_as: str, v: int, st) -> str:
+    def value_text(self, shown_as: str, v: int, square: tuple[int, int] | None) -> str:
         if shown_as == "player":
             return f"seat {v}"
         if shown_as == "tile":
-            return f"{st.grid.x[v]},{st.grid.y[v]}"
+            return f"{square[0]},{square[1]}" if square else str(v)
         if shown_as == "card":
             return self.layout.variety_names[v]
         if shown_as == "value" and 0 <= v < len(self.layout.value_names):
