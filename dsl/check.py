@@ -35,6 +35,7 @@ class Checker:
         self.used: set[str] = set()
         self.define_stack: list[str] = []
         self.var_types: dict[str, str] = {}  # filled in declaration order
+        self.route_stack: list[str] = []
 
     # ---- reporting ----
     def error(self, node: Any, message: str, path: str, at_field: str = "at", kind: str = "error") -> None:
@@ -203,7 +204,10 @@ class Checker:
             if r["grid"] not in self.sym.grids:
                 self.error(r, f"unknown grid '{r['grid']}'{did_you_mean(r['grid'], self.sym.grids)}", path,
                            "grid_at")
-            scope = {p: ANY for p in r["params"]}
+            if len(set(r["params"])) != len(r["params"]):
+                self.error(r, f"route '{r['name']}' names a parameter twice", path, "name_at")
+            if r["name"] not in self.used:  # checked once, its params taken as anything
+                self.route_body(r, path, [ANY] * len(r["params"]))
             seen: set[str] = set()
             for j, c in enumerate(r["clauses"]):
                 cpath = f"{path}.clauses[{j}]"
@@ -215,18 +219,45 @@ class Checker:
                 if name in seen:
                     self.error(c, f"route clause '{name}' is given twice", cpath, "name_at")
                 seen.add(name)
-                types, result = ROUTE_CLAUSES[name]
+                types, _ = ROUTE_CLAUSES[name]
                 if len(c["params"]) != len(types):
                     names = {0: "no parameters", 1: "one parameter (the tile)", 2: "two parameters (tile, edge)"}
                     self.error(c, f"'{name}' takes {names[len(types)]}", cpath, "name_at")
-                    continue
-                inner = {**scope, **dict(zip(c["params"], types))}
-                got = self.expr(c["value"], inner, f"{cpath}.value")
-                want = {result, NONE} if result in (TILE, EDGE) else {result}
-                self.expect(c["value"], got, want, f"'{name}'", f"{cpath}.value")
+                if self.uses_route(c["value"], set()):
+                    self.error(c, f"route clause '{name}' uses a route (routes may not use routes)", cpath, "name_at")
             for required in ("start", "start_edge"):
                 if required not in seen:
                     self.error(r, f"route '{r['name']}' needs a '{required} = ...' clause", path, "name_at")
+
+    def route_body(self, r: dict, path: str, arg_types: list[str]) -> None:
+        """Check a route's clauses with its parameters of the given types."""
+        scope = dict(zip(r["params"], arg_types))
+        for j, c in enumerate(r["clauses"]):
+            if c["name"] not in ROUTE_CLAUSES or self.uses_route(c["value"], set()):
+                continue
+            types, result = ROUTE_CLAUSES[c["name"]]
+            if len(c["params"]) != len(types):
+                continue
+            cpath = f"{path}.clauses[{j}]"
+            got = self.expr(c["value"], {**scope, **dict(zip(c["params"], types))}, f"{cpath}.value")
+            want = {result, NONE} if result in (TILE, EDGE) else {result}
+            self.expect(c["value"], got, want, f"'{c['name']}'", f"{cpath}.value")
+
+    def uses_route(self, e: Any, seen: set[str]) -> bool:
+        """Does the expression call a route, directly or through a define?"""
+        if isinstance(e, list):
+            return any(self.uses_route(v, seen) for v in e)
+        if not isinstance(e, dict):
+            return False
+        name = e.get("func") if e.get("node") in ("call", "filtered") else e.get("id") if e.get("node") == "name" \
+            else None
+        if name in self.sym.routes:
+            return True
+        if name in self.sym.defines and name not in seen:
+            seen.add(name)
+            if self.uses_route(self.sym.defines[name]["body"], seen):
+                return True
+        return any(self.uses_route(v, seen) for k, v in e.items() if k != "at" and not k.endswith("_at"))
 
     def check_pieces(self) -> None:
         for i, p in enumerate(self.ir["pieces"]):
@@ -335,15 +366,22 @@ class Checker:
     def stmt(self, s: dict, scope: dict, path: str) -> None:
         node = s["node"]
         if node == "let":
-            scope[s["name"]] = self.expr(s["value"], scope, f"{path}.value")
+            scope[s["name"]] = t = self.expr(s["value"], scope, f"{path}.value")
+            if t in (ZONE, GRID):
+                self.error(s["value"], f"'let' cannot name {_show(t)}: write it where it is used", f"{path}.value")
         elif node in ("set", "set_random"):
             want = self.target(s, scope, path)
             if node == "set":
                 got = self.expr(s["value"], scope, f"{path}.value")
             else:
                 got = self.domain(s["domain"], scope, f"{path}.domain")
-            if want == NONE and got not in (INT, BOOL) and s["target"] in self.var_types:
+            if want == NONE and got in (PLAYER, TILE) or (want == NONE and got.startswith("kind:")):
                 self.var_types[s["target"]] = got  # a var that starts as none holds what it is first set to
+            elif want == NONE and got not in (NONE, ANY):
+                self.error(s, f"a var that starts as none can hold a player, a tile or a value, not {_show(got)}",
+                           path)
+            elif s["target"] == "current" and got == NONE:
+                self.error(s, "'current' must be a player, not none", path)
             elif want not in (None, ANY) and got not in (want, ANY, NONE if want not in (INT, BOOL) else ANY) \
                     and not (want == PLAYER and got == INT):
                 self.error(s, f"'{s['target']}' holds {_show(want)} but is set to {_show(got)}", path)
@@ -441,6 +479,9 @@ class Checker:
             names.add(o["name"])
             inner = dict(scope)
             for j, b in enumerate(o["bindings"]):
+                if any(c["var"] == b["var"] for c in o["bindings"][:j]):
+                    self.error(b, f"'{b['var']}' is bound twice in option '{o['name']}'", f"{opath}.bindings[{j}]",
+                               "var_at")
                 inner[b["var"]] = self.domain(b["domain"], inner, f"{opath}.bindings[{j}].domain")
             if o["where"] is not None:
                 self.expect(o["where"], self.expr(o["where"], inner, f"{opath}.where"), {BOOL}, "'where'",
@@ -597,9 +638,15 @@ class Checker:
         if func in sym.defines:
             return self.call_define(e, sym.defines[func], types, scope, path)
         if func in sym.routes:
-            n = len(sym.routes[func]["params"])
-            if len(args) != n:
-                self.error(e, f"route '{func}' takes {n} argument(s), not {len(args)}", path)
+            route = sym.routes[func]
+            if len(args) != len(route["params"]):
+                self.error(e, f"route '{func}' takes {len(route['params'])} argument(s), not {len(args)}", path)
+            elif func not in self.route_stack:
+                self.used.add(func)
+                self.route_stack.append(func)
+                i = next(i for i, r in enumerate(self.ir["routes"]) if r["name"] == func)
+                self.route_body(route, f"$.routes[{i}]", types)
+                self.route_stack.pop()
             return INT
         if func in sym.vars and sym.vars[func].get("grid"):
             if len(args) != 1:

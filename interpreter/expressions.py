@@ -21,6 +21,8 @@ from typing import Any, Callable
 
 from dsl.symbols import Symbols
 
+from dsl.diagnostics import RuleRuntimeError
+
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
 from .routes import route_length
@@ -57,6 +59,7 @@ TILE_INLINE = {
     "open": "({1} >= 0 and {0}.ends[{1}][{2}] > 0)",
     "joined": "({1} >= 0 and {0}.ends[{1}][{2}] >> {3} & 1 == 1)",
 }
+EDGE_ARGS = {"neighbour": (1,), "opposite": (0,), "open": (1,), "joined": (1, 2), "includes": (1,)}
 PLAIN = re.compile(r"[A-Za-z_]\w*(\[\w+\])*")
 
 
@@ -99,6 +102,30 @@ def _open(board: Any, t: int, e: int) -> bool:
 
 def _joined(board: Any, t: int, a: int, b: int) -> bool:
     return t >= 0 and board.ends[t][a] >> b & 1 == 1
+
+
+def _edge(e: int) -> int:
+    if e < 0:
+        raise RuleRuntimeError("an edge is none here: a var meant to hold an edge was never set")
+    return e
+
+
+def _seat(p: int) -> int:
+    if p < 0:
+        raise RuleRuntimeError("a player is none here: a var meant to hold a player was never set")
+    return p
+
+
+def _tile_value(values: Any, t: int, default: Any) -> Any:
+    return values[t] if t >= 0 else default
+
+
+def _tile_attr(column: Any, board: Any, t: int, default: Any) -> Any:
+    return column[board.variety[t]] if t >= 0 else default
+
+
+def _turned(table: Any, board: Any, t: int) -> int:
+    return table[board.variety[t]][board.rot[t]] if t >= 0 else 0
 
 
 def _count_by(vec: list[int], groups: dict, value: Any) -> int:
@@ -150,7 +177,8 @@ class ExprCompiler:
         self.can_hold = can_hold or {}
         self.ns: dict[str, Any] = {"_div": _div, "_mod": _mod, "_at_place": _at_place, "_count_by": _count_by,
                                 "_pick": _pick, "_col": _col, "_row": _row, "_neighbour": _neighbour,
-                                "_open": _open, "_joined": _joined}
+                                "_open": _open, "_joined": _joined, "_edge": _edge, "_seat": _seat,
+                                "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned}
         self.fresh = 0
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
         shapes = layout.shapes
@@ -236,12 +264,21 @@ class ExprCompiler:
     def g_call(self, e, env):
         func, sym, lay = e["func"], self.sym, self.layout
         args = [self.gen(a, env) for a in e["args"]]
+        for i in EDGE_ARGS.get(func, ()) if func not in sym.defines else ():
+            if i < len(args) and const(args[i]) is None and "st.vars" in args[i]:
+                args[i] = f"_edge({args[i]})"  # an edge read from a var may still be none
         if func in sym.defines:
             return self.inline(sym.defines[func], args)
+        if (func in sym.zones or func in lay.var_names) and args and "st.vars" in args[0]:
+            args[0] = f"_seat({args[0]})"  # a player read from a var may still be none
         if func in sym.zones:
             return f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]"
         if func in lay.tile_var_names:
-            return f"G.tv[{lay.tile_var_names.index(func)}][{args[0]}]"
+            k = lay.tile_var_names.index(func)
+            start = const(self.gen(sym.vars[func]["init"], {}))
+            if PLAIN.fullmatch(_bare(args[0])):
+                return f"(G.tv[{k}][{_bare(args[0])}] if {_bare(args[0])} >= 0 else {lit(start or 0)})"
+            return f"_tile_value(G.tv[{k}], {args[0]}, {lit(start or 0)})"
         if func in sym.routes:
             return f"{self.route_function(func)}(st, {', '.join(args)})"
         if func == "count" and e["args"][0]["node"] == "name" and e["args"][0]["id"] in sym.grids \
@@ -321,10 +358,17 @@ class ExprCompiler:
     def g_attr(self, e, env):
         name = e["name"]
         if name in self.sym.tile_attrs:
-            tile = self.gen(e["obj"], env)
+            tile = _bare(self.gen(e["obj"], env))
+            kind = self.sym.attrs[name]
+            default = lit(False if kind == "bool" else 0 if kind in ("int", "edges") else NO_VALUE)
+            # No tile (none) has no attributes: it reads as the attribute's default.
             if name in self.turned:
-                return f"{self.turned[name]}[G.variety[{tile}]][G.rot[{tile}]]"
-            return f"{self.columns[name]}[G.variety[{tile}]]"
+                if PLAIN.fullmatch(tile):
+                    return f"({self.turned[name]}[G.variety[{tile}]][G.rot[{tile}]] if {tile} >= 0 else 0)"
+                return f"_turned({self.turned[name]}, G, {tile})"
+            if PLAIN.fullmatch(tile):
+                return f"({self.columns[name]}[G.variety[{tile}]] if {tile} >= 0 else {default})"
+            return f"_tile_attr({self.columns[name]}, G, {tile}, {default})"
         return self.attr_of(self.columns[name], self.gen(e["obj"], env))
 
     # ---- routes ----

@@ -152,6 +152,9 @@ class Game:
         """The value of the rules' route query ``name`` in ``st`` (args: seats, values)."""
         if name not in self.sym.routes:
             raise KeyError(f"{self.title} declares no route '{name}'")
+        wanted = len(self.sym.routes[name]["params"])
+        if len(args) != wanted:
+            raise TypeError(f"route '{name}' takes {wanted} argument(s), not {len(args)}")
         return self.exprs.ns[self.exprs.route_function(name)](st, *args)
 
     def report_values(self, st: State) -> dict[str, Any]:

@@ -45,7 +45,7 @@ class Layout:
                 self.variety_attrs.append({a["name"]: a["value"] for a in v["attrs"]})
         self.attr_table: dict[str, list[Any]] = {}
         for attr, t in sym.attrs.items():
-            default: Any = False if t == "bool" else (0 if t == "int" else NO_VALUE)
+            default: Any = False if t == "bool" else (0 if t in ("int", EDGES) else NO_VALUE)
             column = []
             for attrs in self.variety_attrs:
                 value = attrs.get(attr, default)

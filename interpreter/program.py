@@ -15,6 +15,8 @@ from . import capacity
 from .expressions import ExprCompiler, Fn
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
+from dsl.diagnostics import RuleRuntimeError
+
 from .layout import NO_VALUE
 from .moves import CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
 
@@ -156,7 +158,10 @@ class ProgramBuilder:
             tile = self.x.compile(s["index"], env)
 
             def set_tile_var(st, v):
-                st.grid.tv[k][tile(st)] = v
+                t = tile(st)
+                if t < 0:
+                    raise RuleRuntimeError(f"'set {name}(...)' of no tile: the tile is none")
+                st.grid.tv[k][t] = v
             return set_tile_var
         vi = self.layout.var_names.index(name)
         if s["index"] is None:
@@ -204,9 +209,10 @@ class ProgramBuilder:
     def s_place(self, s, env):
         x, lay = self.x, self.layout
         slot = x.slots.new()
-        env[s["var"]] = f"L[{slot}]"
         chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
         within = x.compile(s["within"], env) if s["within"] is not None else (lambda st: 1)
+        source = x.compile(s["source"], env)
+        env[s["var"]] = f"L[{slot}]"  # the new tile is named in 'where' and after the statement
         where = x.compile(s["where"], env) if s["where"] is not None else None
         inits = [x.compile(self.x.sym.vars[n]["init"], {}) for n in lay.tile_var_names]
 
@@ -214,7 +220,7 @@ class ProgramBuilder:
             return [f(st) for f in inits]
         lo = x.compile(s["lo"], env)
         self.emit(CHOICE, TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0,
-                                        x.compile(s["source"], env), within, where, slot, lay.variety_names,
+                                        source, within, where, slot, lay.variety_names,
                                         lay.shapes.tile_varieties, lay.shapes, starts, s["matching"], s["joining"],
                                         where is not None and not reads_shape(s["where"], self.x.sym)),
                   "grid")
