@@ -8,6 +8,10 @@ entered) already on that same walk, since such a loop cannot enter anything new.
 Nothing is remembered between walks, and the brute force reads the grid from the
 cells' coordinates and the paths as edge sets, not from ``neighbours``/``ends``.
 
+``route_length`` also stops once a walk covers every tile reachable at all, but only after
+``routes.LONG_SEARCH`` states, which boards this small seldom reach; so each answer is also
+checked with that threshold patched down to 0 and 8.
+
 The worked example of Lucky Dog's seed (../shared/spec/luckydog.md, "The goal") and
 a few hand-made positions are checked against both.
 
@@ -18,11 +22,13 @@ Examples per test come from the Hypothesis profile (tests/conftest.py: ``ci``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from unittest import mock
 
 import pytest
 from hypothesis import event, given, note, target
 from hypothesis import strategies as st
 
+from interpreter import routes
 from interpreter.routes import route_length
 
 N, E, S, W = 0, 1, 2, 3
@@ -105,7 +111,10 @@ def brute_route(board: Board, start: int, start_edge: int, enter_start: bool, pa
 
 # ---------------------------------------------------------------- the engine's view of a board
 
-def engine_route(board: Board, start: int, start_edge: int, enter_start: bool, passes: int, enough: int) -> int:
+def engine_route(board: Board, start: int, start_edge: int, enter_start: bool, passes: int, enough: int,
+                 long_search: int | None = None) -> int:
+    """``route_length`` on ``board``; ``long_search``: the states after which the search also stops on
+    covering every reachable tile (routes.LONG_SEARCH, which small boards seldom reach), when given."""
     index = {cell: t for t, cell in enumerate(board.cells)}
     neighbours = [[index.get((x + STEP[e][0], y + STEP[e][1]), -1) for e in range(4)] for x, y in board.cells]
     ends = []
@@ -118,7 +127,10 @@ def engine_route(board: Board, start: int, start_edge: int, enter_start: bool, p
         ends.append(row)
     blocked = [t in board.blocked for t in range(len(board.cells))]
     stops = {t: sum(1 << e for e in board.stop_edges(t)) for t in range(len(board.cells)) if board.stop_edges(t)}
-    return route_length(neighbours, ends, start, start_edge, enter_start, blocked, stops, passes, enough)
+    if long_search is None:
+        return route_length(neighbours, ends, start, start_edge, enter_start, blocked, stops, passes, enough)
+    with mock.patch.object(routes, "LONG_SEARCH", long_search):
+        return route_length(neighbours, ends, start, start_edge, enter_start, blocked, stops, passes, enough)
 
 
 # ---------------------------------------------------------------- random boards
@@ -130,6 +142,11 @@ CELLS = [(x, y) for x in range(3) for y in range(3)]
 # two crossing straights, straight, curve, dead end. Tiles with many ends come often, so walks get long.
 TEMPLATES = ((0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, -1), (0, 1, 1, 0), (0, 1, 1, 0), (0, 1, 0, 1),
              (0, -1, 0, -1), (0, 0, -1, -1), (0, -1, -1, -1))
+
+
+# Stopping edges: a red axis (N-S or E-W, as on a crossroads), one edge, or all four.
+STOPS = (frozenset({N, S}), frozenset({E, W}), frozenset({N}), frozenset({E}), frozenset({S}), frozenset({W}),
+         frozenset(EDGES))
 
 
 @st.composite
@@ -169,11 +186,6 @@ def boards(draw) -> Board:
     return Board(tuple(cells), paths, blocked, stops)
 
 
-# Stopping edges: a red axis (N-S or E-W, as on a crossroads), one edge, or all four.
-STOPS = (frozenset({N, S}), frozenset({E, W}), frozenset({N}), frozenset({E}), frozenset({S}), frozenset({W}),
-         frozenset(EDGES))
-
-
 @given(board=boards(), enough=st.integers(1, 8))
 def test_route_length_agrees_with_brute_force(board, enough):
     """Every start tile, start edge, way of starting and number of passes: the same answer."""
@@ -187,9 +199,11 @@ def test_route_length_agrees_with_brute_force(board, enough):
                     best = brute_route(board, start, start_edge, enter_start, passes)
                     bests.append(best)
                     where = f"start={start} start_edge={start_edge} enter_start={enter_start} passes={passes}"
-                    assert engine_route(board, start, start_edge, enter_start, passes, 1000) == best, where
-                    assert (engine_route(board, start, start_edge, enter_start, passes, enough)
-                            == min(best, enough)), f"{where} enough={enough}"
+                    for long_search in (None, 0, 8):  # also with the reachable-tiles bound early
+                        assert (engine_route(board, start, start_edge, enter_start, passes, 1000, long_search)
+                                == best), f"{where} long_search={long_search}"
+                        assert (engine_route(board, start, start_edge, enter_start, passes, enough, long_search)
+                                == min(best, enough)), f"{where} enough={enough} long_search={long_search}"
                 longest = max(longest, bests[0])
                 gained = max(gained, bests[2] - bests[0])
     event(f"longest walk without passes = {longest}")
@@ -220,10 +234,13 @@ def build(*tiles, blocked=(), stops=None) -> Board:
 
 def both(board: Board, start: tuple[int, int], start_edge: str, enter_start: bool = False, passes: int = 0,
          enough: int = 1000) -> tuple[int, int]:
-    """(brute force, route_length) for the start tile on cell ``start``."""
+    """(brute force, route_length) for the start tile on cell ``start``; route_length must not change when
+    it bounds the search by the reachable tiles from the first state on."""
     t = board.cells.index(start)
     e = LETTER[start_edge]
-    return brute_route(board, t, e, enter_start, passes), engine_route(board, t, e, enter_start, passes, enough)
+    engine = engine_route(board, t, e, enter_start, passes, enough)
+    assert engine_route(board, t, e, enter_start, passes, enough, long_search=0) == engine
+    return brute_route(board, t, e, enter_start, passes), engine
 
 
 # The seed's worked example: roundabout (0,0); double curve (1,0) W-N and S-E; crossroads (1,1) and
