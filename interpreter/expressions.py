@@ -59,8 +59,17 @@ TILE_INLINE = {
     "open": "({1} >= 0 and {0}.ends[{1}][{2}] > 0)",
     "joined": "({1} >= 0 and {0}.ends[{1}][{2}] >> {3} & 1 == 1)",
 }
+TILE_SURE = {  # the same for a tile that cannot be none
+    "col": "{0}.x[{1}]",
+    "row": "{0}.y[{1}]",
+    "neighbour": "{0}.nb[{1}][{2}]",
+    "open": "({0}.ends[{1}][{2}] > 0)",
+    "joined": "({0}.ends[{1}][{2}] >> {3} & 1 == 1)",
+}
 EDGE_ARGS = {"neighbour": (1,), "opposite": (0,), "open": (1,), "joined": (1, 2), "includes": (1,)}
 PLAIN = re.compile(r"[A-Za-z_]\w*(\[\w+\])*")
+# A tile that is a loop variable over the grid is always a tile (never none): no guard needed.
+SURE_TILE = re.compile(r"_tile|_b\d+|_v\d+")
 
 
 CARD_ATTRS = "\0card"  # env entry: the names a filter's card binds (a name no rule can spell)
@@ -178,7 +187,8 @@ class ExprCompiler:
         self.ns: dict[str, Any] = {"_div": _div, "_mod": _mod, "_at_place": _at_place, "_count_by": _count_by,
                                 "_pick": _pick, "_col": _col, "_row": _row, "_neighbour": _neighbour,
                                 "_open": _open, "_joined": _joined, "_edge": _edge, "_seat": _seat,
-                                "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned}
+                                "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
+                                "_route_length": route_length}
         self.fresh = 0
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
         shapes = layout.shapes
@@ -214,6 +224,18 @@ class ExprCompiler:
             lines.append(f"    {assign[0]} = {assign[1]}")
         head = f"def _f({', '.join(('st',) + params)}):\n"
         src = head + "\n".join(lines) + ("\n" if lines else "") + f"    return {code}\n"
+        scope: dict[str, Any] = {}
+        exec(compile(src, "<rules>", "exec"), self.ns, scope)
+        fn = scope["_f"]
+        fn.source = src
+        return fn
+
+    def statements(self, body: list[str], params: tuple[str, ...] = ()) -> Fn:
+        """``def _f(st, *params): body`` compiled (``body``: lines of Python, no indent)."""
+        needed = "\n".join(body)
+        lines = [f"    {line}" for word, line in PREAMBLE
+                 if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
+        src = f"def _f({', '.join(('st',) + params)}):\n" + "\n".join(lines + [f"    {b}" for b in body]) + "\n"
         scope: dict[str, Any] = {}
         exec(compile(src, "<rules>", "exec"), self.ns, scope)
         fn = scope["_f"]
@@ -276,6 +298,8 @@ class ExprCompiler:
         if func in lay.tile_var_names:
             k = lay.tile_var_names.index(func)
             start = const(self.gen(sym.vars[func]["init"], {}))
+            if SURE_TILE.fullmatch(_bare(args[0])):
+                return f"G.tv[{k}][{_bare(args[0])}]"
             if PLAIN.fullmatch(_bare(args[0])):
                 return f"(G.tv[{k}][{_bare(args[0])}] if {_bare(args[0])} >= 0 else {lit(start or 0)})"
             return f"_tile_value(G.tv[{k}], {args[0]}, {lit(start or 0)})"
@@ -286,6 +310,8 @@ class ExprCompiler:
             return "len(G.x)"
         if func in sym.vars:
             return f"st.vars[st.var_base[{lay.var_names.index(func)}] + {args[0]}]"
+        if func in TILE_SURE and SURE_TILE.fullmatch(_bare(args[0])):
+            return TILE_SURE[func].format("G", _bare(args[0]), *args[1:])
         if func in TILE_INLINE and PLAIN.fullmatch(_bare(args[0])):
             return TILE_INLINE[func].format("G", _bare(args[0]), *args[1:])
         if func in BUILTIN_CODE:
@@ -362,6 +388,10 @@ class ExprCompiler:
             kind = self.sym.attrs[name]
             default = lit(False if kind == "bool" else 0 if kind in ("int", "edges") else NO_VALUE)
             # No tile (none) has no attributes: it reads as the attribute's default.
+            if SURE_TILE.fullmatch(tile):
+                if name in self.turned:
+                    return f"{self.turned[name]}[G.variety[{tile}]][G.rot[{tile}]]"
+                return f"{self.columns[name]}[G.variety[{tile}]]"
             if name in self.turned:
                 if PLAIN.fullmatch(tile):
                     return f"({self.turned[name]}[G.variety[{tile}]][G.rot[{tile}]] if {tile} >= 0 else 0)"
@@ -379,18 +409,19 @@ class ExprCompiler:
         return self.route_fns[name]
 
     def compile_route(self, r: dict) -> Callable[..., int]:
-        arg_slots = [self.slots.new() for _ in r["params"]]
-        env = {p: f"L[{s}]" for p, s in zip(r["params"], arg_slots)}
+        """The route as one generated function ``f(st, *args)``: its clauses as Python code
+        (the route's parameters are the function's), then ``routes.route_length``."""
+        args = [f"_a{i}" for i in range(len(r["params"]))]
+        env = dict(zip(r["params"], args))
         clauses = {c["name"]: c for c in r["clauses"]}
 
-        def clause(name: str, default: Any) -> Fn:
-            """A clause without parameters, as ``f(st)``."""
+        def clause(name: str, default: str) -> str:
             c = clauses.get(name)
-            return self.compile(c["value"], env) if c is not None else (lambda st: default)
+            return self.gen(c["value"], env) if c is not None else default
 
-        def tile_clause(name: str, every_tile: bool = True) -> Fn | None:
-            """A clause of a tile (for ``stops``, the mask of the edges for which it holds) as a
-            function of the state giving its value for every tile, or ``f(st, tile)`` for one."""
+        def tile_clause(name: str, every_tile: bool = True) -> str | None:
+            """A clause of a tile: its value for ``_tile``, or (``every_tile``) the list of its values
+            for all tiles; for ``stops``, the dict of the tiles that stop a walk and by which edges."""
             c = clauses.get(name)
             if c is None:
                 return None
@@ -398,11 +429,11 @@ class ExprCompiler:
             if len(c["params"]) == 1:
                 code = self.gen(c["value"], inner)
                 if not every_tile:
-                    return self.function(code, params=("_tile",))
+                    return code
                 whole = re.fullmatch(r"G\.tv\[(\d+)\]\[_tile\]", code)
                 if whole:  # the clause is a per-tile var: its list is the answer
-                    return self.function(f"G.tv[{whole.group(1)}]")
-                return self.function(f"[{code} for _tile in range(len(G.x))]")
+                    return f"G.tv[{whole.group(1)}]"
+                return f"[{code} for _tile in range(len(G.x))]"
             # The parts of an 'and' that do not look at the edge are tested once per tile.
             edge = c["params"][1]
             parts = _conjuncts(c["value"])
@@ -415,16 +446,25 @@ class ExprCompiler:
                 masks.append(f"({1 << e} if {test} else 0)" if known is None else lit(1 << e if known else 0))
             mask = " | ".join(masks)
             if not guard:
-                return self.function(f"{{_tile: _m for _tile in range(len(G.x)) if (_m := {mask})}}")
+                return f"{{_tile: _m for _tile in range(len(G.x)) if (_m := {mask})}}"
             test = self.gen(_all_of(guard), inner)
             flag = re.fullmatch(r"G\.tv\[(\d+)\]\[_tile\]", test)
             if flag:  # only the tiles whose flag is set can stop a walk
-                return self.function(f"{{_tile: {mask} for _tile, _on in enumerate(G.tv[{flag.group(1)}]) if _on}}")
-            return self.function(f"{{_tile: {mask} for _tile in range(len(G.x)) if {test}}}")
-        return RouteQuery(clause("start", NO_VALUE), clause("start_edge", NO_VALUE),
-                          tile_clause("enter_start", every_tile=False),
-                          tile_clause("blocked"), tile_clause("stops"), clause("passes", 0), clause("enough", None),
-                          arg_slots)
+                return f"{{_tile: {mask} for _tile, _on in enumerate(G.tv[{flag.group(1)}]) if _on}}"
+            return f"{{_tile: {mask} for _tile in range(len(G.x)) if {test}}}"
+        enter = tile_clause("enter_start", every_tile=False)
+        body = [
+            f"_t0 = {clause('start', lit(NO_VALUE))}",
+            f"_e0 = {clause('start_edge', lit(NO_VALUE))}",
+            "if _t0 < 0 or _e0 < 0:",
+            "    return 0",
+            "_tile = _t0",
+            "return _route_length(G.nb, G.ends, _t0, _e0, "
+            f"{'bool(' + enter + ')' if enter else 'False'}, "
+            f"{tile_clause('blocked') or '[False] * len(G.x)'}, {tile_clause('stops') or '{}'}, "
+            f"{clause('passes', '0')}, {clause('enough', 'len(G.x)')})",
+        ]
+        return self.statements(body, params=tuple(args))
 
     # ---- aggregates ----
     def domain_code(self, d: dict, env: dict[str, str]) -> tuple[str, str]:
@@ -648,37 +688,6 @@ def _names(e: Any) -> set[str]:
         for v in e:
             out |= _names(v)
     return out
-
-
-class RouteQuery:
-    """A compiled ``route`` declaration: called as ``query(st, *args)``, it evaluates the
-    clauses for this state and runs ``routes.route_length``."""
-
-    def __init__(self, start: Fn, start_edge: Fn, enter_start: Any, blocked: Any, stops: Any, passes: Fn,
-                 enough: Fn, arg_slots: list[int]):
-        self.start, self.start_edge, self.enter_start = start, start_edge, enter_start
-        self.blocked, self.stops, self.passes, self.enough = blocked, stops, passes, enough
-        self.arg_slots = arg_slots
-
-    def __call__(self, st: Any, *args: Any) -> int:
-        L = st.locals
-        saved = [L[s] for s in self.arg_slots]  # a query must leave the state as it was
-        for s, a in zip(self.arg_slots, args):
-            L[s] = a
-        try:
-            board, t0, e0 = st.grid, self.start(st), self.start_edge(st)
-            if t0 < 0 or e0 < 0:
-                return 0
-            entering = bool(self.enter_start(st, t0)) if self.enter_start else False
-            most = self.enough(st)
-            n = len(board.x)
-            blocked = self.blocked(st) if self.blocked else [False] * n
-            stops = self.stops(st) if self.stops else {}
-            return route_length(board.nb, board.ends, t0, e0, entering, blocked, stops, self.passes(st),
-                                len(board.x) if most is None else most)
-        finally:
-            for s, v in zip(self.arg_slots, saved):
-                L[s] = v
 
 
 class SlotAllocator:
