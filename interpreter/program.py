@@ -212,8 +212,10 @@ class ProgramBuilder:
         chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
         within = x.compile(s["within"], env) if s["within"] is not None else (lambda st: 1)
         source = x.compile(s["source"], env)
-        env[s["var"]] = f"L[{slot}]"  # the new tile is named in 'where' and after the statement
-        where = x.compile(s["where"], env) if s["where"] is not None else None
+        where = None
+        if s["where"] is not None:  # judged with the new tile on the grid: it is never none there
+            where = x.function(x.gen(s["where"], {**env, s["var"]: "_tile"}), assign=("_tile", f"L[{slot}]"))
+        env[s["var"]] = f"L[{slot}]"  # after the statement the name is the tile placed, or none
         inits = [x.compile(self.x.sym.vars[n]["init"], {}) for n in lay.tile_var_names]
 
         def starts(st):
