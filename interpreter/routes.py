@@ -30,6 +30,7 @@ def edge_bits(mask: int) -> tuple[int, ...]:
 
 BITS = [edge_bits(m) for m in range(16)]
 LONG_SEARCH = 64  # states visited before the search also stops on covering every reachable tile
+FIELD = 1 << 20  # room for a tile number or a count of passes in a packed state
 
 
 def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[int]], start: int, start_edge: int,
@@ -38,7 +39,7 @@ def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[in
 
     ``neighbours[t][e]``: the tile across edge ``e`` of ``t``, or -1. ``blocked[t]``: no walk
     may enter ``t``. ``stops.get(t)``: the mask of edges by which entering ``t`` ends the walk (a
-tile missing from ``stops`` never stops it).
+    tile missing from ``stops`` never stops it).
     With ``enter_start`` the walk begins as if entering ``start`` by ``start_edge`` (so a
     stop there applies, and the start counts 0 when it cannot be passed); otherwise it
     leaves by any end of the path at ``start_edge``, that edge included.
@@ -53,11 +54,11 @@ tile missing from ``stops`` never stops it).
         first_exits = ends[start][start_edge] & ~(1 << start_edge)
     else:
         first_exits = ends[start][start_edge]
+    passes = min(passes, FIELD - 1)  # no walk spends more passes than there are tiles
     limit = enough
     bounded = False  # is ``limit`` also bounded by the tiles reachable at all (worked out if the search is long)?
     best = 0
-    start_bit = 1 << start
-    seen: set[tuple[int, int, int, int]] = set()
+    seen: set[int] = set()  # states as one int: (tiles seen, passes left, entry edge, tile)
     stack = [(start, first_exits, passes, 0)]
     while stack:
         t, exits, left, visited = stack.pop()
@@ -70,9 +71,9 @@ tile missing from ``stops`` never stops it).
             path = ends[n][entry]
             if not path or blocked[n]:
                 continue
-            seen_now = visited | (1 << n) if n != start else visited
+            seen_now = visited | (1 << n) if n != start else visited  # the start is never counted
             if seen_now != visited:
-                count = (seen_now & ~start_bit).bit_count()
+                count = seen_now.bit_count()
                 if count > best:
                     best = count
                     if best >= limit:
@@ -82,7 +83,7 @@ tile missing from ``stops`` never stops it).
                 if left <= 0:
                     continue  # the walk ends on this tile
                 after = left - 1
-            state = (n, entry, after, seen_now)
+            state = ((seen_now * FIELD + after) * 4 + entry) * FIELD + n
             if state not in seen:
                 seen.add(state)
                 stack.append((n, path & ~(1 << entry), after, seen_now))
