@@ -450,29 +450,19 @@ class OptionChoice:
     again = None
 
     def __init__(self, label: str, chooser: Fn, options: list[tuple], option_slot: int, value_text: Callable):
-        # options: [(name, slots of its variables, how each is shown, test before binding or None,
-        #            values(st) -> every tuple of values the rest of its 'where' allows, or None)]
+        # options: [(name, slots of its variables, how each is shown)]; ``legal`` is given by the
+        # compiler (program.py), as one generated function of the state.
         self.label, self.chooser, self.options, self.option_slot = label, chooser, options, option_slot
         self.value_text = value_text  # (shown as, value, its square if it is a tile) -> text
-        self.plain = [Action(self, (k, ())) if o[4] is None else None for k, o in enumerate(options)]
 
     def actor(self, st) -> int:
         return self.chooser(st)
 
-    def legal(self, st) -> list[Action]:
-        out: list[Action] = []
-        for k, (_, _, _, first, values) in enumerate(self.options):
-            if first is not None and not first(st):
-                continue
-            if values is None:
-                out.append(self.plain[k])
-            else:
-                out += [Action(self, (k, row)) for row in values(st)]
-        return out
+    legal: Callable[[Any], list[Action]]
 
     def text(self, payload: tuple) -> str:
         k, row = payload
-        name, _, shown_as, _, _ = self.options[k]
+        name, _, shown_as = self.options[k]
         words, squares = [name], iter(row[len(shown_as):])
         for how, v in zip(shown_as, row):
             words.append(self.value_text(how, v, (next(squares), next(squares)) if how == "tile" else None))

@@ -18,7 +18,7 @@ from .flow import zone_name as flow_zone
 from dsl.diagnostics import RuleRuntimeError
 
 from .layout import NO_VALUE
-from .moves import CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
+from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
 
 EXEC, JUMP_IF_NOT, JUMP, CHOICE, CHANCE, END, NEXT_TURN = range(7)
 
@@ -239,7 +239,8 @@ class ProgramBuilder:
             # comprehension over the domains, which gives every tuple of values at once.
             parts = conjuncts(o["where"]) if o["where"] is not None else []
             names = {b["var"] for b in o["bindings"]}
-            first = self.all_of([p for p in parts if not mentions(p, names)], env)
+            first = [p for p in parts if not mentions(p, names)]
+            first_code = x.gen(_and(first), env) if first else None
             loops, in_loop, bound, slots, shown = [], dict(env), set(), [], []
             for i, b in enumerate(o["bindings"]):
                 kind, dom = x.domain_code(b["domain"], in_loop)
@@ -261,10 +262,12 @@ class ProgramBuilder:
                 # A row is the values, then the square of each tile among them (to show the action).
                 tiles = "".join(f"G.x[_b{i}], G.y[_b{i}], " for i, how in enumerate(shown) if how == "tile")
                 row = "(" + "".join(f"_b{i}, " for i in range(len(o["bindings"]))) + tiles + ")"
-                values = x.function(f"[{row} {' '.join(loops)}]")
-            options.append((o["name"], slots, shown, first, values))
+                values = (row, " ".join(loops))
+            options.append((o["name"], slots, shown, first_code, values))
             inners.append(inner)
-        self.emit(CHOICE, OptionChoice(s["label"], chooser, options, option_slot, self.value_text), None)
+        spec = OptionChoice(s["label"], chooser, [o[:3] for o in options], option_slot, self.value_text)
+        spec.legal = self.option_legal(spec, options)
+        self.emit(CHOICE, spec, None)
         ends = []
         for k, (o, inner) in enumerate(zip(s["options"], inners)):
             branch = self.emit(JUMP_IF_NOT, lambda st, k=k: st.locals[option_slot] == k)
@@ -274,9 +277,20 @@ class ProgramBuilder:
         for at in ends:
             self.patch(at, len(self.code))
 
-    def all_of(self, parts: list[dict], env: dict[str, str]):
-        """The conjunction of ``parts`` compiled (None when there are none)."""
-        return self.x.compile(_and(parts), env) if parts else None
+    def option_legal(self, spec: OptionChoice, options: list[tuple]):
+        """``legal(st)`` of a choice among options as one generated function: each option's test
+        of no variable, then one comprehension over its variables' domains."""
+        x = self.x
+        action, me = x.constant(Action, "Action"), x.constant(spec, "choice")
+        lines = ["_out = []"]
+        for k, (_, _, _, first, values) in enumerate(options):
+            if values is None:
+                add = f"_out.append({x.constant(Action(spec, (k, ())), 'plain')})"
+            else:
+                row, loops = values
+                add = f"_out += [{action}({me}, ({k}, {row})) {loops}]"
+            lines += [f"if {first}:", f"    {add}"] if first is not None else [add]
+        return x.statements(lines + ["return _out"])
 
     def shown_as(self, d: dict, kind: str) -> str:
         """How a bound value is written in an action's text: 'player', 'int', 'tile', 'value' or 'card'."""
