@@ -358,9 +358,9 @@ class TilePlacement:
                       for p in range(256)] for v in range(len(shapes.rotations))]
         self.per_square = per_square  # ``where`` looks only at where tiles are: judge it once per square
         self.nothing = Action(self, None)
-        # id of a frontier entry (x, y, sides touching, sides meeting) → (the entry, for each variety
-        # its placements there). Actions are immutable: each is made once and shared by all states.
-        self.made: dict[int, tuple[tuple[int, int, int, int], list[tuple[Action, ...] | None]]] = {}
+        # frontier entry (x, y, sides touching, sides meeting) → for each variety, its placements
+        # there. Actions are immutable: each is made once and shared by every state and game.
+        self.made: dict[tuple[int, int, int, int], list[tuple[Action, ...] | None]] = {}
         self.unmade: list[tuple[Action, ...] | None] = [None] * len(shapes.rotations)
 
     def actor(self, st) -> int:
@@ -412,12 +412,9 @@ class TilePlacement:
             made.clear()
         empty = self.unmade
         for square in squares:
-            # Keyed by the identity of the square's frontier entry (a tuple that is replaced when a
-            # side changes); the entry is kept with its actions, so its id cannot be reused.
-            found = made.get(id(square))
-            if found is None or found[0] is not square:
-                found = made[id(square)] = (square, empty[:])
-            by_variety = found[1]
+            by_variety = made.get(square)
+            if by_variety is None:
+                by_variety = made[square] = empty[:]
             for v in present:
                 actions = by_variety[v]
                 if actions is None:
