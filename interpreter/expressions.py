@@ -449,8 +449,9 @@ class ExprCompiler:
                 return f"{{_tile: _m for _tile in range(len(G.x)) if (_m := {mask})}}"
             test = self.gen(_all_of(guard), inner)
             flag = re.fullmatch(r"G\.tv\[(\d+)\]\[_tile\]", test)
-            if flag:  # only the tiles whose flag is set can stop a walk
-                return f"{{_tile: {mask} for _tile, _on in enumerate(G.tv[{flag.group(1)}]) if _on}}"
+            if flag:  # only the tiles whose flag is set can stop a walk (often none is)
+                k = flag.group(1)
+                return f"({{_tile: {mask} for _tile, _on in enumerate(G.tv[{k}]) if _on}} if any(G.tv[{k}]) else {{}})"
             return f"{{_tile: {mask} for _tile in range(len(G.x)) if {test}}}"
         enter = tile_clause("enter_start", every_tile=False)
         body = [

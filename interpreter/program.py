@@ -54,6 +54,20 @@ class ProgramBuilder:
                 a.check_end = b in reads
                 self.code[n] = (op, a, None)
 
+    def thread_jumps(self) -> None:
+        """A jump to a plain jump goes straight to where that one goes (the end of an option's
+        body to the top of its loop, say)."""
+        def final(target: int) -> int:
+            for _ in range(len(self.code)):  # bounded: a cycle of plain jumps is left as it is
+                op, _, b = self.code[target] if target < len(self.code) else (None, None, None)
+                if op != JUMP:
+                    return target
+                target = b
+            return target
+        for n, (op, a, b) in enumerate(self.code):
+            if op in (JUMP, JUMP_IF_NOT) and b is not None:
+                self.code[n] = (op, a, final(b))
+
     def patch(self, at: int, target: int) -> None:
         op, a, _ = self.code[at]
         self.code[at] = (op, a, target)
@@ -462,6 +476,7 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int]:
     b.block(ir["turn"], {})
     b.emit(NEXT_TURN, None, turn_start)
     b.mark_end_checks(end_reads(ir, exprs.sym))
+    b.thread_jumps()
     return b.code, turn_start
 
 
