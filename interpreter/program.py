@@ -83,11 +83,7 @@ class ProgramBuilder:
     # ---- control ----
     def s_let(self, s, env):
         slot = self.x.slots.new()
-        value = self.x.compile(s["value"], env)
-
-        def let(st):
-            st.locals[slot] = value(st)
-        self.emit(EXEC, let)
+        self.emit(EXEC, self.x.statements([f"L[{slot}] = {self.x.gen(s['value'], env)}"]))
         env[s["name"]] = f"L[{slot}]"
 
     def s_if(self, s, env):
@@ -146,9 +142,19 @@ class ProgramBuilder:
 
     # ---- state changes ----
     def s_set(self, s, env):
-        value = self.x.compile(s["value"], env)
-        setter = self.setter(s, env)
-        self.emit(EXEC, lambda st: setter(st, value(st)), self.written(s["target"]))
+        name, lay, x = s["target"], self.layout, self.x
+        value = x.gen(s["value"], env)
+        if name == "current":
+            target = "st.current"
+        elif name in lay.var_names and s["index"] is None:
+            target = f"st.vars[st.var_base[{lay.var_names.index(name)}]]"
+        elif name in lay.var_names:
+            target = f"st.vars[st.var_base[{lay.var_names.index(name)}] + {x.gen(s['index'], env)}]"
+        else:  # a per-tile var: the tile may be none
+            setter, compiled = self.setter(s, env), x.function(value)
+            self.emit(EXEC, lambda st: setter(st, compiled(st)), self.written(name))
+            return
+        self.emit(EXEC, x.statements([f"{target} = {value}"]), self.written(name))
 
     def s_set_random(self, s, env):
         kind, values = self.x.domain(s["domain"], env)
