@@ -207,12 +207,13 @@ class Board:
         if not self.x:
             return [(0, 0)]
         found = set()
-        offsets = [(dx, dy) for dx in range(-within, within + 1) for dy in range(-within, within + 1)
+        offsets = [(dx, dy, dx * ROW + dy) for dx in range(-within, within + 1) for dy in range(-within, within + 1)
                    if 0 < abs(dx) + abs(dy) <= within]
         at = self.at
         for x, y in zip(self.x, self.y):
-            for dx, dy in offsets:
-                if square(x + dx, y + dy) not in at:
+            here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+            for dx, dy, step in offsets:
+                if here + step not in at:
                     found.add((x + dx, y + dy))
         return sorted(found)
 
