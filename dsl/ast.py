@@ -286,7 +286,8 @@ class Place(Node):
     path end meets a path end and no path end meets a side without one; with
     ``joining``, at least one path end meets one. ``var`` names the new tile in
     ``where`` (judged as if it were placed) and in the rest of the block (``none``
-    when nothing was placed)."""
+    when nothing was placed). When no placement is possible at all, ``otherwise`` runs
+    instead of the decision (without it, the game is stuck there)."""
 
     label: Ident
     chooser: Optional[Expr]
@@ -299,6 +300,7 @@ class Place(Node):
     joining: bool
     var: Ident
     where: Optional[Expr]
+    otherwise: list[Stmt]
 
 
 @dataclass(frozen=True, slots=True)

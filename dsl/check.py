@@ -466,6 +466,7 @@ class Checker:
         if s["where"] is not None:
             self.expect(s["where"], self.expr(s["where"], scope, f"{path}.where"), {BOOL}, "'where'",
                         f"{path}.where")
+        self.block(s.get("otherwise", []), scope, f"{path}.otherwise")
 
     def check_choose_one(self, s: dict, scope: dict, path: str) -> None:
         if s["chooser"] is not None:
@@ -824,7 +825,7 @@ def _runs(stmts: list) -> list[str]:
     for s in stmts:
         if s["node"] == "run":
             out.append(s["phase"])
-        for key in ("body", "else_"):
+        for key in ("body", "else_", "otherwise"):
             if key in s:
                 out.extend(_runs(s[key]))
         for o in s.get("options", ()):

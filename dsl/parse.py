@@ -427,8 +427,10 @@ class ToAst(Transformer):
         source = rest[[i for i, t in enumerate(rest) if isinstance(t, Token) and t.type == "FROM"][0] + 1]
         where_at = [i for i, t in enumerate(rest) if isinstance(t, Token) and t.type == "WHERE"]
         where = rest[where_at[0] + 1] if where_at else None
+        else_at = [i for i, t in enumerate(rest) if isinstance(t, Token) and t.type == "ELSE"]
+        otherwise = rest[else_at[0] + 1] if else_at else []
         return A.Place(label, chooser, lo, hi, source, _ident(grid), within, any(t.type == "MATCHING" for t in tokens),
-                       any(t.type == "JOINING" for t in tokens), _ident(var), where, span=_span(meta))
+                       any(t.type == "JOINING" for t in tokens), _ident(var), where, otherwise, span=_span(meta))
 
     def choose_one_stmt(self, meta, c):
         k = _kept(c)

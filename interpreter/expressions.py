@@ -217,7 +217,7 @@ class ExprCompiler:
             fn = lambda st: value  # noqa: E731
             fn.constant = value  # callers may read it once instead of calling
             return fn
-        needed = code + (assign[1] if assign else "")
+        needed = code + (" " + assign[1] if assign else "")
         lines = [f"    {line}" for word, line in PREAMBLE
                  if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
         if assign:

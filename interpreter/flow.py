@@ -33,7 +33,7 @@ def _edges(stmts: list, zones: dict, out: list[tuple[Optional[str], Optional[str
             out.append((named["source"], named["zone"]))
         if node in ("deal", "refill") and s["reshuffle"] is not None:
             out.append((named["reshuffle"], named["source"]))
-        for key in ("body", "else_"):
+        for key in ("body", "else_", "otherwise"):
             if key in s:
                 _edges(s[key], zones, out)
         for option in s.get("options", ()):

@@ -241,11 +241,25 @@ class ProgramBuilder:
         def starts(st):
             return [f(st) for f in inits]
         lo = x.compile(s["lo"], env)
-        self.emit(CHOICE, TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0,
-                                        source, within, where, slot, lay.variety_names,
-                                        lay.shapes.tile_varieties, lay.shapes, starts, s["matching"], s["joining"],
-                                        where is not None and not reads_shape(s["where"], self.x.sym)),
-                  "grid")
+        spec = TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0, source, within, where, slot,
+                             lay.variety_names, lay.shapes.tile_varieties, lay.shapes, starts, s["matching"],
+                             s["joining"], where is not None and not reads_shape(s["where"], self.x.sym))
+        if not s.get("otherwise"):
+            self.emit(CHOICE, spec, "grid")
+            return
+
+        def can_place(st):
+            legal = spec.legal(st)
+            if legal:
+                st._legal = legal  # the decision that comes next has these actions
+            return bool(legal)
+        branch = self.emit(JUMP_IF_NOT, can_place)
+        self.emit(CHOICE, spec, "grid")
+        skip = self.emit(JUMP)
+        self.patch(branch, len(self.code))
+        self.emit(EXEC, x.statements([f"L[{slot}] = {NO_VALUE}"]))  # nothing was placed
+        self.block(s["otherwise"], env)
+        self.patch(skip, len(self.code))
 
     def s_choose_one(self, s, env):
         x = self.x

@@ -129,3 +129,39 @@ turn {
     assert g.route(st, "reach", 0) == 0
     with pytest.raises(TypeError):
         g.route(st, "reach")
+
+
+def test_a_placement_that_cannot_be_made_runs_its_else_block(tmp_path: Path) -> None:
+    """No square fits (the test is never true): the 'else' block runs instead of the decision,
+    with the tile name none; where a placement fits, the decision comes as usual."""
+    g = load(tmp_path, """
+var fallbacks = 0
+var none_after = false
+setup { for p in player { deal 2 from deck to hand(p) } }
+turn {
+  place first by current: 1 card from hand(current) onto table as t where count(table) == 1
+  place never by current: 1 card from hand(current) onto table as u where false else {
+    set fallbacks = fallbacks + 1
+  }
+  set none_after = u == none
+  end game
+}
+score(p) = fallbacks
+""")
+    st = g.new_state(2, seed=2)
+    assert st.decision() == "first"
+    st.apply(st.legal_actions()[0])
+    assert st.is_terminal()
+    assert st.scores() == [1, 1]
+    assert g.exprs.compile({"node": "name", "id": "none_after"}, {})(st) is True
+
+
+def test_without_else_an_impossible_placement_leaves_the_game_stuck(tmp_path: Path) -> None:
+    g = load(tmp_path, """
+setup { for p in player { deal 2 from deck to hand(p) } }
+turn {
+  place never by current: 1 card from hand(current) onto table as u where false
+}
+""")
+    st = g.new_state(2, seed=2)
+    assert not st.is_terminal() and st.decision() == "never" and st.legal_actions() == []
