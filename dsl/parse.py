@@ -202,6 +202,15 @@ def _kept(children: list) -> list:
                                                                                "VISIBILITY"))]
 
 
+def _decision(c: list) -> tuple[A.Ident, Any, list, dict[str, tuple]]:
+    """``KEYWORD label [by chooser] ...``: (label, chooser or None, the children after them,
+    the tagged parts among those by tag)."""
+    rest, chooser = c[2:], None
+    if isinstance(rest[0], Token) and rest[0].type == "BY":
+        chooser, rest = rest[1], rest[2:]
+    return _ident(c[1]), chooser, rest, {p[0]: p for p in rest if isinstance(p, tuple)}
+
+
 DECL_SLOTS = {
     A.Param: "params", A.Enum: "enums", A.Track: "tracks", A.Pieces: "pieces", A.Grid: "grids",
     A.Route: "routes", A.Zone: "zones",
@@ -413,12 +422,7 @@ class ToAst(Transformer):
         return ("within", c[1])
 
     def place_stmt(self, meta, c):
-        label = _ident(c[1])
-        rest = c[2:]
-        chooser = None
-        if isinstance(rest[0], Token) and rest[0].type == "BY":
-            chooser, rest = rest[1], rest[2:]
-        parts = {p[0]: p for p in rest if isinstance(p, tuple)}
+        label, chooser, rest, parts = _decision(c)
         _, lo, hi = parts["amount"]
         within = parts["within"][1] if "within" in parts else None
         tokens = [t for t in rest if isinstance(t, Token)]
@@ -476,12 +480,7 @@ class ToAst(Transformer):
         return ("keeping", c[1])
 
     def choose_stmt(self, meta, c):
-        label = _ident(c[1])
-        rest = c[2:]
-        chooser = None
-        if isinstance(rest[0], Token) and rest[0].type == "BY":
-            chooser, rest = rest[1], rest[2:]
-        parts = {p[0]: p for p in rest if isinstance(p, tuple)}
+        label, chooser, rest, parts = _decision(c)
         plain = [p for p in _kept(rest) if not isinstance(p, tuple)]
         _, lo, hi = parts["amount"]
         same = parts["same"][1] if "same" in parts else None
