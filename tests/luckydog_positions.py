@@ -9,7 +9,8 @@ file has to follow.
 
 Squares are ``(x, y)`` pairs, ``y`` growing upwards; edges are the letters
 ``N E S W``; a tile's roads are written as strings of edge letters (``"NE"``),
-in any order. Zones are read and written as ``{variety name: count}`` dicts.
+in any order. Zones are read and written as ``{variety name: count}`` dicts (the zone
+helpers are those of tests/positions.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import interpreter
 from interpreter.boards import Board
+from positions import all_cards, set_current, set_zone, zone  # noqa: F401 (part of this module's API)
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "luckydog.rules"
 EDGES = "NESW"
@@ -200,57 +202,9 @@ def set_idle(st, turns: int) -> None:
     _touched(st)
 
 
-# ---- zones ----
-def _slot(st, name: str, seat: int | None) -> int:
-    g = st.game
-    zi = g.layout.zone_names.index(name)
-    per_player = g.sym.zones[name]["per_player"]
-    if per_player and seat is None:
-        raise ValueError(f"zone {name} is per player: give a seat")
-    if not per_player and seat is not None:
-        raise ValueError(f"zone {name} is shared: no seat")
-    return st.zone_base[zi] + (seat if per_player else 0)
-
-
-def zone(st, name: str, seat: int | None = None) -> dict[str, int]:
-    """The cards in a zone (all of them, whatever its visibility), zero counts left out."""
-    names = st.game.layout.variety_names
-    return {names[i]: c for i, c in enumerate(st.zones[_slot(st, name, seat)]) if c}
-
-
+# ---- zones and whose turn: the same as for any game ----
 def size(st, name: str, seat: int | None = None) -> int:
     return sum(zone(st, name, seat).values())
-
-
-def set_zone(st, name: str, counts: Mapping[str, int], seat: int | None = None) -> None:
-    """Make a zone hold exactly ``counts``."""
-    names = st.game.layout.variety_names
-    unknown = set(counts) - set(names)
-    if unknown:
-        raise KeyError(f"no such card varieties: {sorted(unknown)}")
-    vec = st.zones[_slot(st, name, seat)]
-    for i, v in enumerate(names):
-        vec[i] = counts.get(v, 0)
-    _touched(st)
-
-
-def all_cards(st) -> dict[str, int]:
-    """Every card of the game, wherever it is (tiles on the table included)."""
-    names = st.game.layout.variety_names
-    total = [0] * len(names)
-    for vec in st.zones:
-        for i, c in enumerate(vec):
-            total[i] += c
-    for v in st.grid.variety:
-        total[v] += 1
-    return {names[i]: c for i, c in enumerate(total) if c}
-
-
-# ---- whose turn ----
-def set_current(st, seat: int) -> None:
-    """The seat whose turn it is."""
-    st.current = seat
-    _touched(st)
 
 
 def begin_turn(st) -> None:

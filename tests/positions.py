@@ -80,12 +80,14 @@ def set_zone(st, name: str, counts: Mapping[str, int], seat: int | None = None) 
 
 
 def all_cards(st) -> dict[str, int]:
-    """Every card of the game, wherever it is."""
+    """Every card of the game, wherever it is (tiles on a grid included)."""
     names = st.game.layout.variety_names
     total = [0] * len(names)
     for vec in st.zones:
         for i, c in enumerate(vec):
             total[i] += c
+    for v in st.grid.variety if st.grid is not None else ():
+        total[v] += 1
     return {names[i]: c for i, c in enumerate(total) if c}
 
 
