@@ -22,6 +22,7 @@ from typing import Any, Callable
 from dsl.symbols import Symbols
 
 from dsl.diagnostics import RuleRuntimeError
+from dsl.walk import names
 
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
@@ -363,7 +364,7 @@ class ExprCompiler:
         if where["node"] == "bin_op" and where["op"] == "==" and left["node"] == "name" \
                 and left["id"] in self.columns and not is_local(left["id"], env):
             value = self.gen(right, env)
-            if not any(a in self.columns and not is_local(a, env) for a in _names(right)):
+            if not any(a in self.columns and not is_local(a, env) for a in names(right)):
                 groups: dict[Any, tuple[int, ...]] = {}
                 for i, v in enumerate(self.ns[self.columns[left["id"]]]):
                     if i in possible:
@@ -437,8 +438,8 @@ class ExprCompiler:
             # The parts of an 'and' that do not look at the edge are tested once per tile.
             edge = c["params"][1]
             parts = _conjuncts(c["value"])
-            guard = [p for p in parts if edge not in _names(p)]
-            per_edge = [p for p in parts if edge in _names(p)] or [{"node": "bool", "value": True}]
+            guard = [p for p in parts if edge not in names(p)]
+            per_edge = [p for p in parts if edge in names(p)] or [{"node": "bool", "value": True}]
             masks = []
             for e in range(4):  # one test per edge, each folded with its edge known
                 test = self.gen(_all_of(per_edge), {**inner, edge: lit(e)})
@@ -675,19 +676,6 @@ def _all_of(parts: list[dict]) -> dict:
     out = parts[0]
     for p in parts[1:]:
         out = {"node": "bin_op", "op": "and", "left": out, "right": p}
-    return out
-
-
-def _names(e: Any) -> set[str]:
-    out: set[str] = set()
-    if isinstance(e, dict):
-        if e.get("node") == "name":
-            out.add(e["id"])
-        for v in e.values():
-            out |= _names(v)
-    elif isinstance(e, list):
-        for v in e:
-            out |= _names(v)
     return out
 
 

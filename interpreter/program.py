@@ -16,6 +16,7 @@ from .expressions import ExprCompiler, Fn
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
 from dsl.diagnostics import RuleRuntimeError
+from dsl.walk import names
 
 from .layout import NO_VALUE
 from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
@@ -448,17 +449,9 @@ def conjuncts(e: dict) -> list[dict]:
     return [e]
 
 
-def mentions(e: Any, names: set[str]) -> bool:
-    """Does the expression use any of ``names`` (as a plain name)?"""
-    if not names:
-        return False
-    if isinstance(e, list):
-        return any(mentions(v, names) for v in e)
-    if not isinstance(e, dict):
-        return False
-    if e.get("node") == "name" and e["id"] in names:
-        return True
-    return any(mentions(v, names) for k, v in e.items() if k != "at" and not k.endswith("_at"))
+def mentions(e: Any, which: set[str]) -> bool:
+    """Does the expression use any of ``which`` (as a plain name)?"""
+    return bool(which) and not names(e).isdisjoint(which)
 
 
 def reads_shape(e: Any, sym: Any, seen: set[str] | None = None) -> bool:

@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
+from dsl.walk import calls
+
 N, E, S, W = 0, 1, 2, 3
 EDGE_LETTERS = ("N", "E", "S", "W")
 # Box-drawing characters by the directions a character's lines go (bit e for edge e).
@@ -229,20 +231,6 @@ def tag_letters(names: Sequence[str]) -> dict[str, str]:
     return out
 
 
-def _calls(expr: Any) -> set[str]:
-    """The functions an IR expression calls."""
-    found: set[str] = set()
-    if isinstance(expr, dict):
-        if expr.get("node") == "call" and isinstance(expr.get("func"), str):
-            found.add(expr["func"])
-        for v in expr.values():
-            found |= _calls(v)
-    elif isinstance(expr, list):
-        for v in expr:
-            found |= _calls(v)
-    return found
-
-
 class BoardView:
     """How one game's board is drawn, read from its declarations:
 
@@ -273,7 +261,7 @@ class BoardView:
         for route in game.ir.get("routes", ()):
             for clause in route.get("clauses", ()):
                 if clause.get("name") == "blocked":
-                    blocked |= _calls(clause.get("value"))
+                    blocked |= calls(clause.get("value"))
         self.hatch = {n for n in self.tile_vars if n in blocked}
         per_player = [n for n in layout.var_names if decls[n]["per_player"]]
         self.tile_typed = [n for n in layout.var_names if types.get(n) == "tile"]
