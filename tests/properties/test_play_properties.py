@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, currently_in_test_context, event, given, not
 from hypothesis import strategies as st
 
 import interpreter
+from play_checks import assert_looking_leaves_it_unchanged
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "hare.rules"
 
@@ -372,21 +373,7 @@ def test_result_queries_leave_the_state_unchanged(players: int, seed: int) -> No
     state = game.new_state(players, seed=seed)
     bot = random.Random(seed)
 
-    def looked_at_unchanged() -> None:
-        before = state.to_json()
-        for seat in range(players):
-            state.observation(seat)
-        state.legal_actions()
-        state.chance_outcomes()
-        state.scores()
-        state.winners()
-        state.returns()
-        game.report_values(state)
-        after = state.to_json()
-        changed = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
-        assert not changed, f"queries changed the state ({state.outcome or 'live'}): {changed}"
-
     while not state.is_terminal():
-        looked_at_unchanged()
+        assert_looking_leaves_it_unchanged(game, state)
         state.apply(bot.choice(state.legal_actions()))
-    looked_at_unchanged()
+    assert_looking_leaves_it_unchanged(game, state)
