@@ -64,6 +64,7 @@ class Checker:
             if v.get("grid") and v["grid"] not in self.sym.grids:
                 self.error(v, f"unknown grid '{v['grid']}'{did_you_mean(v['grid'], self.sym.grids)}",
                            f"$.vars[{i}]", "grid_at")
+        self.scout_var_types()
         self.check_tracks()
         self.check_grids()
         self.check_pieces()
@@ -95,6 +96,20 @@ class Checker:
                 self.define_stack.pop()
         self.check_unused()
         return self.diags
+
+    def scout_var_types(self) -> None:
+        """A var that starts as ``none`` holds what it is set to; read the statements once,
+        quietly, to learn that from every ``set`` wherever it stands in the file, so that a
+        read written above the first ``set`` is typed too."""
+        if NONE not in self.var_types.values():
+            return
+        diags, used = self.diags, set(self.used)
+        self.diags = []
+        self.block(self.ir["setup"], {}, "$.setup")
+        self.block(self.ir["turn"], {}, "$.turn")
+        for i, ph in enumerate(self.ir["phases"]):
+            self.block(ph["body"], {}, f"$.phases[{i}].body")
+        self.diags, self.used = diags, used
 
     def check_names(self) -> None:
         seen: dict[str, str] = {}

@@ -402,3 +402,31 @@ def test_all_errors_of_a_file_come_at_once(tmp_path: Path) -> None:
     rendered = str(info.value)
     assert rendered.endswith("3 errors")
     assert f"{path}:{locate(text, 'rol ')[0]}:" in rendered
+
+
+ORDER = """\
+game "o"
+players 2..2
+zone deck hidden
+zone hand per player public
+cards c in deck { 4 a }
+var leader = none
+var ready = false
+var n = 0
+setup { deal 1 from deck to hand(current) }
+turn {
+  if ready { set n = count(hand(leader)) }
+  set leader = SETTING
+  set ready = true
+  if n > 0 { end game }
+}
+"""
+
+
+def test_a_var_from_none_is_typed_by_a_set_written_below_its_read() -> None:
+    """``leader`` starts as none and is set to a player further down the file than it is read:
+    the read is typed all the same; a set of another kind is still an error."""
+    assert errors(ORDER.replace("SETTING", "current")) == []
+    found = errors(ORDER.replace("SETTING", "3"))
+    assert any("a var that starts as none can hold a player, a tile or a value, not a number" in m
+               for _, _, m in found)
