@@ -512,6 +512,15 @@ class Report(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Invariant(Node):
+    """``invariant name: test``: a statement about every state of every game that fuzzing
+    checks after each step; ``was(e)`` in it is the value of ``e`` before the step."""
+
+    name: Ident
+    test: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class EndWhen(Node):
     """``end when test``: checked after every step; the game ends once it holds."""
 
@@ -550,3 +559,4 @@ class RulesFile(Node):
     score: Optional[PlayerExpr]
     tiebreak: Optional[PlayerExpr]
     reports: list[Report]
+    invariants: list[Invariant]

@@ -9,6 +9,7 @@ from .diagnostics import Diagnostic, did_you_mean
 from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES,
                       NONE, PLAYER, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
 
+WAS = "was"  # was(e) in an invariant: the value of e before the step
 MAX_CARDS = 100_000
 MAX_SPACES = 10_000
 MAX_PLAYERS = 16
@@ -36,6 +37,7 @@ class Checker:
         self.define_stack: list[str] = []
         self.var_types: dict[str, str] = {}  # filled in declaration order
         self.route_stack: list[str] = []
+        self.in_invariant = False  # was(...) is allowed there only
 
     # ---- reporting ----
     def error(self, node: Any, message: str, path: str, at_field: str = "at", kind: str = "error") -> None:
@@ -88,6 +90,7 @@ class Checker:
                             f"$.{key}.expr")
         for i, r in enumerate(ir["reports"]):
             self.expr(r["expr"], {}, f"$.reports[{i}].expr")
+        self.check_invariants()
         self.check_routes()
         for i, d in enumerate(ir["defines"]):
             if d["name"] not in self.used:  # checked once, its params taken as anything
@@ -96,6 +99,18 @@ class Checker:
                 self.define_stack.pop()
         self.check_unused()
         return self.diags
+
+    def check_invariants(self) -> None:
+        names: set[str] = set()
+        for i, inv in enumerate(self.ir.get("invariants", ())):
+            path = f"$.invariants[{i}]"
+            if inv["name"] in names:
+                self.error(inv, f"invariant '{inv['name']}' is declared twice", path, "name_at")
+            names.add(inv["name"])
+            self.in_invariant = True
+            self.expect(inv["test"], self.expr(inv["test"], {}, f"{path}.test"), {BOOL}, "an invariant",
+                        f"{path}.test")
+            self.in_invariant = False
 
     def scout_var_types(self) -> None:
         """A var that starts as ``none`` holds what it is set to; read the statements once,
@@ -119,7 +134,7 @@ class Checker:
         if self.sym.grids:
             seen["edge"] = "kind"
             seen.update((e, "value") for e in EDGE_NAMES)
-        reserved = set(KEYWORD_NAMES) | set(BUILTINS) | AGGREGATES
+        reserved = set(KEYWORD_NAMES) | set(BUILTINS) | AGGREGATES | {WAS}
         for what, key in groups:
             for i, d in enumerate(self.ir[key]):
                 name = d["name"]
@@ -653,6 +668,13 @@ class Checker:
         self.used.add(func)
         if func in sym.defines:
             return self.call_define(e, sym.defines[func], types, scope, path)
+        if func == WAS and func not in sym.defines:
+            if not self.in_invariant:
+                self.error(e, "was(...) is the value before the last step: it is for invariants only", path)
+            if len(args) != 1:
+                self.error(e, "was(...) takes one expression", path)
+                return ANY
+            return types[0]
         if func in sym.routes:
             route = sym.routes[func]
             if len(args) != len(route["params"]):

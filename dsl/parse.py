@@ -215,7 +215,7 @@ DECL_SLOTS = {
     A.Param: "params", A.Enum: "enums", A.Track: "tracks", A.Pieces: "pieces", A.Grid: "grids",
     A.Route: "routes", A.Zone: "zones",
     A.Cards: "cards", A.Var: "vars", A.Define: "defines", A.Phase: "phases", A.EndWhen: "end",
-    A.Report: "reports",
+    A.Report: "reports", A.Invariant: "invariants",
 }
 
 
@@ -373,6 +373,9 @@ class ToAst(Transformer):
 
     def report_decl(self, meta, c):
         return self._decl(A.Report(str(c[1])[1:-1], c[3], span=_span(meta)))
+
+    def invariant_decl(self, meta, c):
+        return self._decl(A.Invariant(_ident(c[1]), c[3], span=_span(meta)))
 
     # ---- statements ----
     def block(self, meta, c):

@@ -292,6 +292,12 @@ class ExprCompiler:
                 args[i] = f"_edge({args[i]})"  # an edge read from a var may still be none
         if func in sym.defines:
             return self.inline(sym.defines[func], args)
+        if func == "was":  # in an invariant: the same expression, read in the state before the step
+            arg = e["args"][0]
+            outer = sorted(n for n in names(arg) if is_local(n, env))  # loop variables it uses, passed on
+            inner = {n: f"_w{i}" for i, n in enumerate(outer)}
+            fn = self.statements([f"return {self.gen(arg, inner)}"], params=tuple(inner.values()))
+            return f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n] for n in outer)})"
         if (func in sym.zones or func in lay.var_names) and args and "st.vars" in args[0]:
             args[0] = f"_seat({args[0]})"  # a player read from a var may still be none
         if func in sym.zones:

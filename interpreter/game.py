@@ -55,6 +55,10 @@ class Game:
         # (label, compiled expression, whether its value is a piece or enum value to show by name)
         self.reports = [(r["label"], self.exprs.compile(r["expr"], {}),
                          typing.expr(r["expr"], {}, "$.reports").startswith("kind:")) for r in ir["reports"]]
+        # (name, test(state, state before the step), where it is declared)
+        self.invariants = [(inv["name"], self.exprs.statements([f"return {self.exprs.gen(inv['test'], {})}"],
+                                                               params=("_before",)), inv.get("at"))
+                           for inv in ir.get("invariants", [])]
         self.n_locals = slots.count
         self.const = {  # counts known once the params are: cards, track lengths
             "cards": [self._const(v["count"]) for c in ir["cards"] for v in c["varieties"]],
@@ -147,6 +151,12 @@ class Game:
             return v
         return self.layout.value_names[v] if 0 <= v < len(self.layout.value_names) else \
             ("none" if v == NO_VALUE else v)
+
+    def broken_invariants(self, st: State, before: Optional[State] = None) -> list[str]:
+        """The names of the rules' invariants that do not hold in ``st``, ``before`` being the
+        state before the last step (``was(e)`` reads it; at the start, ``st`` itself)."""
+        before = st if before is None else before
+        return [name for name, test, _ in self.invariants if not test(st, before)]
 
     def route(self, st: State, name: str, *args: Any) -> int:
         """The value of the rules' route query ``name`` in ``st`` (args: seats, values)."""

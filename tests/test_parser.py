@@ -236,7 +236,7 @@ def test_error_renders_with_a_caret() -> None:
 def test_empty_file_parses_to_an_empty_rules_file(text: str) -> None:
     empty = A.RulesFile(title="", players=None, max_steps=0, params=[], enums=[], tracks=[], pieces=[], grids=[],
                         routes=[], zones=[], cards=[], vars=[], defines=[], setup=[], turn=[], phases=[], end=[],
-                        score=None, tiebreak=None, reports=[])
+                        score=None, tiebreak=None, reports=[], invariants=[])
     assert parse(text) == empty
 
 
