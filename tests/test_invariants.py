@@ -81,3 +81,14 @@ def test_was_is_for_invariants_only(tmp_path: Path) -> None:
     with pytest.raises(RulesError) as info:
         read_ir(str(path))
     assert any("for invariants only" in d.message for d in info.value.diagnostics)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
+def test_params_anywhere_in_their_ranges_make_a_valid_game(path: Path) -> None:
+    """All params at one end of their ranges, or any two at opposite ends, still give a game
+    that loads (the hare's streams once could outnumber the spaces of its track)."""
+    ranges = {p["name"]: (p["lo"], p["hi"]) for p in interpreter.load(str(path)).ir["params"]}
+    choices = [{name: ends[i] for name, ends in ranges.items()} for i in (0, 1)]
+    choices += [{a: ranges[a][0], b: ranges[b][1]} for a in ranges for b in ranges if a != b]
+    for params in choices:
+        interpreter.load(str(path), params=params)
