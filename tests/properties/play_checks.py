@@ -21,3 +21,16 @@ def assert_looking_leaves_it_unchanged(game: Any, state: Any) -> None:
     after = state.to_json()
     changed = {k: (before[k], after[k]) for k in before if before[k] != after[k]}
     assert not changed, f"queries changed the state ({state.outcome or 'live'}): {changed}"
+
+
+def swap_one(zones: list[list[int]], i: int, j: int) -> bool:
+    """Exchange one card of row ``i`` of ``zones`` for a card of another variety in row ``j``."""
+    for a, ca in enumerate(zones[i]):
+        for b, cb in enumerate(zones[j]):
+            if ca and cb and a != b:
+                zones[i][a] -= 1
+                zones[j][a] += 1
+                zones[j][b] -= 1
+                zones[i][b] += 1
+                return True
+    return False

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, currently_in_test_context, event, given, not
 from hypothesis import strategies as st
 
 import interpreter
-from play_checks import assert_looking_leaves_it_unchanged
+from play_checks import assert_looking_leaves_it_unchanged, swap_one
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "hare.rules"
 
@@ -235,19 +235,6 @@ def check_privacy(game: interpreter.Game, state: interpreter.State, doc: dict, r
             other.zones = zones  # the row layout of to_json()["zones"]
             assert public_part(other.observation(seat)) == seen, \
                 f"seat {seat}'s observation depends on cards hidden from it ({kind})"
-
-
-def swap_one(zones: list[list[int]], i: int, j: int) -> bool:
-    """Exchange one card of row ``i`` of ``zones`` for a card of another variety in row ``j``."""
-    for a, ca in enumerate(zones[i]):
-        for b, cb in enumerate(zones[j]):
-            if ca and cb and a != b:
-                zones[i][a] -= 1
-                zones[j][a] += 1
-                zones[j][b] -= 1
-                zones[i][b] += 1
-                return True
-    return False
 
 
 def check_every_action(game: interpreter.Game, state: interpreter.State) -> None:
