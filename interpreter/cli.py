@@ -15,6 +15,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 PROG = "meeple"
@@ -166,16 +167,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser(
+        "fuzz", help="search for a game that breaks the rules' invariants", formatter_class=_Formatter,
+        description="Let Hypothesis choose the number of players, every move and every chance outcome (with "
+                    "--params, every param within its range too), and check after every step the built-in "
+                    "invariants (every legal move applies, nobody is ever stuck, no card is created or lost, "
+                    "the game ends within its step cap, states round-trip through JSON and replay, hidden "
+                    "cards stay hidden) and the rules' own 'invariant name: test' declarations. A failure is "
+                    "shrunk to a short game and written as a record that 'meeple replay' re-runs.",
+        epilog="examples:\n"
+               "  meeple fuzz games/mygame.rules --examples 500\n"
+               "  meeple fuzz games/mygame.rules --params --seed 3    params within their declared ranges\n"
+               "  meeple replay fuzz-failure.jsonl --verbose         the shrunk game, step by step\n\n"
+               "exit status: 0 when no invariant broke (what was covered is printed), 1 when one did.")
+    p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
+    p.add_argument("--examples", "-n", type=_positive, default=100, metavar="N", help="games to try (default 100)")
+    p.add_argument("--seed", type=_int, metavar="S", help="seed of the search (default: the same search every time)")
+    p.add_argument("--params", action="store_true", help="let the search choose the params too")
+    p.add_argument("--players", type=_positive, metavar="P",
+                   help="players per game (default: the search chooses, within the game's range)")
+    p.add_argument("--shrink-time", type=_positive, default=20, metavar="SECONDS",
+                   help="how long to shrink a failing game to a shorter one (default 20)")
+    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    p.add_argument("--record", default="fuzz-failure.jsonl", metavar="PATH",
+                   help="where to write a failing game (default fuzz-failure.jsonl)")
+    _add_params(p)
+    p.set_defaults(func=cmd_fuzz)
+
+    p = sub.add_parser(
         "replay", help="re-run a game record and check it plays out the same", formatter_class=_Formatter,
         description="Re-run a game record (JSON lines, as 'simulate --records' writes them): load its rules "
                     "(as given, else relative to the record's folder), apply every recorded action, chance "
                     "included, checking who acts at each step, then compare the outcome, winners, scores, "
-                    "turns and a hash of the final state.",
+                    "turns and a hash of the final state. After every step it checks that no card was created "
+                    "or lost and the rules' own invariants, and names the first one the game breaks (as in "
+                    "the records 'meeple fuzz' writes).",
         epilog="examples:\n"
                "  meeple replay runs/game-00001.jsonl\n"
-               "  meeple replay runs/game-00001.jsonl --verbose   every step as it is applied\n\n"
-               "exit status: 0 when the replay matches the record, 1 otherwise (the first differing step is "
-               "named).")
+               "  meeple replay runs/game-00001.jsonl --verbose   every step as it is applied\n"
+               "  meeple replay fuzz-failure.jsonl                the game 'meeple fuzz' found\n\n"
+               "exit status: 0 when the replay matches the record and no invariant breaks, 1 otherwise "
+               "(the first differing step, or the broken invariant, is named).")
     p.add_argument("record", metavar="RECORD.jsonl", help="a game record")
     p.add_argument("--verbose", "-v", action="store_true", help="print every step")
     p.set_defaults(func=cmd_replay)
@@ -339,6 +370,88 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from . import load
+    from .fuzz import fuzz
+
+    params = _params(args)
+    game = _load(args.file, params)
+    if game is None:
+        return 1
+    if args.players is not None and not game.min_players <= args.players <= game.max_players:
+        _err(f"meeple: error: --players {args.players}: the game is for {game.min_players} to {game.max_players}")
+        return 2
+    last = [time.perf_counter()]
+
+    def progress(example: int, step: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= 2:
+            last[0] = now
+            _err(f"fuzzing: game {example}, step {step}")
+    report = fuzz(game, examples=args.examples, seed=args.seed, vary_params=args.params,
+                  load=lambda p: load(args.file, {**(params or {}), **p}), progress=progress,
+                  shrink_seconds=args.shrink_time, players=args.players)
+    f = report.failure
+    if f is not None and f.state is not None:
+        try:
+            from .records import write_record
+            write_record(args.record, f.game, f.state, f.params, rules=args.file)
+        except OSError as e:
+            _err(f"meeple: error: cannot write {args.record}: {e.strerror or e}")
+            args.record = None
+    if args.json:
+        print(json.dumps(_fuzz_json(report, args), indent=2))
+    else:
+        _print_fuzz(report, args, game)
+    return 0 if f is None else 1
+
+
+def _fuzz_json(report: Any, args: argparse.Namespace) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "file": args.file, "games_finished": report.finished, "games_started": report.examples,
+        "steps": report.steps, "players": report.players, "outcomes": report.outcomes,
+        "decisions": sorted(report.decisions), "failure": None}
+    f = report.failure
+    if f is not None:
+        doc["failure"] = {
+            "invariant": f.invariant, "message": f.message, "line": f.at[0] if f.at else None,
+            "column": f.at[1] if f.at else None, "params": f.params,
+            "players": f.state.players if f.state is not None else None,
+            "history": [{"actor": a, "action": t} for a, t in f.state.history()] if f.state is not None else [],
+            "record": args.record if f.state is not None else None}
+    return doc
+
+
+def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
+    from dsl.diagnostics import Diagnostic
+
+    f = report.failure
+    if f is None:
+        outcomes = ", ".join(f"{n} {k}" for k, n in sorted(report.outcomes.items())) or "none finished"
+        declared = [n for n, _, _ in game.invariants]
+        print(f"{args.file}: no invariant broke in {report.finished} games played to the end "
+              f"({report.examples} started, {report.steps} steps)")
+        print(f"  players (games started): {dict(sorted(report.players.items()))}; endings: {outcomes}")
+        print(f"  decisions seen: {', '.join(sorted(report.decisions)) or 'none'}")
+        print(f"  invariants checked: {len(declared)} declared"
+              f"{' (' + ', '.join(declared) + ')' if declared else ''} and the built-in ones")
+        return
+    print(f"{args.file}: invariant '{f.invariant}' broke: {f.message}")
+    if f.at:
+        print(Diagnostic(args.file, f"invariant '{f.invariant}' is declared here", *f.at,
+                         kind="note").render(Path(args.file).read_text(encoding="utf-8")))
+    if f.state is None:
+        return
+    history = f.state.history()
+    moves = sum(1 for actor, _ in history if actor != "chance")
+    print(f"the shortest game found: {len(history)} steps ({moves} moves), {f.state.players} players"
+          f"{', params ' + str(f.params) if args.params else ''}:")
+    for actor, text in history:
+        print(f"  {'chance' if actor == 'chance' else f'seat {actor}'}: {text}")
+    if args.record:
+        print(f"written to {args.record}; re-run it with: meeple replay {args.record}")
+
+
 def _progress(total: int, quiet: bool):
     """A progress callback and a finisher: a rich bar on a terminal, else a line every few seconds."""
     if sys.stderr.isatty():
@@ -430,9 +543,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     for w in report.warnings:
         _err(f"warning: {w}")
-    if report.ok:
+    if report.ok and report.broken is None:
         print(f"{args.record}: ok ({report.steps} steps replayed, result matches)")
         return 0
+    if report.ok:
+        step, name, what, _ = report.broken
+        print(f"{args.record}: replays ({report.steps} steps, result matches), "
+              f"but invariant '{name}' breaks at step {step}: {what}")
+        return 1
     print(f"{args.record}: mismatch")
     if report.first_difference is not None:
         print(f"first difference at action {report.first_difference} (after {report.steps} matching steps)")

@@ -55,6 +55,8 @@ class ReplayReport:
     problems: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     first_difference: int | None = None  # 1-based action line, or None (the result differed / no step)
+    # the first invariant the game broke: (step, name, what, where it is declared)
+    broken: tuple[int, str, str, list | None] | None = None
 
 
 # ---- writing ----
@@ -183,6 +185,9 @@ def _actor_name(actor: int | str) -> str:
 def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | None = None) -> ReplayReport:
     """Replay ``record`` (a ``Record`` or a path) with explicit chance and compare every step and the result.
 
+    The invariants are checked after every step (no card created or lost, the rules' own); the first
+    one broken is in ``report.broken`` (a game that ``meeple fuzz`` found breaks one).
+
     Raises ``RecordError`` for an unreadable record; a rules file that does not load is a problem in the
     report (not an exception). ``verbose``, when given, receives one line per step."""
     from dsl.diagnostics import RuleRuntimeError, RulesError
@@ -210,7 +215,11 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
         report.problems.append(str(e))
         return report
 
+    from .fuzz import broken_after, total_cards
+
+    cards = total_cards(state)
     for i, (actor, text) in enumerate(rec.actions, 1):
+        before = state.clone()
         now = state.current_player()
         step = f"step {i} ({_actor_name(actor)}: {text})"
         if now == TERMINAL:
@@ -229,6 +238,9 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
         report.steps = i
         if verbose is not None:
             verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
+        failed = broken_after(game, state, before, cards) if report.broken is None else None
+        if failed is not None:
+            report.broken = (i, *failed)
 
     got = result_of(state)
     for key in ("outcome", "winners", "scores", "turns", "final_state_hash"):

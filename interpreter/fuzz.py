@@ -1,0 +1,219 @@
+"""Fuzzing a game (``fuzz``): Hypothesis chooses the number of players, every move and every
+chance outcome (and, with ``vary_params``, each param within its declared range). After every
+step the built-in invariants and the rules' own (``invariant name: test``) are checked. A
+failure is shrunk by Hypothesis to a short game, returned with the state it ended in, so that
+it can be written as a record that ``meeple replay`` re-runs.
+
+Built-in invariants:
+
+* every legal action (and chance outcome) applies without error;
+* a state that is not over has a legal action, or is a chance node;
+* no card is created or lost (cards in zones plus tiles on a grid);
+* the game ends within its step cap;
+* ``to_json`` round-trips;
+* at the end, replaying the game's history from the start gives the same state;
+* an observation shows of another seat's private zones, and of hidden zones, only their size;
+* with ``vary_params``: every choice of params within their ranges makes a valid game.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable, Optional
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from dsl.diagnostics import RuleRuntimeError, RulesError
+
+from .game import Game
+from .state import State
+
+VIEW_EVERY = 64  # steps between JSON round-trip and hidden-card checks (and at the end of every game)
+SHRINK_SECONDS = 20.0  # how long Hypothesis may shrink a failing game
+BUILT_IN = ("legal actions apply", "never stuck", "cards kept", "ends within the step cap", "JSON round trip",
+            "replay", "hidden stays hidden")
+
+
+@dataclass
+class Failure:
+    """A broken invariant, in the shortest game Hypothesis found."""
+
+    invariant: str
+    message: str
+    at: Optional[list[int]]  # where a declared invariant stands in the rules file
+    game: Game
+    state: Optional[State]  # None when the params chosen did not even make a valid game
+    params: dict[str, int]
+
+
+@dataclass
+class FuzzReport:
+    """What a fuzzing run covered, and its failure if it found one."""
+
+    examples: int = 0  # games started (Hypothesis also starts games that it cuts short)
+    finished: int = 0  # games played to their end
+    steps: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    players: dict[int, int] = field(default_factory=dict)
+    decisions: set[str] = field(default_factory=set)
+    failure: Optional[Failure] = None
+
+
+class Broken(Exception):
+    def __init__(self, failure: Failure):
+        super().__init__(f"{failure.invariant}: {failure.message}")
+        self.failure = failure
+
+
+def total_cards(state: State) -> int:
+    return sum(sum(z) for z in state.zones) + (len(state.grid.x) if state.grid is not None else 0)
+
+
+def broken_after(game: Game, state: State, before: State, cards: int) -> Optional[tuple[str, str, Optional[list]]]:
+    """The first invariant that a step from ``before`` to ``state`` broke, as (name, what, where
+    it is declared), or None. Checked: no card created or lost (``cards`` at the start), and the
+    rules' own invariants."""
+    now = total_cards(state)
+    if now != cards:
+        return "cards kept", f"{cards} cards at the start, {now} now", None
+    for name, test, at in game.invariants:
+        if not test(state, before):
+            return name, "it does not hold", at
+    return None
+
+
+def hidden_shown(game: Game, state: State, seat: int) -> Optional[str]:
+    """A zone that the observation of ``seat`` shows though it may not see it, if any."""
+    zones = state.observation(seat)["zones"]
+    for name in game.layout.zone_names:
+        decl = game.sym.zones[name]
+        views = zones[name] if decl["per_player"] else [zones[name]]
+        for owner, view in enumerate(views):
+            secret = decl["visibility"] == "hidden" or (decl["visibility"] == "private" and owner != seat)
+            if secret and set(view) != {"size"}:
+                return f"{name} of seat {owner}" if decl["per_player"] else name
+    return None
+
+
+def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_params: bool = False,
+         load: Optional[Callable[[dict[str, int]], Game]] = None,
+         progress: Optional[Callable[[int, int], None]] = None,
+         shrink_seconds: float = SHRINK_SECONDS, players: Optional[int] = None) -> FuzzReport:
+    """Play ``examples`` games chosen by Hypothesis, checking the invariants after every step.
+
+    ``load(params)`` compiles the game for other params (needed with ``vary_params``);
+    ``progress(example, step)`` is called as it goes; ``players`` fixes the number of players.
+    Once a game breaks an invariant, Hypothesis shrinks it for at most ``shrink_seconds``;
+    the shortest failing game seen is the one reported."""
+    report = FuzzReport()
+    fixed_players = players
+    games: dict[tuple, Game] = {}
+    best: list[Failure] = []  # the shortest failure seen so far
+    since: list[float] = []  # when the first failure was seen
+
+    def game_for(params: dict[str, int]) -> Game:
+        key = tuple(sorted(params.items()))
+        if key not in games:
+            try:
+                games[key] = load(params) if load else game
+            except RulesError as e:
+                raise found(Failure("params make a valid game", f"with {params}: {e.diagnostics[0].headline()}",
+                                    None, game, None, params)) from e
+        return games[key]
+
+    def found(failure: Failure) -> Broken:
+        if not since:
+            since.append(time.perf_counter())
+        if not best or _length(failure) < _length(best[0]):
+            best[:] = [failure]
+        return Broken(failure)
+
+    def broken(g: Game, state: State, params: dict[str, int], invariant: str, message: str,
+               at: Optional[list[int]] = None) -> Broken:
+        return found(Failure(invariant, message, at, g, state, params))
+
+    def check_views(g: Game, state: State, params: dict[str, int], players: int, when: str) -> None:
+        doc = state.to_json()
+        if g.state_from_json(doc).to_json() != doc:
+            raise broken(g, state, params, "JSON round trip", f"to_json and back differ {when}")
+        for seat in range(players):
+            shown = hidden_shown(g, state, seat)
+            if shown:
+                raise broken(g, state, params, "hidden stays hidden", f"seat {seat} sees the cards of {shown} {when}")
+
+    def play(data: Any) -> None:
+        if since and time.perf_counter() - since[0] > shrink_seconds:
+            return  # shrinking has had its time: every further try passes, so Hypothesis stops
+        g, params = game, dict(game.params)
+        if vary_params:
+            params = {p["name"]: data.draw(st.integers(p["lo"], p["hi"]), label=p["name"])
+                      for p in game.ir["params"]}
+            g = game_for(params)
+        players = fixed_players or data.draw(st.integers(g.min_players, g.max_players), label="players")
+        report.examples += 1
+        report.players[players] = report.players.get(players, 0) + 1
+        state = g.new_state(players, chance="explicit")
+        cards = total_cards(state)
+        step = 0
+        while not state.is_terminal():
+            before = state.clone()
+            if state.is_chance_node():
+                options = [a for a, _ in state.chance_outcomes()]
+            else:
+                options = state.legal_actions()
+                report.decisions.add(str(state.decision()))
+            if not options:
+                raise broken(g, state, params, "never stuck", "the game is not over, yet nobody can move")
+            action = options[data.draw(_index(len(options)))] if len(options) > 1 else options[0]
+            try:
+                state.apply(action)
+            except RuleRuntimeError as e:
+                raise broken(g, before, params, "legal actions apply", f"'{action}' stopped the game: {e}") from e
+            except Exception as e:  # noqa: BLE001 - any other failure of the engine is a finding too
+                raise broken(g, before, params, "legal actions apply",
+                             f"'{action}' raised {type(e).__name__}: {e}") from e
+            step += 1
+            report.steps += 1
+            if progress is not None:
+                progress(report.examples, step)
+            failed = broken_after(g, state, before, cards)
+            if failed is not None:
+                name, what, at = failed
+                raise broken(g, state, params, name, f"{what} after '{action}'", at)
+            if step % VIEW_EVERY == 0:
+                check_views(g, state, params, players, f"after '{action}'")
+        check_views(g, state, params, players, "at the end")
+        if state.outcome == "step cap":
+            raise broken(g, state, params, "ends within the step cap", f"no end after {g.max_steps} steps")
+        report.finished += 1
+        report.outcomes[state.outcome] = report.outcomes.get(state.outcome, 0) + 1
+        again = g.new_state(players, chance="explicit")
+        for _, text in state.history():
+            again.apply(text)
+        if again.to_json() != state.to_json():
+            raise broken(g, state, params, "replay", "replaying the history gives another state")
+
+    run = settings(max_examples=examples, database=None, deadline=None, derandomize=seed is None,
+                   report_multiple_bugs=False, suppress_health_check=list(HealthCheck))(given(st.data())(play))
+    if seed is not None:
+        run = hypothesis_seed(seed)(run)
+    try:
+        run()
+    except Exception:  # noqa: BLE001 - Broken, or Hypothesis's complaint that a cut-short shrink now passes
+        if not best:
+            raise
+        report.failure = best[0]
+    return report
+
+
+def _length(failure: Failure) -> int:
+    return len(failure.state.history()) if failure.state is not None else 0
+
+
+@lru_cache(maxsize=None)
+def _index(n: int) -> st.SearchStrategy[int]:
+    return st.integers(0, n - 1)

@@ -1,0 +1,74 @@
+"""``meeple fuzz``: Hypothesis plays games checking invariants after every step; a broken rule
+is found, shrunk, and written as a record that replays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import interpreter
+from interpreter.cli import main
+from interpreter.fuzz import fuzz
+from interpreter.records import replay_record
+
+ROOT = Path(__file__).resolve().parents[1]
+LUCKYDOG = ROOT / "games" / "luckydog.rules"
+HARE = ROOT / "games" / "hare.rules"
+
+
+def broken_copy(tmp_path: Path, path: Path, old: str, new: str) -> Path:
+    text = path.read_text()
+    assert text.count(old) == 1
+    copy = tmp_path / path.name
+    copy.write_text(text.replace(old, new))
+    return copy
+
+
+def test_the_bundled_game_keeps_its_invariants() -> None:
+    report = fuzz(interpreter.load(str(LUCKYDOG)), examples=8, seed=1)
+    assert report.failure is None
+    assert report.examples >= 8 and report.steps > 100
+    assert {"start_tile", "marker", "road"} <= report.decisions
+
+
+def test_a_broken_rule_is_found_and_its_record_replays(tmp_path: Path) -> None:
+    path = broken_copy(tmp_path, LUCKYDOG, "define target(p) = max(1, ", "define target(p) = max(0, ")
+    game = interpreter.load(str(path), params={"goal": 1})
+    report = fuzz(game, examples=200, seed=2, shrink_seconds=5)
+    f = report.failure
+    assert f is not None and f.invariant == "targets_at_least_one"
+    assert f.at is not None and path.read_text().splitlines()[f.at[0] - 1].startswith("invariant targets_at_least_one")
+    record = tmp_path / "failure.jsonl"
+    from interpreter.records import write_record
+    write_record(record, f.game, f.state, f.params, rules=str(path))
+    replayed = replay_record(record)
+    assert replayed.ok and replayed.broken is not None
+    assert replayed.broken[0] == len(f.state.history()) and replayed.broken[1] == "targets_at_least_one"
+
+
+def test_params_chosen_within_their_ranges_must_make_a_valid_game(tmp_path: Path) -> None:
+    """With stream_count's range wider than the shortest track, fuzzing the params finds a choice
+    that makes no valid game (hare.rules had this range until a fuzzing run found it)."""
+    path = broken_copy(tmp_path, HARE, "param stream_count = 2 in 0..4", "param stream_count = 2 in 0..60")
+    report = fuzz(interpreter.load(str(path)), examples=30, seed=1, vary_params=True, shrink_seconds=3,
+                  load=lambda p: interpreter.load(str(path), params=p))
+    assert report.failure is not None and report.failure.invariant == "params make a valid game"
+    assert report.failure.params["stream_count"] > report.failure.params["track_length"]
+
+
+def test_the_command_exits_1_writes_the_record_and_replay_reruns_it(tmp_path: Path, capsys) -> None:
+    path = broken_copy(tmp_path, LUCKYDOG, "define target(p) = max(1, ", "define target(p) = max(0, ")
+    record = tmp_path / "found.jsonl"
+    code = main(["fuzz", str(path), "--examples", "200", "--seed", "2", "-p", "goal=1", "--record", str(record),
+                 "--shrink-time", "3"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "invariant 'targets_at_least_one' broke" in out and "the shortest game found" in out
+    assert record.exists()
+    assert main(["replay", str(record)]) == 1
+    assert "but invariant 'targets_at_least_one' breaks at step" in capsys.readouterr().out
+
+
+def test_the_command_exits_0_and_says_what_it_covered(capsys) -> None:
+    assert main(["fuzz", str(LUCKYDOG), "--examples", "5", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "no invariant broke" in out and "decisions seen:" in out and "cards_kept" in out
