@@ -66,6 +66,13 @@ def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[st
     text = read_text(path)
     is_json = path.endswith(".json") or text.lstrip().startswith("{")
     ir = ir_from_json(text, path) if is_json else cached_ir_from_text(text, path)
+    texts: dict[str, str] = {}
+    if ir.get("extends"):
+        from .variants import resolve
+        try:
+            ir, texts = resolve(ir, path)
+        except RulesError as e:
+            raise type(e)(e.diagnostics, text, e.texts) from None
     unknown = sorted(set(params or {}) - {p["name"] for p in ir["params"]})
     diags = [Diagnostic(path, f"unknown param '{n}'") for n in unknown]
     diags += check(ir, path, params)
@@ -73,7 +80,7 @@ def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[st
         diags = [_json_diagnostic(d, path, ir.get("source", "")) for d in diags]
     errors = [d for d in diags if d.kind == "error"]
     if errors:
-        raise RulesSemanticError(diags, None if is_json else text)
+        raise RulesSemanticError(diags, None if is_json else text, texts)
     return ir, [d for d in diags if d.kind != "error"]
 
 

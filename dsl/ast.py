@@ -354,12 +354,13 @@ Stmt = Union[Let, Set, SetRandom, If, For, Move, MoveAll, MoveCards, Deal, Refil
 
 @dataclass(frozen=True, slots=True)
 class Param(Node):
-    """``param name = default in lo..hi "doc"``: a number a variant or the fuzzer may turn."""
+    """``param name = default in lo..hi "doc"``: a number a variant or the fuzzer may turn.
+    A variant sets a base param's default with ``param name = default``."""
 
     name: Ident
     default: int
-    lo: int
-    hi: int
+    lo: Optional[int]  # None only in a variant that sets a base param's default (it keeps the range)
+    hi: Optional[int]
     doc: str
 
 
@@ -536,9 +537,23 @@ class RangeDecl(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class RulesFile(Node):
-    """A whole rules file; list fields keep declaration order."""
+class Change(Node):
+    """In a variant: ``replace <declaration>`` (``action`` "replace"; the declaration itself is in its
+    list as usual) or ``remove <kind> <name>`` ("remove"). ``kind`` is the declaration's keyword;
+    ``name`` is None for what a game has one of (``setup``, ``turn``, ``players``, ...)."""
 
+    action: str
+    kind: str
+    name: Optional[Ident]
+
+
+@dataclass(frozen=True, slots=True)
+class RulesFile(Node):
+    """A whole rules file; list fields keep declaration order. A variant names its base in
+    ``extends`` and lists its replacements and removals in ``changes``."""
+
+    extends: Optional[Ident]
+    changes: list[Change]
     title: str
     players: Optional[RangeDecl]
     max_steps: int

@@ -29,10 +29,12 @@ class Checker:
     def __init__(self, ir: dict, file: str, params: dict[str, int]):
         self.ir = ir
         self.file = file
+        self.sources = ir.get("sources") or [file]  # a merged variant's files (see dsl/variants.py)
         self.sym: Symbols = collect(ir)
         self.values = {p["name"]: p["default"] for p in ir["params"]}
         self.values.update(params)
         self.diags: list[Diagnostic] = []
+        self.seen: set[Diagnostic] = set()  # the diags, for a constant-time "reported already?"
         self.used: set[str] = set()
         self.define_stack: list[str] = []
         self.var_types: dict[str, str] = {}  # filled in declaration order
@@ -44,9 +46,11 @@ class Checker:
         at = node.get(at_field) if isinstance(node, dict) else None
         if at is None and isinstance(node, dict):
             at = node.get("at")
-        line, col, end_line, end_col = at if at else (0, 0, 0, 0)
-        d = Diagnostic(self.file, message, line, col, end_line, end_col, path=path, kind=kind)
-        if d not in self.diags:
+        line, col, end_line, end_col = at[:4] if at else (0, 0, 0, 0)
+        file = self.sources[at[4]] if at and len(at) > 4 and at[4] < len(self.sources) else self.file
+        d = Diagnostic(file, message, line, col, end_line, end_col, path=path, kind=kind)
+        if d not in self.seen:
+            self.seen.add(d)
             self.diags.append(d)
 
     def warn(self, node: Any, message: str, path: str, at_field: str = "at") -> None:
@@ -118,13 +122,13 @@ class Checker:
         read written above the first ``set`` is typed too."""
         if NONE not in self.var_types.values():
             return
-        diags, used = self.diags, set(self.used)
-        self.diags = []
+        diags, seen, used = self.diags, self.seen, set(self.used)
+        self.diags, self.seen = [], set()
         self.block(self.ir["setup"], {}, "$.setup")
         self.block(self.ir["turn"], {}, "$.turn")
         for i, ph in enumerate(self.ir["phases"]):
             self.block(ph["body"], {}, f"$.phases[{i}].body")
-        self.diags, self.used = diags, used
+        self.diags, self.seen, self.used = diags, seen, used
 
     def check_names(self) -> None:
         seen: dict[str, str] = {}
@@ -186,7 +190,14 @@ class Checker:
             self.error(p, f"players {p['lo']}..{p['hi']} is not a range within 1..{MAX_PLAYERS}", "$.players")
 
     def check_params(self) -> None:
+        for c in self.ir.get("changes", []):  # left only in a file that extends nothing
+            self.error(c, f"'{c['action']}' changes a base game, so it belongs in a variant: a file that "
+                          f"starts with 'extends \"base.rules\"'", "$.changes")
         for i, p in enumerate(self.ir["params"]):
+            if p["lo"] is None or p["hi"] is None:
+                self.error(p, f"param '{p['name']}' needs a range: param {p['name']} = {p['default']} in LOW..HIGH",
+                           f"$.params[{i}]")
+                continue
             if p["lo"] > p["hi"]:
                 self.error(p, f"param '{p['name']}' has an empty range {p['lo']}..{p['hi']}", f"$.params[{i}]")
             elif not p["lo"] <= p["default"] <= p["hi"]:

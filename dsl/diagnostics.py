@@ -70,9 +70,10 @@ class RulesError(Exception):
 
     diagnostics: list[Diagnostic]
     source: Optional[str] = field(default=None)
+    texts: dict[str, str] = field(default_factory=dict)  # other files' texts (a variant's bases), by path
 
     def __str__(self) -> str:
-        return render_all(self.diagnostics, self.source)
+        return render_all(self.diagnostics, self.source, self.texts)
 
 
 class RulesSyntaxError(RulesError):
@@ -87,13 +88,16 @@ class RuleRuntimeError(Exception):
     """A rule failed while a game ran (e.g. a move that names a zone of a seat that does not exist)."""
 
 
-def render_all(diags: Iterable[Diagnostic], source: Optional[str] = None) -> str:
-    diags = sorted(diags, key=lambda d: (d.line, d.col, d.message))
-    shown = [d.render(source) for d in diags[:MAX_SHOWN]]
+def render_all(diags: Iterable[Diagnostic], source: Optional[str] = None,
+               texts: Optional[dict[str, str]] = None) -> str:
+    """Every diagnostic with its line (from ``source``, or ``texts`` by file), and a count."""
+    texts = texts or {}
+    diags = sorted(diags, key=lambda d: (d.file in texts, d.file, d.line, d.col, d.message))
+    shown = [d.render(texts.get(d.file, source)) for d in diags[:MAX_SHOWN]]
     if len(diags) > MAX_SHOWN:
         shown.append(f"... and {len(diags) - MAX_SHOWN} more")
     errors = sum(d.kind == "error" for d in diags)
-    warnings = len(diags) - errors
+    warnings = sum(d.kind == "warning" for d in diags)
     summary = f"{errors} error{'s' if errors != 1 else ''}"
     if warnings:
         summary += f", {warnings} warning{'s' if warnings != 1 else ''}"

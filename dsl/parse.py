@@ -211,6 +211,13 @@ def _decision(c: list) -> tuple[A.Ident, Any, list, dict[str, tuple]]:
     return _ident(c[1]), chooser, rest, {p[0]: p for p in rest if isinstance(p, tuple)}
 
 
+KEYWORDS = {  # list or field of a RulesFile → the keyword that declares it
+    "params": "param", "enums": "enum", "tracks": "track", "pieces": "pieces", "grids": "grid",
+    "routes": "route", "zones": "zone", "cards": "cards", "vars": "var", "defines": "define",
+    "phases": "phase", "reports": "report", "invariants": "invariant", "end": "end when",
+    "setup": "setup", "turn": "turn", "score": "score", "tiebreak": "tiebreak", "players": "players",
+    "max_steps": "max_steps", "title": "game"}
+SINGLETONS = ("setup", "turn", "score", "tiebreak", "players", "title", "max_steps")
 DECL_SLOTS = {
     A.Param: "params", A.Enum: "enums", A.Track: "tracks", A.Pieces: "pieces", A.Grid: "grids",
     A.Route: "routes", A.Zone: "zones",
@@ -235,10 +242,20 @@ class ToAst(Transformer):
     # ---- file ----
     def start(self, meta, items):
         fields: dict[str, Any] = {slot: [] for slot in DECL_SLOTS.values()}
-        fields.update(title="", players=None, max_steps=0, setup=[], turn=[], score=None, tiebreak=None)
+        fields.update(title="", players=None, max_steps=0, setup=[], turn=[], score=None, tiebreak=None,
+                      extends=None, changes=[])
         seen_blocks: set[str] = set()
         for kind, item in items:
-            if kind in ("setup", "turn", "score", "tiebreak", "players", "title", "max_steps"):
+            if kind == "changes":
+                change, (kind, item) = item
+                fields["changes"].append(change)
+                if item is None:  # remove
+                    continue
+            if kind == "extends":
+                if fields["extends"] is not None:
+                    self._dup("'extends'", item)
+                fields["extends"] = item
+            elif kind in SINGLETONS:
                 if kind in seen_blocks:
                     self._dup(f"'{kind}'", item[1] if isinstance(item, tuple) else item)
                 seen_blocks.add(kind)
@@ -249,6 +266,23 @@ class ToAst(Transformer):
 
     def _decl(self, node):
         return (DECL_SLOTS[type(node)], node)
+
+    # ---- variants ----
+    def extends_decl(self, meta, c):
+        return ("extends", A.Ident(c[1][1:-1], span=_span(c[1])))
+
+    def replace_decl(self, meta, c):
+        slot, item = c[1]
+        node = item[1] if isinstance(item, tuple) else item
+        name = A.Ident(node.label, span=node.span) if isinstance(node, A.Report) else getattr(node, "name", None)
+        kind = KEYWORDS[slot]
+        return ("changes", (A.Change("replace", kind, name if isinstance(name, A.Ident) else None,
+                                     span=_span(meta)), (slot, item)))
+
+    def remove_decl(self, meta, c):
+        kind, name = str(c[1].children[0]), c[2]
+        ident = A.Ident(name[1:-1] if name.type == "STRING" else str(name), span=_span(name))
+        return ("changes", (A.Change("remove", kind, ident, span=_span(meta)), (None, None)))
 
     def game_decl(self, meta, c):
         node = A.Report(c[1][1:-1], A.Int(0), span=_span(meta))
@@ -267,8 +301,9 @@ class ToAst(Transformer):
 
     def param_decl(self, meta, c):
         k = _kept(c)
-        doc = k[4][1:-1] if len(k) > 4 else ""
-        return self._decl(A.Param(_ident(k[0]), k[1], k[2], k[3], doc, span=_span(meta)))
+        doc = k[-1][1:-1] if isinstance(k[-1], Token) and k[-1].type == "STRING" else ""
+        lo, hi = (k[2], k[3]) if len(k) >= 4 else (None, None)
+        return self._decl(A.Param(_ident(k[0]), k[1], lo, hi, doc, span=_span(meta)))
 
     def enum_decl(self, meta, c):
         k = _kept(c)

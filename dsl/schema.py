@@ -22,7 +22,8 @@ from .diagnostics import Diagnostic
 from .lower import IR_VERSION, node_kind
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
-SPAN = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 4, "maxItems": 4}
+# line, col, end_line, end_col; in a merged variant, a fifth item: the index in "sources" of its file
+SPAN = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 4, "maxItems": 5}
 UNIONS = {"Expr": A.Expr, "Stmt": A.Stmt}
 
 
@@ -108,7 +109,8 @@ def build_schema() -> dict:
     for name, union in UNIONS.items():
         defs[name.lower()] = _dispatch(name, union)
     top = _object_schema(A.RulesFile, top=True)
-    top["properties"] = {"meeple": {"const": IR_VERSION}, "source": {"type": "string"}, **top["properties"]}
+    top["properties"] = {"meeple": {"const": IR_VERSION}, "source": {"type": "string"},
+                         "sources": {"type": "array", "items": {"type": "string"}}, **top["properties"]}
     top["required"] = ["meeple", *top["required"]]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -67,8 +67,7 @@ class Game:
         }
         self.card_zone = [self.layout.zone_names.index(c["zone"]) for c in ir["cards"]
                           for _ in c["varieties"]]
-        self.source_hash = hashlib.sha256(
-            Path(source_path).read_bytes()).hexdigest() if source_path and Path(source_path).exists() else ""
+        self.source_hash = _files_hash(ir.get("sources") or [source_path]) if source_path else ""
 
     def _const(self, e: dict) -> int:
         return self.exprs.compile(e, {})(None)
@@ -221,3 +220,13 @@ def check_players(game: Game, players: int) -> None:
     if not game.min_players <= players <= game.max_players:
         raise RulesError([Diagnostic(game.source_path, f"{game.title} is for {game.min_players}.."
                                                        f"{game.max_players} players, not {players}")])
+
+
+def _files_hash(paths: list[str]) -> str:
+    """A hash of the rules files a game is made of (a variant's bases too); "" if one is gone."""
+    digest = hashlib.sha256()
+    for path in paths:
+        if not Path(path).is_file():
+            return ""
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()

@@ -234,7 +234,8 @@ def test_error_renders_with_a_caret() -> None:
 
 @pytest.mark.parametrize("text", ["", "\n\n", "# only a comment\n", "  \t\r\n# a\n# b"])
 def test_empty_file_parses_to_an_empty_rules_file(text: str) -> None:
-    empty = A.RulesFile(title="", players=None, max_steps=0, params=[], enums=[], tracks=[], pieces=[], grids=[],
+    empty = A.RulesFile(extends=None, changes=[], title="", players=None, max_steps=0, params=[], enums=[],
+                        tracks=[], pieces=[], grids=[],
                         routes=[], zones=[], cards=[], vars=[], defines=[], setup=[], turn=[], phases=[], end=[],
                         score=None, tiebreak=None, reports=[], invariants=[])
     assert parse(text) == empty

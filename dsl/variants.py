@@ -1,0 +1,189 @@
+"""Variants: a rules file that starts with ``extends "base.rules"`` is its base, changed (``resolve``).
+
+A variant may
+
+* set a base param's default: ``param goal = 7`` (the range and description are kept unless given);
+* add declarations of new names, and more ``end when`` conditions;
+* ``replace`` a declaration the base has: ``replace define target(p) = ...``, ``replace turn { ... }``;
+* ``remove`` a named one: ``remove invariant podium_only_grows``, ``remove report "longest game"``;
+* give its own ``game "title"`` (else it keeps the base's).
+
+Declaring a name the base already has without ``replace`` is an error (a typo must not silently
+add a second rule), and so is replacing or removing what the base does not have.
+
+Merging works on the IR. Every position in the merged document says which file it is in: a
+fifth item in its ``at`` array indexes ``sources`` (the variant first, then its bases), so that
+the checker's errors point into the base file where the problem lies there.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+from .diagnostics import Diagnostic, RulesError, RulesSemanticError, did_you_mean
+
+MAX_CHAIN = 16  # variants of variants, at most this deep
+NAMED = {  # keyword → the IR list of that kind of declaration, and the key that names an item there
+    "param": ("params", "name"), "enum": ("enums", "name"), "track": ("tracks", "name"),
+    "pieces": ("pieces", "name"), "grid": ("grids", "name"), "route": ("routes", "name"),
+    "zone": ("zones", "name"), "cards": ("cards", "name"), "var": ("vars", "name"),
+    "define": ("defines", "name"), "phase": ("phases", "name"), "report": ("reports", "label"),
+    "invariant": ("invariants", "name"),
+}
+ONE_EACH = {  # what a game declares once: keyword → IR key, and its value when not declared
+    "players": ("players", None), "max_steps": ("max_steps", 0), "setup": ("setup", []),
+    "turn": ("turn", []), "score": ("score", None), "tiebreak": ("tiebreak", None),
+}
+
+
+def resolve(ir: dict[str, Any], path: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """The whole game of the file at ``path`` whose IR is ``ir``: ``ir`` itself when it extends
+    nothing, else its base (resolved in turn) merged with its changes. Also the texts of the base
+    files read, by path, for showing their lines in diagnostics. Raises ``RulesError`` with every
+    problem of the merge found."""
+    texts: dict[str, str] = {}
+    return _resolve(ir, path, [str(Path(path).resolve())], texts), texts
+
+
+def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, str]) -> dict[str, Any]:
+    if not ir.get("extends"):
+        return ir
+    from . import cached_ir_from_text, read_text
+
+    at = ir.get("extends_at")
+    base_path = os.path.normpath(Path(path).parent / ir["extends"])
+    here = str(Path(base_path).resolve())
+    if here in chain:
+        cycle = " → ".join(Path(p).name for p in [*chain[chain.index(here):], here])
+        raise RulesSemanticError([_diag(path, at, f"the variants extend each other in a cycle: {cycle}")])
+    if len(chain) >= MAX_CHAIN:
+        raise RulesSemanticError([_diag(path, at, f"variants of variants more than {MAX_CHAIN} deep")])
+    if not Path(base_path).is_file():
+        raise RulesSemanticError([_diag(path, at, f"the base file '{ir['extends']}' does not exist "
+                                                  f"(looked for {base_path}; the path is relative to this file)")])
+    try:
+        text = read_text(base_path)
+        texts[base_path] = text
+        base = _resolve(cached_ir_from_text(text, base_path), base_path, [*chain, here], texts)
+    except RulesError as e:  # the base's own syntax errors, or its variant's merge errors: shown in its text
+        note = _diag(path, at, f"the base file '{ir['extends']}' has errors", kind="note")
+        raise type(e)([*e.diagnostics, note], None, {**texts, **e.texts}) from None
+    return merge(base, ir, base_path, path, texts)
+
+
+def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: str,
+          texts: dict[str, str]) -> dict[str, Any]:
+    """``base`` (a resolved game from ``base_path``) changed by ``variant`` (the IR of ``path``)."""
+    problems: list[Diagnostic] = []
+    sources = [path, *(base.get("sources") or [base_path])]
+    base = _shift_files(base)
+    out = dict(base)
+    out.update(source=path, sources=sources, extends=None, changes=[], title=variant["title"] or base["title"])
+    replaced = {(c["kind"], c["name"]) for c in variant["changes"] if c["action"] == "replace"}
+    changes = {(c["kind"], c["name"]): c for c in variant["changes"]}
+
+    def where(at: Optional[list[int]]) -> str:
+        at = at or [0, 0, 0, 0, 1]
+        file = sources[at[4]] if len(at) > 4 else path
+        line = (texts.get(file) or "").splitlines()[at[0] - 1:at[0]]
+        return f"the base declares it at {file}:{at[0]}:{at[1]}" + (f": {line[0].strip()}" if line else "")
+
+    for kind, (key, empty) in ONE_EACH.items():
+        mine, theirs, replacing = variant[key], base[key], (kind, None) in replaced
+        if mine == empty and not replacing:
+            continue
+        if theirs != empty and not replacing:
+            problems.append(_diag(path, _at_of(mine) or _change_at(variant, kind),
+                                  f"the base already has '{kind}'; write 'replace {kind} ...' to change it",
+                                  notes=(where(_at_of(theirs)),)))
+        elif theirs == empty and replacing:
+            problems.append(_diag(path, _change_at(variant, kind), f"nothing to replace: the base has no '{kind}'"))
+        out[key] = mine
+
+    for kind, (key, name_key) in NAMED.items():
+        items = list(base[key])
+        index = {item[name_key]: i for i, item in enumerate(items)}
+        for item in variant[key]:
+            name = item[name_key]
+            i = index.get(name)
+            if i is None:
+                if (kind, name) in replaced:
+                    problems.append(_diag(path, changes[(kind, name)].get("at"), f"nothing to replace: the base has "
+                                          f"no {kind} '{name}'{did_you_mean(name, index)}"))
+                elif kind == "param" and item["lo"] is None:
+                    problems.append(_diag(path, item.get("at"), f"the base has no param '{name}'"
+                                          f"{did_you_mean(name, index)}; a new param needs a range: "
+                                          f"param {name} = {item['default']} in LOW..HIGH"))
+                items.append(item)
+                index[name] = len(items) - 1
+            elif kind == "param":
+                items[i] = _set_param(items[i], item)
+            elif (kind, name) in replaced:
+                items[i] = item
+            else:
+                problems.append(_diag(path, item.get(f"{name_key}_at") or item.get("at"),
+                                      f"the base already has {kind} '{name}'; write 'replace {kind} ...' to "
+                                      f"change it, or choose another name", notes=(where(items[i].get("at")),)))
+        out[key] = items
+    out["end"] = [*base["end"], *variant["end"]]
+
+    for change in variant["changes"]:
+        if change["action"] != "remove":
+            continue
+        key, name_key = NAMED[change["kind"]]
+        names = [item[name_key] for item in out[key]]
+        if change["name"] in names:
+            out[key] = [item for item in out[key] if item[name_key] != change["name"]]
+        else:
+            problems.append(_diag(path, change.get("name_at") or change.get("at"),
+                                  f"nothing to remove: the base has no {change['kind']} '{change['name']}'"
+                                  f"{did_you_mean(change['name'], names)}"))
+    if problems:
+        raise RulesSemanticError(sorted(problems, key=lambda d: (d.line, d.col)), None, texts)
+    return out
+
+
+def _set_param(base: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
+    """A base param with the variant's default (and range and description, where it gives them)."""
+    out = dict(base, default=mine["default"], at=mine.get("at"), name_at=mine.get("name_at"))
+    if mine["lo"] is not None:
+        out.update(lo=mine["lo"], hi=mine["hi"])
+    if mine["doc"]:
+        out["doc"] = mine["doc"]
+    return {k: v for k, v in out.items() if v is not None or k in ("lo", "hi")}
+
+
+def _at_of(value: Any) -> Optional[list[int]]:
+    """Where a declaration stands: its own position, or its first statement's."""
+    if isinstance(value, list):
+        value = value[0] if value else None
+    return value.get("at") if isinstance(value, dict) else None
+
+
+def _change_at(variant: dict[str, Any], kind: str) -> Optional[list[int]]:
+    return next((c.get("at") for c in variant["changes"] if c["kind"] == kind), None)
+
+
+def _shift_files(node: Any) -> Any:
+    """A copy of a base's IR whose positions point one file further down ``sources``."""
+    if isinstance(node, dict):
+        return {k: (_shift_span(v) if k == "at" or k.endswith("_at") else _shift_files(v)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_shift_files(v) for v in node]
+    return node
+
+
+def _shift_span(at: Any) -> Any:
+    if isinstance(at, list) and at and isinstance(at[0], list):  # the positions of a list of names
+        return [_shift_span(a) for a in at]
+    if isinstance(at, list) and len(at) >= 4:
+        return [*at[:4], (at[4] if len(at) > 4 else 0) + 1]
+    return at
+
+
+def _diag(file: str, at: Optional[list[int]], message: str, kind: str = "error",
+          notes: tuple[str, ...] = ()) -> Diagnostic:
+    line, col, end_line, end_col = (at or [0, 0, 0, 0])[:4]
+    return Diagnostic(file, message, line, col, end_line, end_col, kind=kind, notes=notes)

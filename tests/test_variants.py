@@ -1,0 +1,172 @@
+"""``extends``: a variant is its base file changed by a few declarations (dsl/variants.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from dsl import RulesError, read_ir
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = """game "Base"
+players 2..3
+param goal = 5 in 1..9 "how far to go"
+zone deck hidden
+define far(p) = goal + 1
+turn {
+  end game
+}
+invariant deck_empty: count(deck) == 0
+report "goal" = goal
+"""
+
+
+def write(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path / list(files)[-1]
+
+
+def errors(path: Path) -> list[str]:
+    with pytest.raises(RulesError) as e:
+        read_ir(str(path))
+    return [d.headline() for d in e.value.diagnostics if d.kind == "error"]
+
+
+def test_a_variant_sets_a_param_and_keeps_its_range_and_description(tmp_path: Path) -> None:
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\nparam goal = 7\n'})
+    ir, _ = read_ir(str(path))
+    (goal,) = ir["params"]
+    assert (goal["default"], goal["lo"], goal["hi"], goal["doc"]) == (7, 1, 9, "how far to go")
+    assert ir["title"] == "Base" and ir["extends"] is None and ir["changes"] == []
+    assert ir["sources"] == [str(path), str(tmp_path / "base.rules")]
+    assert interpreter.load(str(path)).params["goal"] == 7
+
+
+def test_a_variant_adds_replaces_and_removes(tmp_path: Path) -> None:
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": """extends "base.rules"
+game "Variant"
+param bonus = 2 in 0..3
+replace define far(p) = goal + bonus
+remove invariant deck_empty
+remove report "goal"
+report "bonus" = bonus
+"""})
+    ir, _ = read_ir(str(path))
+    assert ir["title"] == "Variant"
+    assert [p["name"] for p in ir["params"]] == ["goal", "bonus"]
+    (far,) = ir["defines"]
+    assert far["body"]["node"] == "bin_op" and far["at"][:2] == [4, 9] and len(far["at"]) == 4
+    assert ir["invariants"] == [] and [r["label"] for r in ir["reports"]] == ["bonus"]
+    # what comes from the base says so: the fifth item of a position indexes "sources"
+    assert ir["zones"][0]["at"][4] == 1 and ir["sources"][1].endswith("base.rules")
+
+
+def test_replacing_the_turn_and_the_player_count(tmp_path: Path) -> None:
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": """extends "base.rules"
+replace players 2..6
+replace turn {
+  end game with no winner
+}
+"""})
+    game = interpreter.load(str(path))
+    assert game.max_players == 6
+    state = game.new_state(5, seed=1)
+    assert state.is_terminal() and state.outcome == "draw"
+
+
+def test_a_name_the_base_has_needs_replace_and_the_error_shows_both_lines(tmp_path: Path, capsys) -> None:
+    variant = 'extends "base.rules"\ndefine far(p) = 1\nturn {\n  end game\n}\n'
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": variant})
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:2:8: error: the base already has define 'far'; write 'replace define ...'" in err
+    assert "the base declares it at " in err and "base.rules:5:1: define far(p) = goal + 1" in err
+    assert f"{path}:4:3: error: the base already has 'turn'; write 'replace turn ...'" in err
+
+
+def test_replacing_or_removing_what_the_base_lacks(tmp_path: Path) -> None:
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": """extends "base.rules"
+replace define farr(p) = 1
+remove invariant deck_emty
+remove phase nothing
+replace score(p) = 1
+param new = 1
+"""})
+    assert errors(path) == [
+        f"{path}:2:1: error: nothing to replace: the base has no define 'farr' (did you mean 'far'?)",
+        f"{path}:3:18: error: nothing to remove: the base has no invariant 'deck_emty' (did you mean 'deck_empty'?)",
+        f"{path}:4:14: error: nothing to remove: the base has no phase 'nothing'",
+        f"{path}:5:1: error: nothing to replace: the base has no 'score'",
+        f"{path}:6:1: error: the base has no param 'new'; a new param needs a range: param new = 1 in LOW..HIGH",
+    ]
+
+
+def test_an_error_that_the_change_makes_in_the_base_points_into_the_base(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\nremove param goal\n'})
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    base = tmp_path / "base.rules"
+    assert f"{base}:5:17: error: unknown name 'goal'" in err
+    assert "    5 | define far(p) = goal + 1" in err
+
+
+def test_missing_bases_and_cycles_are_clear_errors(tmp_path: Path) -> None:
+    missing = write(tmp_path, {"m.rules": 'extends "nowhere.rules"\n'})
+    (message,) = errors(missing)
+    assert message.startswith(f"{missing}:1:9: error: the base file 'nowhere.rules' does not exist")
+    write(tmp_path, {"a.rules": 'extends "b.rules"\n', "b.rules": 'extends "sub/../a.rules"\n'})
+    found = errors(tmp_path / "a.rules")
+    assert any("the variants extend each other in a cycle: a.rules → b.rules → a.rules" in m for m in found)
+
+
+def test_a_syntax_error_in_the_base_is_shown_in_the_base(tmp_path: Path) -> None:
+    path = write(tmp_path, {"base.rules": BASE.replace("define far(p) =", "define far(p) =="),
+                            "v.rules": 'extends "base.rules"\n'})
+    with pytest.raises(RulesError) as e:
+        read_ir(str(path))
+    text = str(e.value)
+    assert f"{tmp_path / 'base.rules'}:5:" in text and "    5 | define far(p) ==" in text
+    assert f"{path}:1:9: note: the base file 'base.rules' has errors" in text
+
+
+def test_replace_and_remove_outside_a_variant_are_errors(tmp_path: Path) -> None:
+    path = write(tmp_path, {"x.rules": BASE + "remove report \"goal\"\n"})
+    (message,) = errors(path)
+    assert "'remove' changes a base game, so it belongs in a variant" in message
+
+
+def test_a_param_without_a_range_outside_a_variant(tmp_path: Path) -> None:
+    path = write(tmp_path, {"x.rules": BASE.replace('param goal = 5 in 1..9 "how far to go"', "param goal = 5")})
+    (message,) = errors(path)
+    assert "param 'goal' needs a range: param goal = 5 in LOW..HIGH" in message
+
+
+def test_variants_of_variants(tmp_path: Path) -> None:
+    path = write(tmp_path, {"base.rules": BASE, "one/v1.rules": 'extends "../base.rules"\nparam goal = 7\n',
+                            "two/v2.rules": 'extends "../one/v1.rules"\nreplace define far(p) = 2\n'})
+    ir, _ = read_ir(str(path))
+    assert ir["params"][0]["default"] == 7 and ir["defines"][0]["body"] == {"node": "int", "value": 2,
+                                                                             "at": [2, 25, 2, 26]}
+    assert [Path(s).name for s in ir["sources"]] == ["v2.rules", "v1.rules", "base.rules"]
+    assert ir["params"][0]["at"][4] == 1 and ir["zones"][0]["at"][4] == 2
+
+
+def test_the_record_hash_covers_the_base(tmp_path: Path) -> None:
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\n'})
+    before = interpreter.load(str(path)).source_hash
+    (tmp_path / "base.rules").write_text(BASE.replace("in 1..9", "in 1..10"))
+    assert interpreter.load(str(path)).source_hash != before
+
+
+def test_ir_of_a_variant_is_the_whole_game_and_loads_as_json(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\nparam goal = 3\n'})
+    assert main(["ir", str(path)]) == 0
+    doc = capsys.readouterr().out
+    (tmp_path / "v.json").write_text(doc)
+    game = interpreter.load(str(tmp_path / "v.json"))
+    assert game.params["goal"] == 3 and game.title == "Base"
