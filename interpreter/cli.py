@@ -194,6 +194,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser(
+        "diff", help="what a variant changes of its base, in rule terms", formatter_class=_Formatter,
+        description="Compare two games declaration by declaration (matched by kind and name): params whose "
+                    "value or range differ, declarations added, removed or changed (with their lines from both "
+                    "files), and the parts a game has one of (players, setup, turn, score, ...). With one file, "
+                    "compare a variant with the base it extends.",
+        epilog="examples:\n"
+               "  meeple diff games/variants/hare-boost.rules            against the base it extends\n"
+               "  meeple diff games/hare.rules games/variants/hare-boost.rules\n"
+               "  meeple diff a.rules b.rules --json\n\n"
+               "exit status: 0 when the games are the same, 1 when they differ (as diff(1)), 2 on an error.")
+    p.add_argument("files", metavar="FILE", nargs="+", help="BASE VARIANT, or a VARIANT alone")
+    p.add_argument("--json", action="store_true", help="print the differences as a JSON list")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser(
         "replay", help="re-run a game record and check it plays out the same", formatter_class=_Formatter,
         description="Re-run a game record (JSON lines, as 'simulate --records' writes them): load its rules "
                     "(as given, else relative to the record's folder), apply every recorded action, chance "
@@ -317,6 +332,37 @@ def cmd_ir(args: argparse.Namespace) -> int:
         return 1
     print(json.dumps(ir, indent=2))
     return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from dsl import RulesError, cached_ir_from_text, read_ir, read_text
+    from dsl.compare import compare, render
+
+    if len(args.files) > 2:
+        _err("meeple diff: error: give BASE VARIANT, or a VARIANT alone")
+        return 2
+    try:
+        if len(args.files) == 1:
+            variant = args.files[0]
+            extends = cached_ir_from_text(read_text(variant), variant).get("extends")
+            if not extends:
+                _err(f"meeple diff: error: {variant} extends no base; give the base too: meeple diff BASE {variant}")
+                return 2
+            base = os.path.normpath(Path(variant).parent / extends)
+        else:
+            base, variant = args.files
+        old, _ = read_ir(base)
+        new, _ = read_ir(variant)
+        texts = {f: read_text(f) for ir in (old, new) for f in (ir.get("sources") or [ir["source"]])}
+    except RulesError as e:
+        _err(str(e))
+        return 2
+    differences = compare(old, new, texts)
+    if args.json:
+        print(json.dumps([d.to_json() for d in differences], indent=2, ensure_ascii=False))
+    else:
+        print(render(differences, base, variant))
+    return 1 if differences else 0
 
 
 def cmd_schema(args: argparse.Namespace) -> int:

@@ -170,3 +170,38 @@ def test_ir_of_a_variant_is_the_whole_game_and_loads_as_json(tmp_path: Path, cap
     (tmp_path / "v.json").write_text(doc)
     game = interpreter.load(str(tmp_path / "v.json"))
     assert game.params["goal"] == 3 and game.title == "Base"
+
+
+def test_diff_names_each_change_in_rule_terms(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": """extends "base.rules"
+param goal = 7
+param bonus = 2 in 0..3
+replace define far(p) = goal + bonus
+remove invariant deck_empty
+"""})
+    assert main(["diff", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"{path} changes {tmp_path / 'base.rules'} in 4 places:" in out
+    assert f"  param goal: 5 → 7  ({path}:2)" in out
+    assert "  added param bonus" in out and "      + param bonus = 2 in 0..3" in out
+    assert "  changed define far" in out
+    assert "      -define far(p) = goal + 1" in out and "      +replace define far(p) = goal + bonus" in out
+    assert "  removed invariant deck_empty" in out and "      - invariant deck_empty: count(deck) == 0" in out
+
+
+def test_diff_of_two_full_files_as_json_and_of_the_same_game(tmp_path: Path, capsys) -> None:
+    import json
+    a = write(tmp_path, {"a.rules": BASE})
+    b = write(tmp_path, {"b.rules": BASE.replace("players 2..3", "players 2..4")})
+    assert main(["diff", str(a), str(b), "--json"]) == 1
+    (change,) = json.loads(capsys.readouterr().out)
+    assert (change["what"], change["kind"], change["old"], change["new"]) == (
+        "changed", "players", ["players 2..3"], ["players 2..4"])
+    assert main(["diff", str(a), str(a)]) == 0
+    assert "plays the same game" in capsys.readouterr().out
+
+
+def test_diff_of_a_file_that_extends_nothing_asks_for_the_base(tmp_path: Path, capsys) -> None:
+    a = write(tmp_path, {"a.rules": BASE})
+    assert main(["diff", str(a)]) == 2
+    assert "extends no base; give the base too" in capsys.readouterr().err
