@@ -187,6 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="players per game (default: the search chooses, within the game's range)")
     p.add_argument("--shrink-time", type=_positive, default=20, metavar="SECONDS",
                    help="how long to shrink a failing game to a shorter one (default 20)")
+    p.add_argument("--thorough", action="store_true",
+                   help="check the JSON round trip and hidden cards after every step, not every 64 (slower)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument("--record", default="fuzz-failure.jsonl", metavar="PATH",
                    help="where to write a failing game (default fuzz-failure.jsonl)")
@@ -436,7 +438,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             _err(f"fuzzing: game {example}, step {step}")
     report = fuzz(game, examples=args.examples, seed=args.seed, vary_params=args.params,
                   load=lambda p: load(args.file, {**(params or {}), **p}), progress=progress,
-                  shrink_seconds=args.shrink_time, players=args.players)
+                  shrink_seconds=args.shrink_time, players=args.players, view_every=1 if args.thorough else 64)
     f = report.failure
     if f is not None and f.state is not None:
         try:

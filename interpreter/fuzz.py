@@ -1,8 +1,12 @@
 """Fuzzing a game (``fuzz``): Hypothesis chooses the number of players, every move and every
 chance outcome (and, with ``vary_params``, each param within its declared range). After every
 step the built-in invariants and the rules' own (``invariant name: test``) are checked. A
-failure is shrunk by Hypothesis to a short game, returned with the state it ended in, so that
-it can be written as a record that ``meeple replay`` re-runs.
+failure is shrunk by Hypothesis to a short game (for a bounded time: shrinking replays the game
+hundreds of times), returned with the state it ended in, so that it can be written as a record
+that ``meeple replay`` re-runs.
+
+Each decision is drawn as an index into the legal actions (or chance outcomes), so that
+Hypothesis shrinks a game towards the first choice at every step and towards fewer steps.
 
 Built-in invariants:
 
@@ -10,9 +14,10 @@ Built-in invariants:
 * a state that is not over has a legal action, or is a chance node;
 * no card is created or lost (cards in zones plus tiles on a grid);
 * the game ends within its step cap;
-* ``to_json`` round-trips;
+* ``to_json`` round-trips (every ``view_every`` steps and at the end);
 * at the end, replaying the game's history from the start gives the same state;
-* an observation shows of another seat's private zones, and of hidden zones, only their size;
+* an observation shows of another seat's private zones, and of hidden zones, only their size
+  (every ``view_every`` steps and at the end);
 * with ``vary_params``: every choice of params within their ranges makes a valid game.
 """
 
@@ -102,11 +107,14 @@ def hidden_shown(game: Game, state: State, seat: int) -> Optional[str]:
 def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_params: bool = False,
          load: Optional[Callable[[dict[str, int]], Game]] = None,
          progress: Optional[Callable[[int, int], None]] = None,
-         shrink_seconds: float = SHRINK_SECONDS, players: Optional[int] = None) -> FuzzReport:
+         shrink_seconds: float = SHRINK_SECONDS, players: Optional[int] = None,
+         view_every: int = VIEW_EVERY) -> FuzzReport:
     """Play ``examples`` games chosen by Hypothesis, checking the invariants after every step.
 
     ``load(params)`` compiles the game for other params (needed with ``vary_params``);
     ``progress(example, step)`` is called as it goes; ``players`` fixes the number of players.
+    The JSON round trip and what observations hide are checked every ``view_every`` steps and at
+    the end of every game (they cost more than a step does); the rest after every step.
     Once a game breaks an invariant, Hypothesis shrinks it for at most ``shrink_seconds``;
     the shortest failing game seen is the one reported."""
     report = FuzzReport()
@@ -184,7 +192,7 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
             if failed is not None:
                 name, what, at = failed
                 raise broken(g, state, params, name, f"{what} after '{action}'", at)
-            if step % VIEW_EVERY == 0:
+            if step % view_every == 0:
                 check_views(g, state, params, players, f"after '{action}'")
         check_views(g, state, params, players, "at the end")
         if state.outcome == "step cap":

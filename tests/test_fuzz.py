@@ -72,3 +72,20 @@ def test_the_command_exits_0_and_says_what_it_covered(capsys) -> None:
     assert main(["fuzz", str(LUCKYDOG), "--examples", "5", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "no invariant broke" in out and "decisions seen:" in out and "cards_kept" in out
+
+
+def test_an_observation_that_shows_a_hidden_zone_is_found(monkeypatch) -> None:
+    """The engine's own checks can fail too: an observation that shows every card breaks one."""
+    game = interpreter.load(str(HARE))
+    real = type(game).zone_view
+    monkeypatch.setattr(type(game), "zone_view", lambda self, st, seat: real(self, st, None))
+    report = fuzz(game, examples=5, seed=1, shrink_seconds=2)
+    assert report.failure is not None and report.failure.invariant == "hidden stays hidden"
+
+
+def test_a_state_that_does_not_survive_json_is_found(monkeypatch) -> None:
+    from interpreter.state import State
+    real = State.to_json
+    monkeypatch.setattr(State, "to_json", lambda self: {**real(self), "turns": self.turns + 1})
+    report = fuzz(interpreter.load(str(HARE)), examples=5, seed=1, shrink_seconds=2, view_every=1)
+    assert report.failure is not None and report.failure.invariant == "JSON round trip"
