@@ -176,7 +176,7 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
                 report.decisions.add(str(state.decision()))
             if not options:
                 raise broken(g, state, params, "never stuck", "the game is not over, yet nobody can move")
-            action = options[data.draw(_index(len(options)))] if len(options) > 1 else options[0]
+            action = options[pick(data, len(options))] if len(options) > 1 else options[0]
             try:
                 state.apply(action)
             except RuleRuntimeError as e:
@@ -216,6 +216,16 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
             raise
         report.failure = best[0]
     return report
+
+
+def pick(data: Any, n: int) -> int:
+    """An index below ``n`` drawn by Hypothesis. A game draws hundreds of these, so the draw goes
+    straight to Hypothesis's choice sequence when that internal API is there (it skips the
+    strategy machinery and costs a tenth); else through the public ``data.draw``."""
+    raw = getattr(getattr(data, "conjecture_data", None), "draw_integer", None)
+    if raw is not None:
+        return raw(0, n - 1)
+    return data.draw(_index(n))
 
 
 def _length(failure: Failure) -> int:
