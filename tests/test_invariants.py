@@ -14,7 +14,7 @@ from dsl import read_ir
 from dsl.diagnostics import RulesError
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = [ROOT / "games" / "hare.rules", ROOT / "games" / "luckydog.rules",
+GAMES = [ROOT / "games" / "hare.rules", ROOT / "games" / "luckydog.rules", ROOT / "games" / "slipstream.rules",
          *sorted((ROOT / "games" / "variants").glob("*.rules"))]
 
 
