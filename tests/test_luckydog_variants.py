@@ -1,9 +1,10 @@
-"""The Lucky Dog variants in games/variants/: each loads, differs from games/luckydog.rules only
-in the lines it means to change, and shows that change in play.
+"""The Lucky Dog variants in games/variants/: each is a short file that extends
+games/luckydog.rules, changes only what it means to change, and shows that change in play.
 
-A variant is a full copy of the base rules (there is no ``extends`` yet). The diff test
-keeps the copies honest: when games/luckydog.rules changes, a variant that was not changed
-with it fails here, naming the lines that differ unexpectedly.
+``meeple diff``'s comparison (dsl/compare.py) lists what a variant changes, declaration by
+declaration; INTENDED keeps that list, and for a replaced setup or turn (copied from the base
+with a few lines changed) the lines that differ, so that a change of the base that the copy
+misses fails here.
 """
 
 from __future__ import annotations
@@ -12,106 +13,102 @@ import difflib
 import random
 from pathlib import Path
 
+import luckydog_positions as P
 import pytest
+import test_luckydog_rules as R
 
 import interpreter
+from dsl import read_ir, read_text
+from dsl.compare import compare
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "games" / "luckydog.rules"
-ADJACENT = ROOT / "games" / "variants" / "luckydog-adjacent-start.rules"
-DETOUR_ALL = ROOT / "games" / "variants" / "luckydog-detour-all.rules"
+VARIANTS = ROOT / "games" / "variants"
+ADJACENT = VARIANTS / "luckydog-adjacent-start.rules"
+DETOUR_ALL = VARIANTS / "luckydog-detour-all.rules"
+SHORT = VARIANTS / "luckydog-short.rules"
 
-# Per variant: the base lines it removes and the lines it adds, in file order (leading comment
-# blocks aside, and ignoring trailing whitespace).
+# Per variant: what it changes, as (what, kind, name) of dsl.compare; for a replaced block, the
+# base lines it removes and the lines it adds there (code lines only, trailing whitespace dropped).
 INTENDED = {
-    ADJACENT: (
-        [
-            'game "Lucky Dog"',
-            "define start_allowed(t) = count(table) == 1",
-            "                          or (touches_none(t) and any(one_apart(t, start(q)) for q in player))",
-            "    place start_tile by p: 1 card from hand(p) onto table within 2 as t where start_allowed(t)",
-            "    set start(p) = t",
-            "      at e in edge where (t.signal and open(t, e)) or (not t.signal and first_end(t, e)) {",
-        ],
-        [
-            'game "Lucky Dog (adjacent start)"',
-            "# [setup 3] the variant: next to another player's start tile, sharing a side (the placement's",
-            '# "matching" makes the edges meet); one square apart, as in the base game, when nothing fits there.',
-            "define touches_start(t) = any(neighbour(t, e) != none and has_marker(neighbour(t, e)) for e in edge)",
-            "define start_allowed(t) = count(table) == 1 or touches_start(t)",
-            "define apart_allowed(t) = touches_none(t) and any(one_apart(t, start(q)) for q in player)",
-            "    place start_tile by p: 1 card from hand(p) onto table within 1 matching as t where start_allowed(t)"
-            " else {",
-            "      place start_apart by p: 1 card from hand(p) onto table within 2 as u where apart_allowed(u)",
-            "      set start(p) = u",
-            "    }",
-            "    if t != none {",
-            "      set start(p) = t",
-            "    }",
-            "      at e in edge where (start(p).signal and open(start(p), e))",
-            "                         or (not start(p).signal and first_end(start(p), e)) {",
-        ],
-    ),
-    DETOUR_ALL: (
-        [
-            'game "Lucky Dog"',
-            "zone detours per player public    # detour cards played onto a player",
-            "# [the goal] 10 − accelerate + 2 × detour, never below 1.",
-            "define target(p) = max(1, goal + sum(c.target_change for c in front(p))"
-            " + sum(c.target_change for c in detours(p)))",
-            "      detour q in player where q != current and count(hand(current) where target_change > 0) >= 1 {",
-            "        move 1 detour from hand(current) to detours(q)",
-        ],
-        [
-            'game "Lucky Dog (detour all)"',
-            "zone detours per player public    # detour cards the player has played: each hits every other player",
-            "# [the goal] the variant: 10 − accelerate + 2 × every detour the other players have played,"
-            " never below 1.",
-            "define target(p) = max(1, goal + sum(c.target_change for c in front(p))",
-            "                          + sum(sum(c.target_change for c in detours(q)) for q in player where q != p))",
-            "      detour where count(hand(current) where target_change > 0) >= 1 {",
-            "        move 1 detour from hand(current) to detours(current)",
-        ],
-    ),
+    ADJACENT: {
+        ("changed", "game", None): None,
+        ("changed", "define", "start_allowed"): None,
+        ("added", "define", "touches_start"): None,
+        ("added", "define", "apart_allowed"): None,
+        ("changed", "setup", None): (
+            ["    place start_tile by p: 1 card from hand(p) onto table within 2 as t where start_allowed(t)",
+             "    set start(p) = t",
+             "      at e in edge where (t.signal and open(t, e)) or (not t.signal and first_end(t, e)) {"],
+            ["    place start_tile by p: 1 card from hand(p) onto table within 1 matching as t where start_allowed(t)"
+             " else {",
+             "      place start_apart by p: 1 card from hand(p) onto table within 2 as u where apart_allowed(u)",
+             "      set start(p) = u",
+             "    }",
+             "    if t != none {",
+             "      set start(p) = t",
+             "    }",
+             "      at e in edge where (start(p).signal and open(start(p), e))",
+             "                         or (not start(p).signal and first_end(start(p), e)) {"]),
+    },
+    DETOUR_ALL: {
+        ("changed", "game", None): None,
+        ("changed", "define", "target"): None,
+        ("changed", "turn", None): (
+            ["      detour q in player where q != current and count(hand(current) where target_change > 0) >= 1 {",
+             "        move 1 detour from hand(current) to detours(q)"],
+            ["      detour where count(hand(current) where target_change > 0) >= 1 {",
+             "        move 1 detour from hand(current) to detours(current)"]),
+    },
+    SHORT: {
+        ("changed", "game", None): None,
+        ("param", "param", "goal"): None,
+    },
 }
 
 
-def body(path: Path) -> list[str]:
-    """The file's lines after its leading block of comments and blank lines."""
-    lines = [line.rstrip() for line in path.read_text(encoding="utf-8").splitlines()]
-    first = next(i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#"))
-    return lines[first:]
+def differences(variant: Path) -> list:
+    old, _ = read_ir(str(BASE))
+    new, _ = read_ir(str(variant))
+    texts = {f: read_text(f) for ir in (old, new) for f in (ir.get("sources") or [ir["source"]])}
+    return compare(old, new, texts)
 
 
-def changes(variant: Path) -> tuple[list[str], list[str]]:
-    """(base lines the variant removes, lines it adds), in file order."""
+def code(lines: list[str]) -> list[str]:
+    """The lines of a declaration without blank lines and comment lines, trailing whitespace dropped."""
+    return [line.rstrip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def changed_lines(old: list[str], new: list[str]) -> tuple[list[str], list[str]]:
+    """(code lines of ``old`` removed, code lines added), in order."""
     removed, added = [], []
-    for line in difflib.unified_diff(body(BASE), body(variant), lineterm="", n=0):
+    for line in difflib.unified_diff(code(old), code(new), lineterm="", n=0):
         if line.startswith(("---", "+++", "@@")):
             continue
         (removed if line.startswith("-") else added).append(line[1:])
     return removed, added
 
 
-@pytest.mark.parametrize("variant", [ADJACENT, DETOUR_ALL], ids=lambda p: p.stem)
-def test_variant_loads(variant: Path) -> None:
+@pytest.mark.parametrize("variant", list(INTENDED), ids=lambda p: p.stem)
+def test_variant_is_a_short_file_extending_the_base(variant: Path) -> None:
+    lines = variant.read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("# Lucky Dog, variant ")
+    code = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    assert code[0] == 'extends "../luckydog.rules"'
+    assert len(lines) < len(BASE.read_text(encoding="utf-8").splitlines()) / 2
     game = interpreter.load(str(variant))
-    state = game.new_state(4, seed=1)
-    assert state.decision() == "start_tile"
+    assert game.new_state(4, seed=1).decision() == "start_tile"
 
 
-@pytest.mark.parametrize("variant", [ADJACENT, DETOUR_ALL], ids=lambda p: p.stem)
-def test_variant_differs_from_the_base_only_where_intended(variant: Path) -> None:
-    removed, added = changes(variant)
-    want_removed, want_added = INTENDED[variant]
-    unexpected = ([f"- {line}" for line in removed if line not in want_removed]
-                  + [f"+ {line}" for line in added if line not in want_added]
-                  + [f"missing change: - {line}" for line in want_removed if line not in removed]
-                  + [f"missing change: + {line}" for line in want_added if line not in added])
-    assert not unexpected, (f"{variant.name} differs from {BASE.name} in lines it does not mean to change "
-                            "(- base, + variant; update the variant, or INTENDED if the change is meant):\n"
-                            + "\n".join(unexpected))
-    assert (removed, added) == (want_removed, want_added)
+@pytest.mark.parametrize("variant", list(INTENDED), ids=lambda p: p.stem)
+def test_variant_changes_only_what_it_means_to(variant: Path) -> None:
+    found = {(d.what, d.kind, d.name): d for d in differences(variant)}
+    assert set(found) == set(INTENDED[variant])
+    for key, lines in INTENDED[variant].items():
+        if lines is not None:
+            assert changed_lines(found[key].old_lines, found[key].new_lines) == lines, (
+                f"{variant.name}: its {key[1]} differs from the base's in lines it does not mean to change "
+                "(update the copy, or INTENDED if the change is meant)")
 
 
 # ---------------------------------------------------------------- adjacent start
@@ -126,12 +123,7 @@ def second_start_squares(path: Path, seed: int) -> list[tuple[int, int]]:
     assert state.decision() == "marker"
     state.apply(state.legal_actions()[0])
     assert state.decision() == "start_tile"
-    squares = set()
-    for action in state.legal_actions():
-        where = action.text.split(" at ")[1].split(" rotation ")[0]
-        x, y = map(int, where.split(","))
-        squares.add((x, y))
-    return sorted(squares)
+    return sorted(R.squares(state.legal_actions()))
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -143,6 +135,27 @@ def test_adjacent_start_tiles_share_a_side(seed: int) -> None:
     assert all((x == 0 or y == 0) and abs(x) + abs(y) == 2 for x, y in base)
     # Variant: next to the first start tile, sharing a side.
     assert all(abs(x) + abs(y) == 1 for x, y in variant)
+
+
+def test_adjacent_start_one_apart_when_no_start_tile_fits() -> None:
+    """Two dead ends facing each other, and the third player holds only crossroads: nothing fits
+    beside them, so the tile goes one square apart from a start tile, as in the base game."""
+    game = interpreter.load(str(ADJACENT))
+    st = R.setup_at_start_tile(game, players=3, seed=2)
+    R.place_start(st, "dead_end", (0, 0), 0, "N")
+    second = st.current_player()
+    seat = (second + 1) % 3
+    P.set_zone(st, "hand", {"dead_end": 1, "police": 4}, seat=second)
+    st.apply("start_tile dead_end at 0,1 rotation 2")
+    P.set_zone(st, "hand", {"crossroads": 2, "police": 3}, seat=seat)  # before its start tile comes up
+    st.apply("at S")
+    actions = st.legal_actions()
+    assert st.decision() == "start_apart"
+    assert R.squares(actions) == {(0, -2), (0, 3), (2, 0), (-2, 0), (2, 1), (-2, 1)}
+    st.apply(next(a for a in actions if " at 2,0 " in str(a)))
+    assert st.decision() == "marker" and st.current_player() == seat
+    st.apply(st.legal_actions()[0])
+    assert P.marker(st, seat)[0] == (2, 0)
 
 
 # ---------------------------------------------------------------- detour all
@@ -187,3 +200,24 @@ def test_a_detour_hits_every_other_player(seed: int) -> None:
     game, state, seat, text = played
     assert text == "detour"
     assert [target(game, state, s) for s in range(4)] == [10 if s == seat else 12 for s in range(4)]
+    assert P.zone(state, "detours", seat) == {"detour": 1}
+
+
+# ---------------------------------------------------------------- short
+
+@pytest.mark.parametrize("tiles,wins_short", [(8, True), (7, False)])
+def test_short_a_route_of_seven_wins(tiles: int, wins_short: bool) -> None:
+    """Seat 0's marker at the west end of a row of straights: its route counts the tiles but the first."""
+    for path, wins in [(BASE, False), (SHORT, wins_short)]:
+        game = P.load(path)
+        st = R.position(game, tiles=R.east(0, 0, tiles), markers={0: ((0, 0), "E")})
+        assert P.route(st, 0) == tiles - 1 and P.target(st, 0) == (10 if path == BASE else 7)
+        R.finish_turn(st)
+        assert st.is_terminal() == wins
+        if wins:
+            assert st.outcome == "end" and st.winners() == [0]
+        else:
+            assert st.current_player() == 1
+    # accelerate and detour cards change the shorter target as they change the base one
+    st = R.position(P.load(SHORT), fronts={0: {"accelerate": 2}}, detours={0: {"detour": 1}})
+    assert P.target(st, 0) == 7 - 2 + 2
