@@ -443,7 +443,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if f is not None and f.state is not None:
         try:
             from .records import write_record
-            write_record(args.record, f.game, f.state, f.params, rules=args.file)
+            write_record(args.record, f.game, f.state, f.params, rules=args.file,
+                         then=(f.failed_move,) if f.failed_move else ())
         except OSError as e:
             _err(f"meeple: error: cannot write {args.record}: {e.strerror or e}")
             args.record = None
@@ -494,8 +495,13 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
     moves = sum(1 for actor, _ in history if actor != "chance")
     print(f"the shortest game found: {len(history)} steps ({moves} moves), {f.state.players} players"
           f"{', params ' + str(f.params) if args.params else ''}:")
-    for actor, text in history:
-        print(f"  {'chance' if actor == 'chance' else f'seat {actor}'}: {text}")
+    shown = [f"  {'chance' if actor == 'chance' else f'seat {actor}'}: {text}" for actor, text in history]
+    if f.failed_move:
+        shown.append(f"  seat {f.failed_move[0]}: {f.failed_move[1]}   <- this move fails"
+                     if f.failed_move[0] != "chance" else f"  chance: {f.failed_move[1]}   <- this outcome fails")
+    if len(shown) > 60:  # a game stopped by the step cap: its start and its end tell the story
+        shown[20:-30] = [f"  ... {len(shown) - 50} more steps ..."]
+    print("\n".join(shown))
     if args.record:
         print(f"written to {args.record}; re-run it with: meeple replay {args.record}")
 

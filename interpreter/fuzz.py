@@ -53,6 +53,7 @@ class Failure:
     game: Game
     state: Optional[State]  # None when the params chosen did not even make a valid game
     params: dict[str, int]
+    failed_move: Optional[tuple[Any, str]] = None  # (actor, action) that did not apply, from ``state``
 
 
 @dataclass
@@ -66,6 +67,10 @@ class FuzzReport:
     players: dict[int, int] = field(default_factory=dict)
     decisions: set[str] = field(default_factory=set)
     failure: Optional[Failure] = None
+
+
+class _Done(BaseException):
+    """Ends the search at once: Hypothesis lets a BaseException through, without shrinking."""
 
 
 class Broken(Exception):
@@ -141,8 +146,8 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
         return Broken(failure)
 
     def broken(g: Game, state: State, params: dict[str, int], invariant: str, message: str,
-               at: Optional[list[int]] = None) -> Broken:
-        return found(Failure(invariant, message, at, g, state, params))
+               at: Optional[list[int]] = None, failed_move: Optional[tuple[Any, str]] = None) -> Broken:
+        return found(Failure(invariant, message, at, g, state, params, failed_move))
 
     def check_views(g: Game, state: State, params: dict[str, int], players: int, when: str) -> None:
         doc = state.to_json()
@@ -155,7 +160,7 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
 
     def play(data: Any) -> None:
         if since and time.perf_counter() - since[0] > shrink_seconds:
-            return  # shrinking has had its time: every further try passes, so Hypothesis stops
+            raise _Done  # shrinking has had its time
         g, params = game, dict(game.params)
         if vary_params:
             params = {p["name"]: data.draw(st.integers(p["lo"], p["hi"]), label=p["name"])
@@ -175,15 +180,18 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
                 options = state.legal_actions()
                 report.decisions.add(str(state.decision()))
             if not options:
-                raise broken(g, state, params, "never stuck", "the game is not over, yet nobody can move")
+                raise broken(g, state, params, "never stuck", f"seat {state.current_player()} is to decide "
+                             f"'{state.decision()}' but has no legal move, and the game is not over")
             action = options[pick(data, len(options))] if len(options) > 1 else options[0]
+            actor = "chance" if state.is_chance_node() else state.current_player()
             try:
                 state.apply(action)
             except RuleRuntimeError as e:
-                raise broken(g, before, params, "legal actions apply", f"'{action}' stopped the game: {e}") from e
+                raise broken(g, before, params, "legal actions apply", f"'{action}' stopped the game: {e}",
+                             failed_move=(actor, str(action))) from e
             except Exception as e:  # noqa: BLE001 - any other failure of the engine is a finding too
-                raise broken(g, before, params, "legal actions apply",
-                             f"'{action}' raised {type(e).__name__}: {e}") from e
+                raise broken(g, before, params, "legal actions apply", f"'{action}' raised {type(e).__name__}: {e}",
+                             failed_move=(actor, str(action))) from e
             step += 1
             report.steps += 1
             if progress is not None:
@@ -191,12 +199,14 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
             failed = broken_after(g, state, before, cards)
             if failed is not None:
                 name, what, at = failed
-                raise broken(g, state, params, name, f"{what} after '{action}'", at)
+                raise broken(g, state, params, name, f"{what} after step {step} ('{action}', and what the "
+                             f"rules did after it)", at)
             if step % view_every == 0:
                 check_views(g, state, params, players, f"after '{action}'")
         check_views(g, state, params, players, "at the end")
-        if state.outcome == "step cap":
-            raise broken(g, state, params, "ends within the step cap", f"no end after {g.max_steps} steps")
+        if state.outcome == "step cap":  # as long as the cap, whatever is tried: not worth shrinking
+            found(Failure("ends within the step cap", f"no end after {g.max_steps} steps", None, g, state, params))
+            raise _Done
         report.finished += 1
         report.outcomes[state.outcome] = report.outcomes.get(state.outcome, 0) + 1
         again = g.new_state(players, chance="explicit")
@@ -211,7 +221,7 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
         run = hypothesis_seed(seed)(run)
     try:
         run()
-    except Exception:  # noqa: BLE001 - Broken, or Hypothesis's complaint that a cut-short shrink now passes
+    except (Exception, _Done):  # noqa: BLE001 - Broken, _Done, or Hypothesis's report of the failure
         if not best:
             raise
         report.failure = best[0]

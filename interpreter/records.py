@@ -80,7 +80,7 @@ def result_of(state: State) -> dict[str, Any]:
 
 
 def record_lines(game: Game, state: State, params: dict[str, int] | None = None,
-                 rules: str | None = None) -> list[str]:
+                 rules: str | None = None, then: tuple[tuple[int | str, str], ...] = ()) -> list[str]:
     header = {
         "meeple_record": RECORD_VERSION,
         "rules": rules if rules is not None else game.source_path,
@@ -89,17 +89,18 @@ def record_lines(game: Game, state: State, params: dict[str, int] | None = None,
         "players": state.players,
     }
     lines = [json.dumps(header)]
-    lines.extend(json.dumps({"actor": actor, "action": text}) for actor, text in state.history())
+    lines.extend(json.dumps({"actor": actor, "action": text}) for actor, text in [*state.history(), *then])
     lines.append(json.dumps({"result": result_of(state)}))
     return lines
 
 
 def write_record(path: str | Path, game: Game, state: State, params: dict[str, int] | None = None,
-                 rules: str | None = None) -> None:
+                 rules: str | None = None, then: tuple[tuple[int | str, str], ...] = ()) -> None:
     """Write ``state``'s game (its whole history and result) to ``path`` as JSON lines.
 
-    ``params`` defaults to the game's parameter values; ``rules`` to the path the game was loaded from."""
-    Path(path).write_text("\n".join(record_lines(game, state, params, rules)) + "\n", encoding="utf-8")
+    ``params`` defaults to the game's parameter values; ``rules`` to the path the game was loaded from;
+    ``then`` are (actor, action) lines after the history (a move that fails: replay stops there)."""
+    Path(path).write_text("\n".join(record_lines(game, state, params, rules, then)) + "\n", encoding="utf-8")
 
 
 # ---- reading ----
@@ -242,6 +243,8 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
         if failed is not None:
             report.broken = (i, *failed)
 
+    if report.broken is None:
+        report.broken = _stalled(state, report.steps)
     got = result_of(state)
     for key in ("outcome", "winners", "scores", "turns", "final_state_hash"):
         if key not in rec.result:
@@ -250,6 +253,16 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
             report.problems.append(f"result {key}: the record says {rec.result[key]!r}, the replay gives {got[key]!r}")
     report.ok = not report.problems
     return report
+
+
+def _stalled(state: State, steps: int) -> tuple[int, str, str, None] | None:
+    """The built-in invariant a game that stops here breaks: stuck, or stopped by the step cap."""
+    if state.outcome == "step cap":
+        return steps, "ends within the step cap", f"the game reached its step cap ({steps} steps)", None
+    if state.outcome is None and not state.is_chance_node() and not state.legal_actions():
+        return (steps, "never stuck", f"seat {state.current_player()} is to decide '{state.decision()}' "
+                                      f"but has no legal move", None)
+    return None
 
 
 def _fail(report: ReplayReport, step: int, message: str) -> ReplayReport:
