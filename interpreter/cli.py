@@ -196,6 +196,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser(
+        "fmt", help="print a rules file in canonical form (or check or rewrite it)", formatter_class=_Formatter,
+        description="Print a rules file in its canonical form: two-space indents, one space around operators, "
+                    "'{' at the end of its line, trailing comments lined up in each block, at most one blank line "
+                    "between declarations. Comments, the order of declarations, and the line breaks a designer "
+                    "put in long expressions are kept; the game it describes is the same (same IR).",
+        epilog="examples:\n"
+               "  meeple fmt games/mygame.rules                 the canonical form, on stdout\n"
+               "  meeple fmt --check games/*.rules              exit 1 if a file is not in canonical form\n"
+               "  meeple fmt --write games/mygame.rules         rewrite the file in place\n\n"
+               "exit status: 0 when done (with --check: every file is canonical), 1 when --check finds a file "
+               "that is not, 2 when a file does not parse.")
+    p.add_argument("files", metavar="FILE", nargs="+", help=".rules files")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="print nothing but the files not in canonical form")
+    mode.add_argument("--write", "-w", action="store_true", help="rewrite each file in canonical form")
+    p.set_defaults(func=cmd_fmt)
+
+    p = sub.add_parser(
         "diff", help="what a variant changes of its base, in rule terms", formatter_class=_Formatter,
         description="Compare two games declaration by declaration (matched by kind and name): params whose "
                     "value or range differ, declarations added, removed or changed (with their lines from both "
@@ -334,6 +352,40 @@ def cmd_ir(args: argparse.Namespace) -> int:
         return 1
     print(json.dumps(ir, indent=2))
     return 0
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    from dsl import RulesError, read_text
+    from dsl.printer import print_rules
+
+    if not args.check and not args.write and len(args.files) > 1:
+        _err("meeple fmt: error: printing goes to stdout, so give one file (or use --check or --write)")
+        return 2
+    status = 0
+    for path in args.files:
+        try:
+            text = read_text(path)
+            canonical = print_rules(text, path)
+        except RulesError as e:
+            _err(str(e))
+            status = 2
+            continue
+        if args.check:
+            if canonical != text:
+                print(f"{path}: not in canonical form (meeple fmt --write {path})")
+                status = max(status, 1)
+        elif args.write:
+            if canonical != text:
+                try:
+                    Path(path).write_text(canonical, encoding="utf-8")
+                except OSError as e:
+                    _err(f"meeple fmt: error: cannot write {path}: {e.strerror or e}")
+                    status = 2
+                    continue
+                print(f"{path}: reformatted")
+        else:
+            sys.stdout.write(canonical)
+    return status
 
 
 def cmd_diff(args: argparse.Namespace) -> int:

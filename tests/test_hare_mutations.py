@@ -86,7 +86,7 @@ MUTATIONS: list[tuple[str, Callable[[str], str], Callable]] = [
      R.test_a_play_is_one_to_four_cards_of_one_animal),
     ("at least 1 card", rep("1..animal_limit cards of one animal", "0..animal_limit cards of one animal"),
      R.test_a_play_is_one_to_four_cards_of_one_animal),
-    ("howl wolves are wolves", rep("howl_wolf  { animal = wolf, howl }", "howl_wolf  { animal = fox, howl }"),
+    ("howl wolves are wolves", rep("howl_wolf { animal = wolf, howl }", "howl_wolf { animal = fox, howl }"),
      R.test_howl_and_plain_wolves_are_distinct_moves),
     ("table limit 8", rep("keeping count(table) <= table_limit", "keeping count(table) <= table_limit + 1"),
      R.test_table_limits_make_plays_illegal),

@@ -54,7 +54,7 @@ INTENDED = {
                    ("changed", "turn", None): [
                        "  choose play: 1..animal_limit cards of one animal from hand(current) to table",
                        "    keeping count(table) <= table_limit",
-                       "        and all(on_table(a) <= animal_limit for a in animal)"],
+                       "            and all(on_table(a) <= animal_limit for a in animal)"],
                    ("changed", "phase", "race"): BOOST_MOVES,
                    ("changed", "invariant", "cards_kept"): None,
                    ("changed", "invariant", "table_within_its_limits"): None,

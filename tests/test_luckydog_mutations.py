@@ -31,9 +31,9 @@ FIRST_END = "define first_end(t, e) = open(t, e) and not any(joined(t, d, e) for
 MARKER_AT = "at e in edge where (t.signal and open(t, e)) or (not t.signal and first_end(t, e))"
 REDEAL = "for i in 1..redeals where count(hand(p) where road) == 0"
 POLICE = "police u in table where count(hand(current) where officer) >= 1 and u.signal\n" \
-         "                               and not policed(u) and count(policed(v) for v in table) < officers"
+         "                              and not policed(u) and count(policed(v) for v in table) < officers"
 CONSTRUCTION = "construction u in table where count(hand(current) where closure) >= 1 and not closed(u)\n" \
-               "                                     and not has_marker(u)"
+               "                                    and not has_marker(u)"
 EMPTY_DECK_DRAW = "  if count(deck) == 0 and all(count(hand(p)) == 0 for p in player) {\n" \
                   "    end game with no winner\n  }\n"
 IDLE_DRAW = "  if idle >= players {\n    end game with no winner\n  }\n"
@@ -125,7 +125,7 @@ MUTATIONS: list[tuple[str, Callable[[str], str], Callable]] = [
     ("no 7th police marker", rep("count(policed(v) for v in table) < officers",
                                  "count(policed(v) for v in table) <= officers"),
      R.test_police_markers_run_out_at_six),
-    ("construction not on a marker", rep(CONSTRUCTION, CONSTRUCTION.replace("\n                                     "
+    ("construction not on a marker", rep(CONSTRUCTION, CONSTRUCTION.replace("\n                                    "
                                                                             "and not has_marker(u)", "")),
      R.test_construction_closes_a_tile_without_a_marker),
     ("construction not on a closed tile", rep(CONSTRUCTION, CONSTRUCTION.replace(" and not closed(u)", "")),
