@@ -66,7 +66,7 @@ MUTATIONS: list[tuple[str, Callable[[str], str], Callable]] = [
      scenario(R.test_five_cards_dealt_each_and_refilled_after_the_start_tile, players=4)),
     ("no road tile: dealt again", rep(REDEAL, REDEAL.replace("== 0", "< 0")),
      R.test_a_hand_without_a_road_tile_is_dealt_again),
-    ("dealt again more than once", rep("param redeals = 100", "param redeals = 1"),
+    ("dealt again more than once", rep("param redeals = 100 in 20..1000", "param redeals = 1 in 1..1000"),
      R.test_a_hand_without_a_road_tile_is_dealt_again),
     ("the hand goes back to the deck", rep("move all from hand(p) to deck", "move all from hand(p) to discard"),
      R.test_a_hand_without_a_road_tile_is_dealt_again),
