@@ -1,11 +1,12 @@
 # make run   : set up .venv, install meeple, simulate the bundled games
 # make test  : the whole test suite (sets up .venv if needed)
 # make bench : playouts per second against the hand-written baselines
+# make fuzz  : meeple fuzz on every bundled game and variant (500 games each; minutes, not seconds)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test bench fuzz lint clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -25,6 +26,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py
+
+fuzz: $(STAMP)
+	@for f in games/*.rules games/variants/*.rules; do \
+	  $(VENV)/bin/meeple fuzz $$f --examples 500 --record fuzz-failure.jsonl || exit 1; \
+	done
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check dsl interpreter tests bench
