@@ -89,3 +89,23 @@ def test_a_state_that_does_not_survive_json_is_found(monkeypatch) -> None:
     monkeypatch.setattr(State, "to_json", lambda self: {**real(self), "turns": self.turns + 1})
     report = fuzz(interpreter.load(str(HARE)), examples=5, seed=1, shrink_seconds=2, view_every=1)
     assert report.failure is not None and report.failure.invariant == "JSON round trip"
+
+
+def test_a_card_the_engine_loses_is_found(monkeypatch) -> None:
+    """No statement of the language destroys a card, so only an engine bug can: one that loses a
+    discarded card breaks the built-in 'cards kept'."""
+    from interpreter.state import State
+    game = interpreter.load(str(HARE))
+    discard = game.layout.zone_names.index("discard")
+    real = State.apply
+
+    def losing(self, action):
+        real(self, action)
+        pile = self.zones[self.zone_base[discard]]
+        if any(pile):
+            pile[next(i for i, n in enumerate(pile) if n)] -= 1
+
+    monkeypatch.setattr(State, "apply", losing)
+    report = fuzz(game, examples=20, seed=1, shrink_seconds=2)
+    assert report.failure is not None and report.failure.invariant == "cards kept"
+    assert "cards at the start" in report.failure.message
