@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Optional
 
 from .diagnostics import Diagnostic, RulesError, RulesSemanticError, RulesSyntaxError
@@ -15,8 +14,12 @@ __all__ = ["read_ir", "ir_from_text", "RulesError", "RulesSyntaxError", "RulesSe
 
 
 def read_text(path: str) -> str:
+    from .limits import MAX_IR_CHARS
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(MAX_IR_CHARS + 1)  # no more: a rules or IR file is never larger
+        if len(data) > MAX_IR_CHARS:
+            raise RulesSyntaxError([Diagnostic(path, f"file too large (more than {MAX_IR_CHARS:,} bytes)", 1, 1)])
     except OSError as e:
         raise RulesError([Diagnostic(path, f"cannot read the file: {e.strerror or e}")]) from None
     try:
@@ -39,21 +42,97 @@ def cached_ir_from_text(text: str, file: str) -> dict[str, Any]:
 
 
 def ir_from_json(text: str, file: str) -> dict[str, Any]:
-    """Read an IR document and validate it against the schema."""
+    """Read an IR document and validate it against the schema. Every problem names its
+    JSON path (or, for text that is not JSON, its line and column)."""
+    from .limits import MAX_IR_CHARS, MAX_IR_DEPTH
     from .schema import validate_ir
-    try:
-        doc = json.loads(text)
+    if len(text) > MAX_IR_CHARS:
+        raise RulesSyntaxError([Diagnostic(file, f"file too large ({len(text):,} characters; "
+                                                 f"the limit is {MAX_IR_CHARS:,})", 1, 1)], text)
+    try:  # a number of thousands of digits stays text here (Python refuses to read it): _ir_limits reports it
+        doc = json.loads(text, parse_int=lambda s: int(s) if len(s) < 100 else _Digits(s))
     except json.JSONDecodeError as e:
         raise RulesSyntaxError([Diagnostic(file, f"not valid JSON: {e.msg}", e.lineno, e.colno)], text) from None
     except RecursionError:
-        raise RulesSyntaxError([Diagnostic(file, "JSON nested too deeply")], text) from None
-    try:
-        problems = validate_ir(doc, file)
-    except RecursionError:
-        problems = [Diagnostic(file, "IR nested too deeply")]
+        line, col = _deepest_bracket(text)
+        raise RulesSyntaxError([Diagnostic(file, f"JSON nested deeper than {MAX_IR_DEPTH} levels", line, col)],
+                               text) from None
+    problems = _ir_limits(doc, file)
+    if not problems:
+        try:  # the validator recurses about a dozen frames per level of the document
+            with _recursion_room(12 * MAX_IR_DEPTH + 200):
+                problems = validate_ir(doc, file)
+        except RecursionError:
+            problems = [Diagnostic(file, f"IR nested deeper than {MAX_IR_DEPTH} levels", path="$")]
     if problems:
         raise RulesSemanticError(problems, None)
     return doc
+
+
+class _Digits(str):
+    """An integer too long to read, as its digits."""
+
+
+def _ir_limits(doc: Any, file: str) -> list[Diagnostic]:
+    """Numbers in the IR are integers within MAX_NUMBER, and it nests at most MAX_IR_DEPTH
+    levels: each problem (the first ten) with its JSON path."""
+    from .limits import MAX_IR_DEPTH, MAX_NUMBER
+    out: list[Diagnostic] = []
+    stack: list[tuple[Any, tuple, int]] = [(doc, (), 0)]
+    while stack and len(out) < 10:
+        x, path, depth = stack.pop()
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+        if depth > MAX_IR_DEPTH:
+            if not any(d.message.startswith("IR nested") for d in out):  # once: the rest is as deep
+                out.append(Diagnostic(file, f"IR nested deeper than {MAX_IR_DEPTH} levels", path=where))
+        elif isinstance(x, dict):
+            stack.extend((v, (*path, k), depth + 1) for k, v in x.items())
+        elif isinstance(x, list):
+            stack.extend((v, (*path, i), depth + 1) for i, v in enumerate(x))
+        elif isinstance(x, _Digits) or (isinstance(x, int) and not isinstance(x, bool) and abs(x) > MAX_NUMBER):
+            digits = len(str(x).lstrip("-"))
+            out.append(Diagnostic(file, f"a number of {digits:,} digits is too large (at most {MAX_NUMBER:,})",
+                                  path=where))
+        elif isinstance(x, float):
+            out.append(Diagnostic(file, f"the number {x!r} is not a whole number (the IR holds integers)",
+                                  path=where))
+    return out
+
+
+def _deepest_bracket(text: str) -> tuple[int, int]:
+    """The line and column of the first bracket nested deeper than MAX_IR_DEPTH."""
+    from .limits import MAX_IR_DEPTH
+    depth, line, col = 0, 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_IR_DEPTH:
+                return line, col
+        elif ch in "]}":
+            depth -= 1
+    return 1, 1
+
+
+class _recursion_room:
+    """Room for at least ``frames`` more Python frames (the limit is raised if need be, then restored)."""
+
+    def __init__(self, frames: int):
+        self.frames = frames
+
+    def __enter__(self) -> None:
+        import sys
+        self.saved = sys.getrecursionlimit()
+        frame, depth = sys._getframe(), 0
+        while frame is not None:
+            frame, depth = frame.f_back, depth + 1
+        sys.setrecursionlimit(max(self.saved, depth + self.frames))
+
+    def __exit__(self, *exc: Any) -> None:
+        import sys
+        sys.setrecursionlimit(self.saved)
 
 
 def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[str, Any], list[Diagnostic]]:
@@ -72,7 +151,12 @@ def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[st
         try:
             ir, texts = resolve(ir, path)
         except RulesError as e:
-            raise type(e)(e.diagnostics, text, e.texts) from None
+            diags = e.diagnostics
+            if is_json:  # the variant's own problems: at its 'extends', by JSON path
+                from dataclasses import replace
+                diags = [replace(_json_diagnostic(d, path, ir.get("source", "")), path=d.path or "$.extends")
+                         if d.file == path else d for d in diags]
+            raise type(e)(diags, text, e.texts) from None
     unknown = sorted(set(params or {}) - {p["name"] for p in ir["params"]})
     diags = [Diagnostic(path, f"unknown param '{n}'") for n in unknown]
     diags += check(ir, path, params)

@@ -10,7 +10,7 @@ JSON Schema is generated from them (``dsl.schema``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import NewType, Optional, Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,11 @@ class Ident(Node):
     """A name as written, with its own position (for carets under the name)."""
 
     text: str
+
+
+# A quoted text standing where a name may (a base file's path, a report's label): an ``Ident``
+# whose text need not be a name (the schema gives it no name pattern).
+Text = NewType("Text", Ident)
 
 
 # ---- expressions -----------------------------------------------------------
@@ -544,7 +549,7 @@ class Change(Node):
 
     action: str
     kind: str
-    name: Optional[Ident]
+    name: Optional[Text]
 
 
 @dataclass(frozen=True, slots=True)
@@ -552,7 +557,7 @@ class RulesFile(Node):
     """A whole rules file; list fields keep declaration order. A variant names its base in
     ``extends`` and lists its replacements and removals in ``changes``."""
 
-    extends: Optional[Ident]
+    extends: Optional[Text]
     changes: list[Change]
     title: str
     players: Optional[RangeDecl]

@@ -6,14 +6,12 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .diagnostics import Diagnostic, did_you_mean
+from .expand import expansion_problems, on_cycles
+from .limits import MAX_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK
 from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES,
                       NONE, PLAYER, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
 
 WAS = "was"  # was(e) in an invariant: the value of e before the step
-MAX_CARDS = 100_000
-MAX_SPACES = 10_000
-MAX_PLAYERS = 16
-MAX_STEPS = 1_000_000
 ARITH = {"+", "-", "*", "/", "%"}
 ORDER = {"<", "<=", ">", ">="}
 EQUALITY = {"==", "!="}
@@ -40,6 +38,10 @@ class Checker:
         self.var_types: dict[str, str] = {}  # filled in declaration order
         self.route_stack: list[str] = []
         self.in_invariant = False  # was(...) is allowed there only
+        self.suggestion_work = MAX_SUGGESTION_WORK  # names left to compare for "did you mean"
+        self.global_names: Optional[list[str]] = None  # for "did you mean", once needed
+        self.index = {(key, d["name"]): i for key in ("defines", "routes", "phases")
+                      for i, d in reversed(list(enumerate(ir.get(key, ()))))}  # the first of a name
 
     # ---- reporting ----
     def error(self, node: Any, message: str, path: str, at_field: str = "at", kind: str = "error") -> None:
@@ -56,9 +58,23 @@ class Checker:
     def warn(self, node: Any, message: str, path: str, at_field: str = "at") -> None:
         self.error(node, message, path, at_field, kind="warning")
 
+    def suggest(self, name: str, *groups: Any) -> str:
+        """``did_you_mean`` over the names of ``groups``, while the work allowed lasts: each
+        suggestion compares ``name`` with every name (a file of thousands of unknown names
+        among thousands of names would take minutes)."""
+        if self.suggestion_work <= 0:
+            return ""
+        known = [n for g in groups for n in g]
+        self.suggestion_work -= len(known)
+        return did_you_mean(name, known)
+
     # ---- whole file ----
     def run(self) -> list[Diagnostic]:
         ir = self.ir
+        for p in expansion_problems(ir):  # before any work that grows with them
+            self.error(p.node, p.message, p.path, p.at_field)
+        if self.diags:
+            return self.diags
         self.check_names()
         self.check_players()
         self.check_params()
@@ -68,7 +84,7 @@ class Checker:
             self.expect(v["init"], t, want, "a var's start value", f"$.vars[{i}].init")
             self.var_types.setdefault(v["name"], t)
             if v.get("grid") and v["grid"] not in self.sym.grids:
-                self.error(v, f"unknown grid '{v['grid']}'{did_you_mean(v['grid'], self.sym.grids)}",
+                self.error(v, f"unknown grid '{v['grid']}'{self.suggest(v['grid'], self.sym.grids)}",
                            f"$.vars[{i}]", "grid_at")
         self.scout_var_types()
         self.check_tracks()
@@ -225,7 +241,8 @@ class Checker:
             if i > 0:
                 self.error(g, "a game may have one grid", path, "name_at")
             if g["tiles"] not in self.sym.card_kinds:
-                self.error(g, f"unknown card kind '{g['tiles']}'{did_you_mean(g['tiles'], self.sym.card_kinds)}",
+                self.error(g, f"unknown card kind '{g['tiles']}'"
+                              f"{self.suggest(g['tiles'], self.sym.card_kinds)}",
                            path, "tiles_at")
             if self.sym.attrs.get(g["paths"]) != EDGES:
                 what = "is not a list of edge sets" if g["paths"] in self.sym.attrs else "is not a card attribute"
@@ -243,7 +260,7 @@ class Checker:
         for i, r in enumerate(self.ir.get("routes", ())):
             path = f"$.routes[{i}]"
             if r["grid"] not in self.sym.grids:
-                self.error(r, f"unknown grid '{r['grid']}'{did_you_mean(r['grid'], self.sym.grids)}", path,
+                self.error(r, f"unknown grid '{r['grid']}'{self.suggest(r['grid'], self.sym.grids)}", path,
                            "grid_at")
             if len(set(r["params"])) != len(r["params"]):
                 self.error(r, f"route '{r['name']}' names a parameter twice", path, "name_at")
@@ -254,7 +271,7 @@ class Checker:
                 cpath = f"{path}.clauses[{j}]"
                 name = c["name"]
                 if name not in ROUTE_CLAUSES:
-                    self.error(c, f"unknown route clause '{name}'{did_you_mean(name, ROUTE_CLAUSES)}", cpath,
+                    self.error(c, f"unknown route clause '{name}'{self.suggest(name, ROUTE_CLAUSES)}", cpath,
                                "name_at")
                     continue
                 if name in seen:
@@ -303,7 +320,7 @@ class Checker:
     def check_pieces(self) -> None:
         for i, p in enumerate(self.ir["pieces"]):
             if p["track"] not in self.sym.tracks:
-                self.error(p, f"unknown track '{p['track']}'{did_you_mean(p['track'], self.sym.tracks)}",
+                self.error(p, f"unknown track '{p['track']}'{self.suggest(p['track'], self.sym.tracks)}",
                            f"$.pieces[{i}]", "track_at")
             if len(set(p["values"])) != len(p["values"]):
                 self.error(p, f"pieces '{p['name']}' lists a piece twice", f"$.pieces[{i}]")
@@ -313,7 +330,7 @@ class Checker:
         attr_types: dict[str, tuple[str, str]] = {}
         for i, c in enumerate(self.ir["cards"]):
             if c["zone"] not in self.sym.zones:
-                self.error(c, f"unknown zone '{c['zone']}'{did_you_mean(c['zone'], self.sym.zones)}",
+                self.error(c, f"unknown zone '{c['zone']}'{self.suggest(c['zone'], self.sym.zones)}",
                            f"$.cards[{i}]", "zone_at")
             elif self.sym.zones[c["zone"]]["per_player"]:
                 self.error(c, f"cards start in a shared zone; '{c['zone']}' is per player", f"$.cards[{i}]",
@@ -332,7 +349,7 @@ class Checker:
                         elif not self.sym.grids:
                             self.error(a, "edges belong to tiles: declare a grid first", f"{path}.attrs[{k}]")
                     elif isinstance(value, str) and value not in self.sym.value_kind:
-                        self.error(a, f"unknown value '{value}'{did_you_mean(value, self.sym.value_kind)}",
+                        self.error(a, f"unknown value '{value}'{self.suggest(value, self.sym.value_kind)}",
                                    f"{path}.attrs[{k}]")
                         continue
                     t = attr_type(value, self.sym.value_kind)
@@ -379,16 +396,10 @@ class Checker:
 
     def check_phase_cycles(self) -> None:
         graph = {name: _runs(ph["body"]) for name, ph in self.sym.phases.items()}
+        looping = on_cycles(graph)
         for i, ph in enumerate(self.ir["phases"]):
-            stack, seen = list(graph.get(ph["name"], ())), set()
-            while stack:
-                n = stack.pop()
-                if n == ph["name"]:
-                    self.error(ph, f"phase '{n}' runs itself (rules may not loop)", f"$.phases[{i}]", "name_at")
-                    break
-                if n not in seen:
-                    seen.add(n)
-                    stack.extend(graph.get(n, ()))
+            if ph["name"] in looping:
+                self.error(ph, f"phase '{ph['name']}' runs itself (rules may not loop)", f"$.phases[{i}]", "name_at")
 
     def check_unused(self) -> None:
         for key, what in (("params", "param"), ("zones", "zone"), ("defines", "define"), ("phases", "phase"),
@@ -424,7 +435,7 @@ class Checker:
             elif s["target"] == "current" and got == NONE:
                 self.error(s, "'current' must be a player, not none", path)
             elif want not in (None, ANY) and got not in (want, ANY, NONE if want not in (INT, BOOL) else ANY) \
-                    and not (want == PLAYER and got == INT):
+                    and not (want == PLAYER and got == INT and s["target"] == "current"):
                 self.error(s, f"'{s['target']}' holds {_show(want)} but is set to {_show(got)}", path)
         elif node == "if":
             self.expect(s["test"], self.expr(s["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
@@ -447,7 +458,7 @@ class Checker:
             if tag is not None:
                 tags = self.sym.tags.get(self.sym.piece_kinds.get(t[5:], ""), self.sym.all_tags())
                 if tag not in tags:
-                    self.error(s, f"unknown tile '{tag}'{did_you_mean(tag, tags)}", path, "stop_at_at")
+                    self.error(s, f"unknown tile '{tag}'{self.suggest(tag, tags)}", path, "stop_at_at")
         elif node == "move_all":
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
@@ -470,7 +481,7 @@ class Checker:
             self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
                         f"{path}.amount")
             if s["variety"] not in self.sym.varieties:
-                self.error(s, f"unknown card '{s['variety']}'{did_you_mean(s['variety'], self.sym.varieties)}",
+                self.error(s, f"unknown card '{s['variety']}'{self.suggest(s['variety'], self.sym.varieties)}",
                            path, "variety_at")
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
@@ -480,11 +491,11 @@ class Checker:
             self.check_choose_one(s, scope, path)
         elif node == "run":
             if s["phase"] not in self.sym.phases:
-                self.error(s, f"unknown phase '{s['phase']}'{did_you_mean(s['phase'], self.sym.phases)}", path,
+                self.error(s, f"unknown phase '{s['phase']}'{self.suggest(s['phase'], self.sym.phases)}", path,
                            "phase_at")
             elif s["phase"] not in self.used:
                 self.used.add(s["phase"])
-                i = next(i for i, p in enumerate(self.ir["phases"]) if p["name"] == s["phase"])
+                i = self.index["phases", s["phase"]]
                 self.block(self.sym.phases[s["phase"]]["body"], {}, f"$.phases[{i}].body")
 
     def check_place(self, s: dict, scope: dict, path: str) -> None:
@@ -496,7 +507,7 @@ class Checker:
             self.error(s["lo"], "a placement is of '1 card' or '0..1 card'", f"{path}.lo")
         self.zone(s["source"], scope, f"{path}.source")
         if s["grid"] not in self.sym.grids:
-            self.error(s, f"unknown grid '{s['grid']}'{did_you_mean(s['grid'], self.sym.grids)}", path, "grid_at")
+            self.error(s, f"unknown grid '{s['grid']}'{self.suggest(s['grid'], self.sym.grids)}", path, "grid_at")
         if s["within"] is not None:
             self.expect(s["within"], self.expr(s["within"], scope, f"{path}.within"), {INT}, "'within'",
                         f"{path}.within")
@@ -545,7 +556,7 @@ class Checker:
         if hi is not None and hi > 64:
             self.error(s["hi"], f"choosing up to {hi} cards at once is beyond the limit of 64", f"{path}.hi")
         if s["same"] is not None and s["same"] not in self.sym.attrs:
-            self.error(s, f"unknown card attribute '{s['same']}'{did_you_mean(s['same'], self.sym.attrs)}", path,
+            self.error(s, f"unknown card attribute '{s['same']}'{self.suggest(s['same'], self.sym.attrs)}", path,
                        "same_at")
         self.zone(s["source"], scope, f"{path}.source")
         self.zone(s["dest"], scope, f"{path}.dest")
@@ -561,7 +572,7 @@ class Checker:
             return PLAYER
         var = self.sym.vars.get(name)
         if var is None:
-            self.error(s, f"unknown var '{name}'{did_you_mean(name, self.sym.vars)}", path, "target_at")
+            self.error(s, f"unknown var '{name}'{self.suggest(name, self.sym.vars)}", path, "target_at")
             return None
         self.used.add(name)
         want = self.var_type(name, s, path, "target_at")
@@ -598,6 +609,10 @@ class Checker:
         if d["hi"] is not None:
             self.expect(d["lo"], self.expr(d["lo"], scope, f"{path}.lo"), {INT}, "a range", f"{path}.lo")
             self.expect(d["hi"], self.expr(d["hi"], scope, f"{path}.hi"), {INT}, "a range", f"{path}.hi")
+            lo, hi = self.const(d["lo"]), self.const(d["hi"])
+            if lo is not None and hi is not None and hi - lo + 1 > MAX_RANGE:
+                self.error(d["lo"], f"the range {lo}..{hi} has {hi - lo + 1:,} values; at most {MAX_RANGE:,} are "
+                                    f"allowed", path)
             return INT
         lo = d["lo"]
         if lo["node"] == "name" and lo["id"] in self.sym.kinds and lo["id"] not in scope:
@@ -668,8 +683,10 @@ class Checker:
         if name in BUILTINS:
             self.error(e, f"'{name}' is a built-in query and needs arguments: {name}(...)", path)
             return ANY
-        known = list(scope) + list(KEYWORD_NAMES) + list(sym.global_names())
-        self.error(e, f"unknown name '{name}'{did_you_mean(name, known)}", path)
+        if self.global_names is None:
+            self.global_names = list(sym.global_names())
+        self.error(e, f"unknown name '{name}'{self.suggest(name, scope, KEYWORD_NAMES, self.global_names)}",
+                   path)
         return ANY
 
     def e_call(self, e, scope, path):
@@ -693,7 +710,7 @@ class Checker:
             elif func not in self.route_stack:
                 self.used.add(func)
                 self.route_stack.append(func)
-                i = next(i for i, r in enumerate(self.ir["routes"]) if r["name"] == func)
+                i = self.index["routes", func]
                 self.route_body(route, f"$.routes[{i}]", types)
                 self.route_stack.pop()
             return INT
@@ -741,8 +758,8 @@ class Checker:
         if func in AGGREGATES:
             self.error(e, f"'{func}' is written {func}(expression for x in ...)", path)
             return ANY
-        known = list(sym.defines) + list(sym.zones) + list(BUILTINS) + list(sym.vars) + list(sym.routes)
-        self.error(e, f"unknown query '{func}'{did_you_mean(func, known)}", path)
+        self.error(e, f"unknown query '{func}'"
+                      f"{self.suggest(func, sym.defines, sym.zones, BUILTINS, sym.vars, sym.routes)}", path)
         return ANY
 
     def call_define(self, e, define, types, scope, path):
@@ -754,7 +771,7 @@ class Checker:
             self.error(e, f"define '{name}' uses itself (rules may not loop)", path)
             return ANY
         self.define_stack.append(name)
-        i = next(i for i, d in enumerate(self.ir["defines"]) if d["name"] == name)
+        i = self.index["defines", name]
         result = self.expr(define["body"], dict(zip(define["params"], types)), f"$.defines[{i}].body")
         self.define_stack.pop()
         return result
@@ -776,7 +793,7 @@ class Checker:
                         f"{path}.where")
         body = self.expr(e["body"], inner, f"{path}.body")
         if func not in AGGREGATES:
-            self.error(e, f"unknown aggregate '{func}'{did_you_mean(func, AGGREGATES)}", path)
+            self.error(e, f"unknown aggregate '{func}'{self.suggest(func, AGGREGATES)}", path)
             return ANY
         if func in ("any", "all", "count"):
             self.expect(e["body"], body, {BOOL}, f"the body of '{func}'", f"{path}.body")
@@ -809,7 +826,7 @@ class Checker:
             self.error(e, f"only cards and tiles have attributes; this is {_show(t)}", path)
             return ANY
         if name not in self.sym.attrs:
-            self.error(e, f"unknown card attribute '{name}'{did_you_mean(name, self.sym.attrs)}", path)
+            self.error(e, f"unknown card attribute '{name}'{self.suggest(name, self.sym.attrs)}", path)
             return ANY
         if t == TILE and name not in self.sym.tile_attrs:
             self.error(e, f"'{name}' is not an attribute of the grid's tiles", path)

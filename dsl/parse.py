@@ -13,13 +13,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from . import ast as A
 from .diagnostics import Diagnostic, RulesSemanticError, RulesSyntaxError
 
+from .limits import MAX_DEPTH, MAX_LINE_LENGTH, MAX_NESTING, MAX_NUMBER, MAX_SOURCE_BYTES, MAX_TOKENS
+
 MAX_SYNTAX_ERRORS = 10
-# Files past this size are refused before parsing: no real rules file is close.
-MAX_SOURCE_BYTES = 2_000_000
-MAX_NESTING = 200
-# Levels of the parse tree (``not not ...``, ``a + b + ...`` and ``else if`` chains nest
-# without brackets); the passes after parsing recurse once per level.
-MAX_DEPTH = 150
 # After a syntax error, later ones are reported only once this many tokens parse
 # again (as yacc does), so one mistake does not cascade into an error per line.
 RESYNC_TOKENS = 3
@@ -55,6 +51,9 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     if len(text) > MAX_SOURCE_BYTES:
         raise RulesSyntaxError([Diagnostic(file, f"file too large ({len(text):,} characters; "
                                                  f"the limit is {MAX_SOURCE_BYTES:,})", 1, 1)], text)
+    size_errors = _size_errors(text, file)
+    if size_errors:
+        raise RulesSyntaxError(size_errors, text)
     depth_error = _nesting_error(text, file)
     if depth_error:
         raise RulesSyntaxError([depth_error], text)
@@ -103,6 +102,44 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
             e.orig_exc.source = text
             raise e.orig_exc from None
         raise
+
+
+def _where(text: str, pos: int) -> tuple[int, int]:
+    """The line and column of offset ``pos``, as lark counts them (lines end at '\\n')."""
+    return text.count("\n", 0, pos) + 1, pos - text.rfind("\n", 0, pos)
+
+
+def _size_errors(text: str, file: str) -> list[Diagnostic]:
+    """A line too long, too many tokens, numbers too large: found before parsing, which
+    would take long over such a file (and Python refuses to read a number of over 4300 digits)."""
+    start = 0
+    for length in map(len, text.split("\n")):
+        if length > MAX_LINE_LENGTH:
+            line, col = _where(text, start + MAX_LINE_LENGTH)
+            return [Diagnostic(file, f"line too long ({length:,} characters; the limit is {MAX_LINE_LENGTH:,})",
+                               line, col, line, col + 1)]
+        start += length + 1
+    out: list[Diagnostic] = []
+    tokens = 0
+    for m in _TOKEN.finditer(text):
+        first = m.group()[0]
+        if first.isspace() or first == "#":
+            continue
+        tokens += 1
+        if tokens > MAX_TOKENS:
+            line, col = _where(text, m.start())
+            return [Diagnostic(file, f"file too long (more than {MAX_TOKENS:,} names, numbers and symbols)",
+                               line, col, line, col + 1)]
+        if "0" <= first <= "9":
+            digits = re.match(r"[0-9]+", m.group()).group()  # as the lexer reads '12ab': 12, then ab
+            if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+                line, col = _where(text, m.start())
+                shown = digits if len(digits) <= 30 else f"{digits[:12]}...{digits[-6:]} ({len(digits):,} digits)"
+                out.append(Diagnostic(file, f"the number {shown} is too large (at most {MAX_NUMBER:,})",
+                                      line, col, line, col + len(digits)))
+                if len(out) >= MAX_SYNTAX_ERRORS:
+                    break
+    return out
 
 
 def _nesting_error(text: str, file: str) -> Diagnostic | None:

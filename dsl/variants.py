@@ -53,8 +53,11 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
     from . import cached_ir_from_text, read_text
 
     at = ir.get("extends_at")
-    base_path = os.path.normpath(Path(path).parent / ir["extends"])
-    here = str(Path(base_path).resolve())
+    try:
+        base_path = os.path.normpath(Path(path).parent / ir["extends"])
+        here = str(Path(base_path).resolve())
+    except (OSError, ValueError) as e:  # a NUL in the name, say
+        raise RulesSemanticError([_diag(path, at, f"the base file {ir['extends']!r} cannot be found: {e}")]) from None
     if here in chain:
         cycle = " → ".join(Path(p).name for p in [*chain[chain.index(here):], here])
         raise RulesSemanticError([_diag(path, at, f"the variants extend each other in a cycle: {cycle}")])

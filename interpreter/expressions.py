@@ -22,6 +22,7 @@ from typing import Any, Callable
 from dsl.symbols import Symbols
 
 from dsl.diagnostics import RuleRuntimeError
+from dsl.limits import MAX_NUMBER, MAX_RANGE
 from dsl.walk import names
 
 from .flow import zone_name
@@ -30,6 +31,10 @@ from .routes import route_length
 
 Fn = Callable[[Any], Any]
 UNROLL_LIMIT = 16
+# Aggregates and filters written out per value (or per card variety) inside one another, at
+# most: each level writes its body out once per value, so deeper levels would grow the code
+# (and the time to make it) as a power of the depth.
+UNROLL_NESTING = 2
 PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
             ("PL", "PL = st.place"), ("G", "G = st.grid"))
 ARITH = {"+", "-", "*"}
@@ -73,6 +78,14 @@ PLAIN = re.compile(r"[A-Za-z_]\w*(\[\w+\])*")
 SURE_TILE = re.compile(r"_tile|_b\d+|_v\d+")
 
 
+class TooDeep(Exception):
+    """Python refuses the code of an expression: it nests too deeply; ``at`` is its position."""
+
+    def __init__(self, message: str, at: list[int] | None):
+        super().__init__(message)
+        self.at = at
+
+
 CARD_ATTRS = "\0card"  # env entry: the names a filter's card binds (a name no rule can spell)
 
 
@@ -87,6 +100,30 @@ def _div(a: int, b: int) -> int:
 
 def _mod(a: int, b: int) -> int:
     return a % b if b else 0
+
+
+def _range(lo: int, hi: int) -> range:
+    """The values ``lo..hi`` of a loop, a 'random' or an option."""
+    if hi - lo >= MAX_RANGE or lo < -MAX_NUMBER or hi > MAX_NUMBER:
+        raise RuleRuntimeError(f"the range {lo}..{hi} has {max(0, hi - lo + 1):,} values; at most {MAX_RANGE:,} "
+                               f"within ±{MAX_NUMBER:,} are allowed")
+    return range(lo, hi + 1)
+
+
+def _number(v: Any) -> Any:
+    """``v``, a value to keep in a var, if it is within the numbers meeple supports."""
+    if -MAX_NUMBER <= v <= MAX_NUMBER:
+        return v
+    raise RuleRuntimeError(f"a number of {len(str(abs(v))):,} digits: beyond the numbers meeple supports "
+                           f"(±{MAX_NUMBER:,})")
+
+
+def _seat_of(v: Any, players: int) -> Any:
+    """``v``, the player to make current, if it is one of the ``players`` seats."""
+    if 0 <= v < players:
+        return v
+    raise RuleRuntimeError(f"'current' set to {v if -MAX_NUMBER <= v <= MAX_NUMBER else 'a huge number'}, "
+                           f"which is not a seat of this {players}-player game")
 
 
 def _at_place(st: Any, track: int, k: int) -> int:
@@ -189,8 +226,11 @@ class ExprCompiler:
                                 "_pick": _pick, "_col": _col, "_row": _row, "_neighbour": _neighbour,
                                 "_open": _open, "_joined": _joined, "_edge": _edge, "_seat": _seat,
                                 "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
-                                "_route_length": route_length}
+                                "_route_length": route_length, "_range": _range, "_number": _number,
+                                "_seat_of": _seat_of}
         self.fresh = 0
+        self.unrolling = 0  # aggregates and filters being written out per value around the code made now
+        self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
         shapes = layout.shapes
         self.turned = {attr: self.constant(rows, f"T_{attr}") for attr, rows in shapes.masks.items()} \
@@ -226,10 +266,21 @@ class ExprCompiler:
         head = f"def _f({', '.join(('st',) + params)}):\n"
         src = head + "\n".join(lines) + ("\n" if lines else "") + f"    return {code}\n"
         scope: dict[str, Any] = {}
-        exec(compile(src, "<rules>", "exec"), self.ns, scope)
+        exec(self.python(src), self.ns, scope)
         fn = scope["_f"]
         fn.source = src
         return fn
+
+    def python(self, src: str) -> Any:
+        """``src`` compiled; Python's own limits on nesting as a ``TooDeep``."""
+        try:
+            return compile(src, "<rules>", "exec")
+        except SyntaxError as e:
+            if "nested" not in str(e.msg):
+                raise
+        except (RecursionError, MemoryError):
+            pass
+        raise TooDeep("this expression nests too deeply to compile", self.at) from None
 
     def statements(self, body: list[str], params: tuple[str, ...] = ()) -> Fn:
         """``def _f(st, *params): body`` compiled (``body``: lines of Python, no indent)."""
@@ -238,13 +289,15 @@ class ExprCompiler:
                  if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
         src = f"def _f({', '.join(('st',) + params)}):\n" + "\n".join(lines + [f"    {b}" for b in body]) + "\n"
         scope: dict[str, Any] = {}
-        exec(compile(src, "<rules>", "exec"), self.ns, scope)
+        exec(self.python(src), self.ns, scope)
         fn = scope["_f"]
         fn.source = src
         return fn
 
     # ---- dispatch ----
     def gen(self, e: dict, env: dict[str, str]) -> str:
+        if "at" in e:
+            self.at = e["at"]  # where to point should Python refuse the code
         return getattr(self, "g_" + e["node"])(e, env)
 
     def g_int(self, e, env):
@@ -360,7 +413,13 @@ class ExprCompiler:
         n = len(self.layout.variety_names)
         # Decide per variety at compile time where the test's value is known for each card.
         possible = self.possible(e["zone"], env)
-        decided = [const(self.gen(where, self.card_env(env, lit(i)))) for i in range(n)]
+        decided: list[Any] = [None]
+        if self.unrolling < UNROLL_NESTING:
+            self.unrolling += 1
+            try:
+                decided = [const(self.gen(where, self.card_env(env, lit(i)))) for i in range(n)]
+            finally:
+                self.unrolling -= 1
         if all(d is not None for d in decided):
             idx = tuple(i for i, d in enumerate(decided) if d and i in possible)
             if len(idx) > 1 and set(idx) == set(possible):
@@ -481,7 +540,7 @@ class ExprCompiler:
             i = self.name("p")
             return "values", f"((st.current + {i}) % st.players for {i} in range(st.players))"
         if d["hi"] is not None:
-            return "values", f"range({self.gen(d['lo'], env)}, {self.gen(d['hi'], env)} + 1)"
+            return "values", f"_range({self.gen(d['lo'], env)}, {self.gen(d['hi'], env)})"
         lo = d["lo"]
         if lo["node"] == "name" and lo["id"] in self.layout.kind_values and not is_local(lo["id"], env):
             return "values", repr(tuple(self.layout.kind_values[lo["id"]]))
@@ -498,19 +557,24 @@ class ExprCompiler:
         # An aggregate does not depend on the order of the players; a loop statement does.
         kind, dom = ("values", "range(st.players)") if d["players"] else self.domain_code(d, env)
         where = e["where"]
-        if kind == "values" and dom.startswith("(") and "for" not in dom:
-            unrolled = self.unroll(func, e, env, eval(dom))
-            if unrolled is not None:
-                return unrolled
-        if kind == "cards" and func in ("sum", "count"):
-            unrolled = self.unroll_cards(func, e, env, dom)
-            if unrolled is not None:
-                return unrolled
+        unrolled = None
+        if self.unrolling < UNROLL_NESTING:
+            self.unrolling += 1
+            try:
+                if kind == "values" and dom.startswith("(") and "for" not in dom:
+                    unrolled = self.unroll(func, e, env, eval(dom))
+                elif kind == "cards" and func in ("sum", "count"):
+                    unrolled = self.unroll_cards(func, e, env, dom)
+            finally:
+                self.unrolling -= 1
+        if unrolled is not None:
+            return unrolled
         v = self.name("v")
         inner = dict(env)
         inner[e["var"]] = v
         body = self.gen(e["body"], inner)
-        test = f" if {self.gen(where, inner)}" if where is not None else ""
+        where_code = self.gen(where, inner) if where is not None else ""
+        test = f" if {where_code}" if where is not None else ""
         if kind == "cards":
             c = self.name("c")
             loop = f"for {v}, {c} in enumerate({dom}) if {c}"
@@ -524,7 +588,7 @@ class ExprCompiler:
             if func == "sum":
                 return f"sum({body} {loop}{test})"
             if func == "count":
-                cond = f" if ({self.gen(where, inner)}) and ({body})" if where is not None else f" if {body}"
+                cond = f" if ({where_code}) and ({body})" if where is not None else f" if {body}"
                 return f"sum(1 {loop}{cond})"
         if func in ("max", "min"):
             return f"{func}(({body} {loop}{test}), default=0)"

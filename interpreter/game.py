@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 from dsl import read_ir
-from dsl.diagnostics import Diagnostic, RulesError
+from dsl.diagnostics import Diagnostic, RulesError, RulesSemanticError
 from dsl.check import Checker
 from dsl.symbols import collect
 
-from .expressions import ExprCompiler, SlotAllocator
+from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone
 from .boards import Board
 from .layout import NO_VALUE, Layout
@@ -26,7 +26,16 @@ DEFAULT_MAX_STEPS = 10_000
 def load(path: str, params: Optional[dict[str, int]] = None) -> "Game":
     """Load, check and compile a ``.rules`` file (or an IR ``.json``). Raises ``RulesError``."""
     ir, warnings = read_ir(str(path), params)
-    return Game(ir, params or {}, source_path=str(path), warnings=warnings)
+    try:
+        return Game(ir, params or {}, source_path=str(path), warnings=warnings)
+    except TooDeep as e:  # Python's limits on nesting are not all the checker's
+        at = e.at or [0, 0, 0, 0]
+        sources = ir.get("sources") or [str(path)]
+        file = sources[at[4]] if len(at) > 4 and at[4] < len(sources) else str(path)
+        if str(path).endswith(".json"):
+            raise RulesSemanticError([Diagnostic(str(path), f"{e} (from {ir.get('source', '')}:{at[0]}:{at[1]})",
+                                                 path="$")]) from None
+        raise RulesSemanticError([Diagnostic(file, str(e), *at[:4])]) from None
 
 
 class Game:
@@ -59,6 +68,7 @@ class Game:
         self.invariants = [(inv["name"], self.exprs.statements([f"return {self.exprs.gen(inv['test'], {})}"],
                                                                params=("_before",)), inv.get("at"))
                            for inv in ir.get("invariants", [])]
+        self.var_inits = [self.exprs.compile(self.sym.vars[n]["init"], {}) for n in self.layout.var_names]
         self.n_locals = slots.count
         self.const = {  # counts known once the params are: cards, track lengths
             "cards": [self._const(v["count"]) for c in ir["cards"] for v in c["varieties"]],
@@ -110,7 +120,7 @@ class Game:
             st.zones[st.zone_base[self.card_zone[i]]][i] += count
         st.vars = [0] * sum(players if self.sym.vars[n]["per_player"] else 1 for n in self.layout.var_names)
         for i, name in enumerate(self.layout.var_names):  # in declaration order: a start value
-            init = self.exprs.compile(self.sym.vars[name]["init"], {})  # may read earlier vars
+            init = self.var_inits[i]  # may read earlier vars
             count = players if self.sym.vars[name]["per_player"] else 1
             st.vars[st.var_base[i]:st.var_base[i] + count] = [init(st)] * count
         nvalues = len(self.layout.value_names)

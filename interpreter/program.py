@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import capacity
-from .expressions import ExprCompiler, Fn
+from .expressions import PLAIN, ExprCompiler, Fn, _seat_of, const
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
 from dsl.diagnostics import RuleRuntimeError
@@ -84,8 +84,16 @@ class ProgramBuilder:
     # ---- control ----
     def s_let(self, s, env):
         slot = self.x.slots.new()
-        self.emit(EXEC, self.x.statements([f"L[{slot}] = {self.x.gen(s['value'], env)}"]))
+        self.emit(EXEC, self.x.statements([f"L[{slot}] = {self.kept(self.x.gen(s['value'], env))}"]))
         env[s["name"]] = f"L[{slot}]"
+
+    def kept(self, value: str) -> str:
+        """The code of a value to keep (in a var, a local): checked to be within the numbers
+        meeple supports, unless it is a constant or a plain name (a var doubled at each step
+        would otherwise grow until memory runs out)."""
+        if const(value) is not None or PLAIN.fullmatch(value):
+            return value
+        return f"_number({value})"
 
     def s_if(self, s, env):
         test = self.x.compile(s["test"], env)
@@ -146,15 +154,17 @@ class ProgramBuilder:
         name, lay, x = s["target"], self.layout, self.x
         value = x.gen(s["value"], env)
         if name == "current":
-            target = "st.current"
+            target, value = "st.current", f"_seat_of({value}, st.players)"
         elif name in lay.var_names and s["index"] is None:
             target = f"st.vars[st.var_base[{lay.var_names.index(name)}]]"
         elif name in lay.var_names:
             target = f"st.vars[st.var_base[{lay.var_names.index(name)}] + {x.gen(s['index'], env)}]"
         else:  # a per-tile var: the tile may be none
-            setter, compiled = self.setter(s, env), x.function(value)
+            setter, compiled = self.setter(s, env), x.function(self.kept(value))
             self.emit(EXEC, lambda st: setter(st, compiled(st)), self.written(name))
             return
+        if name != "current":
+            value = self.kept(value)
         self.emit(EXEC, x.statements([f"{target} = {value}"]), self.written(name))
 
     def s_set_random(self, s, env):
@@ -172,7 +182,7 @@ class ProgramBuilder:
         name = s["target"]
         if name == "current":
             def set_current(st, v):
-                st.current = v
+                st.current = _seat_of(v, st.players)
             return set_current
         if name in self.layout.tile_var_names:
             k = self.layout.tile_var_names.index(name)
@@ -199,9 +209,13 @@ class ProgramBuilder:
         piece, steps = self.x.compile(s["piece"], env), self.x.compile(s["steps"], env)
         stop_tag = s["stop_at"]
 
+        tracks = self.layout.piece_track
+
         def move(st):
             p = piece(st)
-            track = self.layout.piece_track[p]
+            track = tracks.get(p)
+            if track is None:  # none: a card without the attribute, a var never set
+                raise RuleRuntimeError("the piece to move is none here: a card's attribute or a var names no piece")
             st.move_piece(p, track, steps(st), stop_tag)
         self.emit(EXEC, move, "pieces")
 

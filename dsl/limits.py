@@ -1,0 +1,39 @@
+"""How big a game meeple takes: every size limit of the language in one place.
+
+Each is far beyond what a real game needs (the bundled games are under 10 kB of text,
+a few thousand tokens, nesting a dozen levels deep), and each is checked before the
+work it bounds, so that a hostile or machine-made file gets a diagnostic with its
+position at once instead of a hang, a ``MemoryError`` or a ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+# ---- rules text (dsl/parse.py) ----
+MAX_SOURCE_BYTES = 2_000_000  # characters of a rules file
+MAX_LINE_LENGTH = 50_000  # characters of one line
+MAX_TOKENS = 100_000  # names, numbers and symbols of a rules file (parsing time grows with them)
+MAX_NESTING = 200  # brackets open at once
+# Levels of the parse tree (``not not ...``, ``a + b + ...`` and ``else if`` chains nest
+# without brackets), and of an expression with its defines written out: the passes after
+# parsing recurse once per level.
+MAX_DEPTH = 150
+# The largest number a rules file or IR may hold (and a var may be set to while a game
+# runs): 2**53 - 1, the largest integer that every JSON reader keeps exactly.
+MAX_NUMBER = 2**53 - 1
+
+# ---- IR read as JSON (dsl/__init__.py) ----
+MAX_IR_CHARS = 20_000_000  # characters of an IR document (lowered IR is about 6x its rules text)
+MAX_IR_DEPTH = 200  # JSON nesting of an IR document (lowered IR nests about as deep as its parse tree)
+
+# ---- what a game declares (dsl/check.py) ----
+MAX_PLAYERS = 16
+MAX_CARDS = 100_000  # cards of a game, all varieties together
+MAX_SPACES = 10_000  # spaces of a track (and tiles laid on it)
+MAX_STEPS = 1_000_000  # a game's max_steps
+MAX_RANGE = 10_000  # values of a range 'lo..hi' that a loop, a 'random' or an option walks through
+# Expression nodes of the whole game with every define written out where it is used
+# (the compiler inlines defines, and the checker checks each use).
+MAX_EXPANDED_NODES = 200_000
+# Names compared, over a whole check, to suggest "did you mean ...?" for unknown names;
+# past it the errors come without a suggestion.
+MAX_SUGGESTION_WORK = 200_000
