@@ -224,6 +224,8 @@ class ProgramBuilder:
 
         def move_all(st):
             a, b = src(st), dst(st)
+            if a is b:  # from a zone to itself: nothing moves (and nothing may be lost)
+                return
             for i, c in enumerate(a):
                 if c:
                     b[i] += c

@@ -170,3 +170,13 @@ def test_a_limit_through_a_define_is_read_as_bound_not_as_spelled():
     st._legal = None
     spec = game.code[st.pc][1]
     assert st.legal_actions() == [] == CardChoice.legal(spec, st)
+
+
+def test_moving_all_of_a_zone_onto_itself_keeps_its_cards(tmp_path) -> None:
+    """It once emptied the zone: the count was added, then the zone set to 0, on the same list."""
+    import interpreter
+    path = tmp_path / "g.rules"
+    path.write_text('game "G"\nplayers 2..2\nzone pile public\ncards c in pile { 3 a }\n'
+                    'turn {\n  move all from pile to pile\n  end game\n}\n')
+    state = interpreter.load(str(path)).new_state(2, seed=1)
+    assert state.is_terminal() and state.observation(0)["zones"]["pile"] == {"a": 3}
