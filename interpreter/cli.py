@@ -220,8 +220,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "files), and the parts a game has one of (players, setup, turn, score, ...). With one file, "
                     "compare a variant with the base it extends.",
         epilog="examples:\n"
-               "  meeple diff games/variants/hare-boost.rules            against the base it extends\n"
-               "  meeple diff games/hare.rules games/variants/hare-boost.rules\n"
+               "  meeple diff games/variants/my-variant.rules            against the base it extends\n"
+               "  meeple diff games/mygame.rules games/variants/my-variant.rules\n"
                "  meeple diff a.rules b.rules --json\n\n"
                "exit status: 0 when the games are the same, 1 when they differ (as diff(1)), 2 on an error.")
     p.add_argument("files", metavar="FILE", nargs="+", help="BASE VARIANT, or a VARIANT alone")
