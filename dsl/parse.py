@@ -294,7 +294,7 @@ class ToAst(Transformer):
                 fields["extends"] = item
             elif kind in SINGLETONS:
                 if kind in seen_blocks:
-                    self._dup(f"'{kind}'", item[1] if isinstance(item, tuple) else item)
+                    self._dup(f"'{KEYWORDS[kind]}'", item[1] if isinstance(item, tuple) else item)
                 seen_blocks.add(kind)
                 fields[kind] = item[0] if isinstance(item, tuple) else item
             else:

@@ -316,3 +316,9 @@ def test_a_byte_order_mark_is_not_part_of_the_rules(tmp_path, hare_path) -> None
     plain, _ = read_ir(str(hare_path))
     with_mark, _ = read_ir(str(marked))
     assert with_mark["turn"] == plain["turn"] and with_mark["params"] == plain["params"]
+
+
+def test_a_second_game_line_is_named_as_written() -> None:
+    with pytest.raises(RulesError) as info:
+        parse('game "A"\ngame "B"\n')
+    assert [(d.line, d.col, d.message) for d in info.value.diagnostics] == [(2, 1, "'game' is declared twice")]
