@@ -55,6 +55,7 @@ BUILTIN_CODE = {
     "joined": "_joined(G, {0}, {1}, {2})",
     "includes": "(({0}) >> {1} & 1 == 1)",
 }
+PIECE_ARG = {"pos", "finished", "place"}  # their argument indexes a list: none (-1) would read the last
 COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 # Tile queries written out in place when the tile is a plain name (read twice at no cost):
 # "no tile" (-1) gives 0, -1 or false as the helper functions above would.
@@ -75,6 +76,8 @@ TILE_SURE = {  # the same for a tile that cannot be none
 EDGE_ARGS = {"neighbour": (1,), "opposite": (0,), "open": (1,), "joined": (1, 2), "includes": (1,)}
 PLAIN = re.compile(r"[A-Za-z_]\w*(\[\w+\])*")
 # A tile that is a loop variable over the grid is always a tile (never none): no guard needed.
+LOOP_VAR = re.compile(r"_[vw]\d+")  # an aggregate's variable (or was()'s copy): it runs over values that exist
+COLUMN_READ = re.compile(r"(_A_\w+)\[(?:[^\[\]]|\[[^\[\]]*\])*\]")  # a card attribute's column, indexed by the card
 SURE_TILE = re.compile(r"_tile|_b\d+|_v\d+")
 
 
@@ -157,6 +160,12 @@ def _edge(e: int) -> int:
     return e
 
 
+def _piece(p: int) -> int:
+    if p < 0:
+        raise RuleRuntimeError("a piece is none here: a var, a card's attribute or at_place names no piece")
+    return p
+
+
 def _seat(p: int) -> int:
     if p < 0:
         raise RuleRuntimeError("a player is none here: a var meant to hold a player was never set")
@@ -223,7 +232,7 @@ class ExprCompiler:
         # zone never needs to look at the others.
         self.can_hold = can_hold or {}
         self.ns: dict[str, Any] = {"_div": _div, "_mod": _mod, "_at_place": _at_place, "_count_by": _count_by,
-                                "_pick": _pick, "_col": _col, "_row": _row, "_neighbour": _neighbour,
+                                "_piece": _piece, "_pick": _pick, "_col": _col, "_row": _row, "_neighbour": _neighbour,
                                 "_open": _open, "_joined": _joined, "_edge": _edge, "_seat": _seat,
                                 "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
                                 "_route_length": route_length, "_range": _range, "_number": _number,
@@ -374,6 +383,8 @@ class ExprCompiler:
             return TILE_SURE[func].format("G", _bare(args[0]), *args[1:])
         if func in TILE_INLINE and PLAIN.fullmatch(_bare(args[0])):
             return TILE_INLINE[func].format("G", _bare(args[0]), *args[1:])
+        if func in PIECE_ARG and not self.sure_piece(args[0]):
+            args[0] = f"_piece({args[0]})"  # a var, a card's attribute or at_place may be none
         if func in BUILTIN_CODE:
             return BUILTIN_CODE[func].format(*args)
         if func in ("min", "max"):
@@ -393,6 +404,17 @@ class ExprCompiler:
             inner[attr] = self.attr_of(self.columns[attr], card)
         inner[CARD_ATTRS] = ",".join(bound)
         return inner
+
+    def sure_piece(self, code: str) -> bool:
+        """Is ``code`` a piece that cannot be none: a piece's number, a loop variable over pieces,
+        or an attribute that every card has?"""
+        value = const(code)
+        if isinstance(value, int):
+            return value >= 0
+        column = COLUMN_READ.fullmatch(_bare(code))
+        if column and column[1] in self.ns:
+            return NO_VALUE not in self.ns[column[1]]
+        return bool(LOOP_VAR.fullmatch(_bare(code)))
 
     def attr_of(self, column: str, card: str) -> str:
         index = const(card)

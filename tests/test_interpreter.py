@@ -180,3 +180,46 @@ def test_moving_all_of_a_zone_onto_itself_keeps_its_cards(tmp_path) -> None:
                     'turn {\n  move all from pile to pile\n  end game\n}\n')
     state = interpreter.load(str(path)).new_state(2, seed=1)
     assert state.is_terminal() and state.observation(0)["zones"]["pile"] == {"a": 3}
+
+
+NONE_PIECE = """game "G"
+players 2..2
+track lane { spaces 3 }
+pieces runner on lane { red blue }
+var first = none
+var seen = 0
+turn {
+  set first = at_place(lane, 1)
+  set seen = {query}
+  end game
+}
+"""
+
+
+@pytest.mark.parametrize("query", ["pos(first)", "place(first)", "finished(first)", "pos(at_place(lane, 2))"])
+def test_a_piece_query_of_none_is_a_runtime_error(tmp_path, query) -> None:
+    """It read the last piece (none is -1, and P[-1] is a Python list's last item)."""
+    from dsl.diagnostics import RuleRuntimeError
+    path = tmp_path / "g.rules"
+    text = NONE_PIECE.replace("{query}", query)
+    path.write_text(text.replace("var seen = 0", "var seen = false") if "finished" in query else text)
+    with pytest.raises(RuleRuntimeError, match="a piece is none"):
+        interpreter.load(str(path)).new_state(2, seed=1)
+
+
+def test_piece_queries_of_named_and_looped_pieces_still_read_them(tmp_path) -> None:
+    path = tmp_path / "g.rules"
+    path.write_text(NONE_PIECE.replace("set first = at_place(lane, 1)", "move blue by 2")
+                    .replace("{query}", "pos(blue) * 10 + sum(pos(r) for r in runner)"))
+    state = interpreter.load(str(path)).new_state(2, seed=1)
+    assert state.is_terminal() and state.observation(0)["vars"]["seen"] == [22]
+
+
+def test_a_piece_attribute_that_some_card_lacks_is_checked(tmp_path) -> None:
+    from dsl.diagnostics import RuleRuntimeError
+    path = tmp_path / "g.rules"
+    path.write_text(NONE_PIECE.replace("turn {", "zone pile public\ncards c in pile { 1 plain  1 red_card { who = red } }"
+                                       "\nturn {", 1)
+                    .replace("{query}", "sum(pos(c.who) for c in pile)"))
+    with pytest.raises(RuleRuntimeError, match="a piece is none"):
+        interpreter.load(str(path)).new_state(2, seed=1)
