@@ -108,7 +108,11 @@ class Checker:
                 scope = {pe["player"]: PLAYER}
                 self.expect(pe["expr"], self.expr(pe["expr"], scope, f"$.{key}.expr"), {INT}, f"'{key}'",
                             f"$.{key}.expr")
+        labels: set[str] = set()
         for i, r in enumerate(ir["reports"]):
+            if r["label"] in labels:
+                self.error(r, f"report \"{r['label']}\" is declared twice", f"$.reports[{i}]")
+            labels.add(r["label"])
             self.expr(r["expr"], {}, f"$.reports[{i}].expr")
         self.check_invariants()
         self.check_routes()

@@ -111,7 +111,9 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         for item in variant[key]:
             name = item[name_key]
             i = index.get(name)
-            if i is None:
+            if i is not None and i >= len(base[key]):  # the variant's own twice: the checker says so
+                items.append(item)
+            elif i is None:
                 if (kind, name) in replaced:
                     problems.append(_diag(path, changes[(kind, name)].get("at"), f"nothing to replace: the base has "
                                           f"no {kind} '{name}'{did_you_mean(name, index)}"))

@@ -218,8 +218,8 @@ def test_piece_queries_of_named_and_looped_pieces_still_read_them(tmp_path) -> N
 def test_a_piece_attribute_that_some_card_lacks_is_checked(tmp_path) -> None:
     from dsl.diagnostics import RuleRuntimeError
     path = tmp_path / "g.rules"
-    path.write_text(NONE_PIECE.replace("turn {", "zone pile public\ncards c in pile { 1 plain  1 red_card { who = red } }"
-                                       "\nturn {", 1)
+    cards = "zone pile public\ncards c in pile { 1 plain  1 red_card { who = red } }\n"
+    path.write_text(NONE_PIECE.replace("turn {", cards + "turn {", 1)
                     .replace("{query}", "sum(pos(c.who) for c in pile)"))
     with pytest.raises(RuleRuntimeError, match="a piece is none"):
         interpreter.load(str(path)).new_state(2, seed=1)

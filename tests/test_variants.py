@@ -89,6 +89,18 @@ def test_a_name_the_base_has_needs_replace_and_the_error_shows_both_lines(tmp_pa
     assert f"{path}:4:3: error: the base already has 'turn'; write 'replace turn ...'" in err
 
 
+def test_a_new_name_declared_twice_in_the_variant_is_declared_twice(tmp_path: Path) -> None:
+    """Not "the base already has": the base has neither."""
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": """extends "base.rules"
+zone pile public
+report "pile" = count(pile)
+zone pile hidden
+report "pile" = count(pile) + 1
+"""})
+    assert errors(path) == [f"{path}:4:6: error: zone 'pile' is declared twice",
+                            f"{path}:5:1: error: report \"pile\" is declared twice"]
+
+
 def test_replacing_or_removing_what_the_base_lacks(tmp_path: Path) -> None:
     path = write(tmp_path, {"base.rules": BASE, "v.rules": """extends "base.rules"
 replace define farr(p) = 1
