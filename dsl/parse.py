@@ -282,8 +282,10 @@ class ToAst(Transformer):
         fields.update(title="", players=None, max_steps=0, setup=[], turn=[], score=None, tiebreak=None,
                       extends=None, changes=[])
         seen_blocks: set[str] = set()
+        variant = any(kind == "extends" for kind, _ in items)
         for kind, item in items:
-            if kind == "changes":
+            changed = kind == "changes"
+            if changed:
                 change, (kind, item) = item
                 fields["changes"].append(change)
                 if item is None:  # remove
@@ -293,6 +295,10 @@ class ToAst(Transformer):
                     self._dup("'extends'", item)
                 fields["extends"] = item
             elif kind in SINGLETONS:
+                if changed and not variant:  # the checker says that 'replace' belongs in a variant
+                    if kind not in seen_blocks:
+                        fields[kind] = item[0] if isinstance(item, tuple) else item
+                    continue
                 if kind in seen_blocks:
                     self._dup(f"'{KEYWORDS[kind]}'", item[1] if isinstance(item, tuple) else item)
                 seen_blocks.add(kind)

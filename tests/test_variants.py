@@ -152,6 +152,18 @@ def test_replace_and_remove_outside_a_variant_are_errors(tmp_path: Path) -> None
     assert "'remove' changes a base game, so it belongs in a variant" in message
 
 
+def test_replacing_a_block_outside_a_variant_says_so_not_declared_twice(tmp_path: Path) -> None:
+    path = write(tmp_path, {"x.rules": BASE + "replace players 2..4\nreplace turn {\n  end game\n}\n"})
+    assert errors(path) == [
+        f"{path}:11:1: error: 'replace' changes a base game, so it belongs in a variant: a file that starts "
+        "with 'extends \"base.rules\"'",
+        f"{path}:12:1: error: 'replace' changes a base game, so it belongs in a variant: a file that starts "
+        "with 'extends \"base.rules\"'"]
+    in_a_variant = write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\nreplace players 2..4\n'
+                                    "replace players 2..5\n"})
+    assert errors(in_a_variant) == [f"{in_a_variant}:3:9: error: 'players' is declared twice"]
+
+
 def test_a_param_without_a_range_outside_a_variant(tmp_path: Path) -> None:
     path = write(tmp_path, {"x.rules": BASE.replace('param goal = 5 in 1..9 "how far to go"', "param goal = 5")})
     (message,) = errors(path)
