@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .variants import NAMED, ONE_EACH
+from .walk import same
 
 
 @dataclass
@@ -40,9 +41,9 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
     if old["title"] != new["title"]:
         out.append(Difference("changed", "game", None, f"{old['title']!r} → {new['title']!r}"))
     for kind, (key, _) in ONE_EACH.items():
-        if not _same(old[key], new[key]):
+        if not same(old[key], new[key]):
             out.append(_changed(kind, None, old, new, old[key], new[key], texts))
-    if not _same(old["end"], new["end"]):
+    if not same(old["end"], new["end"]):
         out.append(_changed("end when", None, old, new, old["end"], new["end"], texts))
     for kind, (key, name_key) in NAMED.items():
         before = {item[name_key]: item for item in old[key]}
@@ -59,7 +60,7 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
                 param = _param_change(before[name], item)
                 if param:
                     out.append(Difference("param", kind, name, param, new_at=_where(new, item)))
-            elif not _same(before[name], item):
+            elif not same(before[name], item):
                 out.append(_changed(kind, name, old, new, before[name], item, texts))
     return out
 
@@ -126,13 +127,3 @@ def _lines(ir: dict[str, Any], value: Any, texts: dict[str, str]) -> list[str]:
         return []
     text = texts.get(_file(ir, at))
     return text.splitlines()[at[0] - 1:at[2]] if text is not None else []
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal, positions aside."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        keys = {k for k in a if k != "at" and not k.endswith("_at")}
-        return keys == {k for k in b if k != "at" and not k.endswith("_at")} and all(_same(a[k], b[k]) for k in keys)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return a == b

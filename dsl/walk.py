@@ -1,4 +1,5 @@
-"""Walking IR expressions (``nodes``), and the names and calls found in them."""
+"""Walking IR expressions (``nodes``), the names and calls found in them, and IR equality
+positions aside (``same``)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,13 @@ def names(e: Any) -> set[str]:
 def calls(e: Any) -> set[str]:
     """The queries and defines an expression calls (``f`` in ``f(x)``)."""
     return {n["func"] for n in nodes(e) if n.get("node") in ("call", "filtered") and isinstance(n.get("func"), str)}
+
+
+def same(a: Any, b: Any) -> bool:
+    """Structural equality of IR, source positions (``at``, ``*_at``) aside."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = {k for k in a if k != "at" and not k.endswith("_at")}
+        return keys == {k for k in b if k != "at" and not k.endswith("_at")} and all(same(a[k], b[k]) for k in keys)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b

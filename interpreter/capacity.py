@@ -10,21 +10,11 @@ test is left to be judged as written.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
 
 from .expressions import ExprCompiler, const
 
 Capacity = tuple[tuple[int, ...], int]  # (varieties counted, most the zone may hold of them)
-
-
-def same(a: Any, b: Any) -> bool:
-    """Structural equality of IR, ignoring source positions."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        keys = {k for k in a if k != "at" and not k.endswith("_at")}
-        return keys == {k for k in b if k != "at" and not k.endswith("_at")} and all(same(a[k], b[k]) for k in keys)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
 
 
 def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) -> Optional[list[Capacity]]:

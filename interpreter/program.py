@@ -16,7 +16,7 @@ from .expressions import PLAIN, ExprCompiler, Fn, _seat_of, const
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
 from dsl.diagnostics import RuleRuntimeError
-from dsl.walk import names
+from dsl.walk import names, same
 
 from .layout import NO_VALUE
 from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
@@ -422,7 +422,7 @@ class ProgramBuilder:
 
     def capacities(self, s: dict, env: dict[str, str]):
         """(limits, compiled room-left function) when ``keeping`` is only limits on ``dest``."""
-        if s["keeping"] is None or capacity.same(s["source"], s["dest"]):
+        if s["keeping"] is None or same(s["source"], s["dest"]):
             return None, None
         caps = capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
         if caps is None:
