@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
+
+import interpreter
 
 
 def assert_looking_leaves_it_unchanged(game: Any, state: Any) -> None:
@@ -34,3 +37,27 @@ def swap_one(zones: list[list[int]], i: int, j: int) -> bool:
                 zones[i][b] += 1
                 return True
     return False
+
+
+def check_who_moves(state: Any, players: int) -> None:
+    """Who is to move is consistent, and a live state can always go on: a chance node has
+    outcomes whose chances add up to 1, a seat to move has legal actions; no two are named alike."""
+    actor = state.current_player()
+    if state.is_terminal():
+        assert actor == interpreter.TERMINAL
+        assert state.legal_actions() == [] and state.chance_outcomes() == []
+    elif actor == interpreter.CHANCE:
+        assert state.is_chance_node() and state.legal_actions() == []
+        outcomes = state.chance_outcomes()
+        assert outcomes, "chance node without outcomes"
+        assert all(p > 0 for _, p in outcomes), outcomes
+        assert math.isclose(sum(p for _, p in outcomes), 1.0), outcomes
+        texts = [a.text for a, _ in outcomes]
+        assert len(set(texts)) == len(texts), texts
+    else:
+        assert 0 <= actor < players, actor
+        assert not state.is_chance_node()
+        legal = state.legal_actions()
+        assert legal, f"no legal action for seat {actor} at a live decision ({state.decision()})"
+        texts = [a.text for a in legal]
+        assert len(set(texts)) == len(texts), f"duplicate legal actions: {texts}"

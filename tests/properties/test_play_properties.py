@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, currently_in_test_context, event, given, not
 from hypothesis import strategies as st
 
 import interpreter
-from play_checks import assert_looking_leaves_it_unchanged, swap_one
+from play_checks import assert_looking_leaves_it_unchanged, check_who_moves, swap_one
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "hare.rules"
 
@@ -143,26 +143,7 @@ class Watch:
         assert set(podium) == {a for a in ANIMALS if pos[a] > TRACK_LENGTH}, (podium, pos)
         self.pos, self.podium = dict(pos), list(podium)
 
-        # Who is to move is consistent; a live state can always go on.
-        actor = state.current_player()
-        if state.is_terminal():
-            assert actor == interpreter.TERMINAL
-            assert state.legal_actions() == [] and state.chance_outcomes() == []
-        elif actor == interpreter.CHANCE:
-            assert state.is_chance_node() and state.legal_actions() == []
-            outcomes = state.chance_outcomes()
-            assert outcomes, "chance node without outcomes"
-            assert all(p > 0 for _, p in outcomes), outcomes
-            assert math.isclose(sum(p for _, p in outcomes), 1.0), outcomes
-            texts = [a.text for a, _ in outcomes]
-            assert len(set(texts)) == len(texts), texts
-        else:
-            assert 0 <= actor < self.players, actor
-            assert not state.is_chance_node()
-            legal = state.legal_actions()
-            assert legal, f"no legal action for seat {actor} at a live decision ({state.decision()})"
-            texts = [a.text for a in legal]
-            assert len(set(texts)) == len(texts), f"duplicate legal actions: {texts}"
+        check_who_moves(state, self.players)
 
         check_round_trip(game, state, doc, views)
         check_privacy(game, state, doc, rows, views)
