@@ -580,3 +580,5 @@ class RulesFile(Node):
     tiebreak: Optional[PlayerExpr]
     reports: list[Report]
     invariants: list[Invariant]
+    # where `max_steps N` stands (a plain number has no node of its own); lowered as "max_steps_at"
+    max_steps_at: Optional[Span] = field(default=None, kw_only=True, compare=False, repr=False)

@@ -200,7 +200,7 @@ class Checker:
 
     def check_players(self) -> None:
         if not 0 <= self.ir["max_steps"] <= MAX_STEPS:
-            self.error({}, f"max_steps must be within 1..{MAX_STEPS}", "$.max_steps")
+            self.error(self.ir, f"max_steps must be within 1..{MAX_STEPS}", "$.max_steps", "max_steps_at")
         p = self.ir["players"]
         if p is None:
             self.error({"at": [1, 1, 1, 2]}, "the game does not say how many play: add 'players MIN..MAX'",

@@ -39,7 +39,10 @@ def _node(node: A.Node) -> dict[str, Any]:
         if f.name == "span":
             continue
         value = getattr(node, f.name)
-        if isinstance(value, A.Ident):
+        if f.type == "Optional[Span]":  # the position of a plain-value field: kept only when known
+            if value is not None:
+                out[f.name] = span_json(value)
+        elif isinstance(value, A.Ident):
             out[f.name] = value.text
             out[f.name + "_at"] = span_json(value.span)
         elif isinstance(value, list) and value and all(isinstance(v, A.Ident) for v in value):

@@ -298,11 +298,15 @@ class ToAst(Transformer):
                 if changed and not variant:  # the checker says that 'replace' belongs in a variant
                     if kind not in seen_blocks:
                         fields[kind] = item[0] if isinstance(item, tuple) else item
+                        if kind == "max_steps":
+                            fields["max_steps_at"] = item[1].span
                     continue
                 if kind in seen_blocks:
                     self._dup(f"'{KEYWORDS[kind]}'", item[1] if isinstance(item, tuple) else item)
                 seen_blocks.add(kind)
                 fields[kind] = item[0] if isinstance(item, tuple) else item
+                if kind == "max_steps":
+                    fields["max_steps_at"] = item[1].span
             else:
                 fields[kind].append(item)
         return A.RulesFile(**fields, span=_span(meta))

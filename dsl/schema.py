@@ -1,7 +1,7 @@
 """The JSON Schema of the IR (``dsl/schema.json``) and validation against it (``validate_ir``).
 
 The schema is generated from the AST classes (``build_schema``) so the two cannot
-drift; ``python -m dsl.schema`` rewrites ``schema.json`` and a test checks that the
+drift; ``python -m dsl.schema > dsl/schema.json`` rewrites it, and a test checks that the
 committed file is current.
 """
 
@@ -84,6 +84,9 @@ def _object_schema(cls: type, top: bool = False) -> dict:
     required = [] if top else ["node"]
     for name, hint in typing.get_type_hints(cls, vars(A)).items():
         if name == "span":
+            continue
+        if hint == typing.Optional[A.Span]:  # the position of a plain-value field, when known
+            props[name] = SPAN
             continue
         props[name] = _type_schema(hint)
         required.append(name)

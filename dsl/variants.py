@@ -97,13 +97,16 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         mine, theirs, replacing = variant[key], base[key], (kind, None) in replaced
         if mine == empty and not replacing:
             continue
-        if theirs != empty and not replacing:
-            problems.append(_diag(path, _at_of(mine) or _change_at(variant, kind),
+        if theirs != empty and not replacing:  # (a plain value, max_steps, has its position beside it)
+            problems.append(_diag(path, _at_of(mine) or variant.get(key + "_at") or _change_at(variant, kind),
                                   f"the base already has '{kind}'; write 'replace {kind} ...' to change it",
-                                  notes=(where(_at_of(theirs)),)))
+                                  notes=(where(_at_of(theirs) or base.get(key + "_at")),)))
         elif theirs == empty and replacing:
             problems.append(_diag(path, _change_at(variant, kind), f"nothing to replace: the base has no '{kind}'"))
         out[key] = mine
+        out.pop(key + "_at", None)
+        if key + "_at" in variant:
+            out[key + "_at"] = variant[key + "_at"]
 
     for kind, (key, name_key) in NAMED.items():
         items = list(base[key])

@@ -378,9 +378,12 @@ def test_missing_turn() -> None:
 
 
 def test_max_steps_is_checked_without_players() -> None:
+    """With the line and column of 'max_steps' (it had none: the long hostile-input run found it)."""
     text = change("players 2..4\n", "max_steps 2000000\n")
-    assert [m for _, _, m in errors(text)] == ["max_steps must be within 1..1000000",
-                                               "the game does not say how many play: add 'players MIN..MAX'"]
+    assert [(line, m) for line, _, m in errors(text)] == [
+        (locate(text, "max_steps 2000000")[0], "max_steps must be within 1..1000000"),
+        (1, "the game does not say how many play: add 'players MIN..MAX'")]
+    assert errors(text)[0][:2] == locate(text, "max_steps 2000000")
 
 
 # ---- all at once -------------------------------------------------------------------------

@@ -101,6 +101,18 @@ report "pile" = count(pile) + 1
                             f"{path}:5:1: error: report \"pile\" is declared twice"]
 
 
+def test_max_steps_in_a_variant_is_shown_where_it_stands(tmp_path: Path) -> None:
+    base = BASE.replace("players 2..3\n", "players 2..3\nmax_steps 500\n")
+    plain = write(tmp_path, {"base.rules": base, "a.rules": 'extends "base.rules"\nmax_steps 700\n'})
+    assert errors(plain) == [f"{plain}:2:1: error: the base already has 'max_steps'; write 'replace max_steps ...' "
+                             "to change it"]
+    too_many = write(tmp_path, {"b.rules": 'extends "base.rules"\nreplace max_steps 7000000\n'})
+    assert errors(too_many) == [f"{too_many}:2:9: error: max_steps must be within 1..1000000"]
+    fine = write(tmp_path, {"c.rules": 'extends "base.rules"\nreplace max_steps 70\n'})
+    ir, _ = read_ir(str(fine))
+    assert (ir["max_steps"], ir["max_steps_at"][:2]) == (70, [2, 9])
+
+
 def test_replacing_or_removing_what_the_base_lacks(tmp_path: Path) -> None:
     path = write(tmp_path, {"base.rules": BASE, "v.rules": """extends "base.rules"
 replace define farr(p) = 1

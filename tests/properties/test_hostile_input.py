@@ -77,6 +77,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @example(case=(hostile.HOST.replace("var roll = 0", "var roll = 10000000000000000"), "document"), seed=1)
 @example(case=('extends "games/hare.rules"\nparam podium_size = 2\n', "document"), seed=1)
 @example(case=('extends "x y"\nremove report "a label"\n', "document"), seed=1)
+@example(case=(" max_steps  9007199254740991 ", "document"), seed=0)  # found by the 100k run
 def test_text_from_the_grammar_parses_and_plays_or_says_where(case: tuple[str, str], seed: int,
                                                                work: Path) -> None:
     text, part = case
