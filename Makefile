@@ -2,11 +2,12 @@
 # make test  : the whole test suite (sets up .venv if needed)
 # make bench : playouts per second against the hand-written baselines
 # make fuzz  : meeple fuzz on every bundled game and variant (500 games each; minutes, not seconds)
+# make hunt  : the long hunt for inputs that crash the front end (HUNT=25000 per property; about 1.5 hours)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench fuzz lint clean
+.PHONY: run test bench fuzz hunt lint clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -31,6 +32,11 @@ fuzz: $(STAMP)
 	@for f in games/*.rules games/variants/*.rules; do \
 	  $(VENV)/bin/meeple fuzz $$f --examples 500 --record fuzz-failure.jsonl || exit 1; \
 	done
+
+HUNT ?= 25000
+hunt: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz MEEPLE_HOSTILE_EXAMPLES=$(HUNT) $(PY) -m pytest -p no:cacheprovider \
+	  tests/properties/test_hostile_input.py --hypothesis-show-statistics
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check dsl interpreter tests bench
