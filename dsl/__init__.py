@@ -44,7 +44,7 @@ def cached_ir_from_text(text: str, file: str) -> dict[str, Any]:
 def ir_from_json(text: str, file: str) -> dict[str, Any]:
     """Read an IR document and validate it against the schema. Every problem names its
     JSON path (or, for text that is not JSON, its line and column)."""
-    from .limits import MAX_IR_CHARS, MAX_IR_DEPTH
+    from .limits import MAX_IR_CHARS, MAX_IR_DEPTH, too_deep
     from .schema import validate_ir
     if len(text) > MAX_IR_CHARS:
         raise RulesSyntaxError([Diagnostic(file, f"file too large ({len(text):,} characters; "
@@ -54,7 +54,7 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
     except json.JSONDecodeError as e:
         raise RulesSyntaxError([Diagnostic(file, f"not valid JSON: {e.msg}", e.lineno, e.colno)], text) from None
     except RecursionError:
-        line, col = _deepest_bracket(text)
+        line, col = too_deep(text, "[{", "]}", MAX_IR_DEPTH) or (1, 1)
         raise RulesSyntaxError([Diagnostic(file, f"JSON nested deeper than {MAX_IR_DEPTH} levels", line, col)],
                                text) from None
     problems = _ir_limits(doc, file)
@@ -97,23 +97,6 @@ def _ir_limits(doc: Any, file: str) -> list[Diagnostic]:
             out.append(Diagnostic(file, f"the number {x!r} is not a whole number (the IR holds integers)",
                                   path=where))
     return out
-
-
-def _deepest_bracket(text: str) -> tuple[int, int]:
-    """The line and column of the first bracket nested deeper than MAX_IR_DEPTH."""
-    from .limits import MAX_IR_DEPTH
-    depth, line, col = 0, 1, 0
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_IR_DEPTH:
-                return line, col
-        elif ch in "]}":
-            depth -= 1
-    return 1, 1
 
 
 class _recursion_room:

@@ -37,3 +37,20 @@ MAX_EXPANDED_NODES = 200_000
 # Names compared, over a whole check, to suggest "did you mean ...?" for unknown names;
 # past it the errors come without a suggestion.
 MAX_SUGGESTION_WORK = 200_000
+
+
+def too_deep(text: str, opens: str, closes: str, limit: int) -> tuple[int, int] | None:
+    """The line and column of the first bracket (one of ``opens``) that is open with more than
+    ``limit`` others, or None. A plain scan: it runs before any parser that would recurse."""
+    depth, line, col = 0, 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch in opens:
+            depth += 1
+            if depth > limit:
+                return line, col
+        elif ch in closes:
+            depth -= 1
+    return None

@@ -13,7 +13,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from . import ast as A
 from .diagnostics import Diagnostic, RulesSemanticError, RulesSyntaxError
 
-from .limits import MAX_DEPTH, MAX_LINE_LENGTH, MAX_NESTING, MAX_NUMBER, MAX_SOURCE_BYTES, MAX_TOKENS
+from .limits import MAX_DEPTH, MAX_LINE_LENGTH, MAX_NESTING, MAX_NUMBER, MAX_SOURCE_BYTES, MAX_TOKENS, too_deep
 
 MAX_SYNTAX_ERRORS = 10
 # After a syntax error, later ones are reported only once this many tokens parse
@@ -54,9 +54,10 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     size_errors = _size_errors(text, file)
     if size_errors:
         raise RulesSyntaxError(size_errors, text)
-    depth_error = _nesting_error(text, file)
-    if depth_error:
-        raise RulesSyntaxError([depth_error], text)
+    deep = too_deep(text, "({", ")}", MAX_NESTING)
+    if deep:
+        raise RulesSyntaxError([Diagnostic(file, f"nesting deeper than {MAX_NESTING} brackets", *deep,
+                                           deep[0], deep[1] + 1)], text)
     errors: list[Diagnostic] = []
     last_error_end = 0
     events = 0
@@ -140,22 +141,6 @@ def _size_errors(text: str, file: str) -> list[Diagnostic]:
                 if len(out) >= MAX_SYNTAX_ERRORS:
                     break
     return out
-
-
-def _nesting_error(text: str, file: str) -> Diagnostic | None:
-    depth = 0
-    line, col = 1, 0
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-        elif ch in "({":
-            depth += 1
-            if depth > MAX_NESTING:
-                return Diagnostic(file, f"nesting deeper than {MAX_NESTING} brackets", line, col, line, col + 1)
-        elif ch in ")}":
-            depth -= 1
-    return None
 
 
 def _insert_missing(e: UnexpectedToken) -> bool:
