@@ -248,6 +248,16 @@ DECL_SLOTS = {
 }
 
 
+def _set_block(fields: dict[str, Any], kind: str, item: Any) -> None:
+    """A one-per-game part into the file's fields (a plain value comes as (value, node), and
+    max_steps keeps its node's position beside it)."""
+    if isinstance(item, tuple):
+        item, node = item
+        if kind == "max_steps":
+            fields["max_steps_at"] = node.span
+    fields[kind] = item
+
+
 @v_args(meta=True)
 class ToAst(Transformer):
     """Lark parse tree → AST."""
@@ -282,16 +292,12 @@ class ToAst(Transformer):
             elif kind in SINGLETONS:
                 if changed and not variant:  # the checker says that 'replace' belongs in a variant
                     if kind not in seen_blocks:
-                        fields[kind] = item[0] if isinstance(item, tuple) else item
-                        if kind == "max_steps":
-                            fields["max_steps_at"] = item[1].span
+                        _set_block(fields, kind, item)
                     continue
                 if kind in seen_blocks:
                     self._dup(f"'{KEYWORDS[kind]}'", item[1] if isinstance(item, tuple) else item)
                 seen_blocks.add(kind)
-                fields[kind] = item[0] if isinstance(item, tuple) else item
-                if kind == "max_steps":
-                    fields["max_steps_at"] = item[1].span
+                _set_block(fields, kind, item)
             else:
                 fields[kind].append(item)
         return A.RulesFile(**fields, span=_span(meta))
