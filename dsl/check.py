@@ -10,6 +10,7 @@ from .expand import expansion_problems, on_cycles
 from .limits import MAX_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK
 from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES,
                       NONE, PLAYER, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
+from .walk import same
 
 WAS = "was"  # was(e) in an invariant: the value of e before the step
 ARITH = {"+", "-", "*", "/", "%"}
@@ -419,6 +420,11 @@ class Checker:
         for i, s in enumerate(stmts):
             self.stmt(s, scope, f"{path}[{i}]")
 
+    def warn_same_zone(self, s: dict, path: str) -> None:
+        """Cards moved from a zone to that same zone: the statement changes nothing."""
+        if same(s["source"], s["dest"]):
+            self.warn(s, "the cards go from a zone to that same zone: nothing changes", path)
+
     def stmt(self, s: dict, scope: dict, path: str) -> None:
         node = s["node"]
         if node == "let":
@@ -466,6 +472,7 @@ class Checker:
         elif node == "move_all":
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
+            self.warn_same_zone(s, path)
         elif node == "deal":
             self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
                         f"{path}.amount")
@@ -473,6 +480,8 @@ class Checker:
             self.zone(s["dest"], scope, f"{path}.dest")
             if s["reshuffle"] is not None:
                 self.zone(s["reshuffle"], scope, f"{path}.reshuffle")
+            else:  # (reshuffling, an empty zone first takes the other's cards)
+                self.warn_same_zone(s, path)
         elif node == "refill":
             self.zone(s["zone"], scope, f"{path}.zone")
             self.expect(s["size"], self.expr(s["size"], scope, f"{path}.size"), {INT}, "the size", f"{path}.size")
@@ -489,6 +498,7 @@ class Checker:
                            path, "variety_at")
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
+            self.warn_same_zone(s, path)
         elif node == "place":
             self.check_place(s, scope, path)
         elif node == "choose_one":

@@ -347,6 +347,20 @@ def test_var_start_value_can_use_only_earlier_vars() -> None:
 # ---- unused things, missing things ------------------------------------------------------
 
 
+@pytest.mark.parametrize("statement, warned", [
+    ("move all from pile to pile", True),
+    ("deal 1 from deck to deck", True),
+    ("move 1 red_chip from hand(current) to hand(current)", True),
+    ("deal 1 from deck to deck reshuffling pile", False),  # an empty deck takes the pile's cards first
+    ("move all from hand(current) to pile", False),
+])
+def test_cards_moved_to_the_zone_they_come_from_are_a_warning(statement: str, warned: bool) -> None:
+    text = change("  move all from pile to deck\n", f"  move all from pile to deck\n  {statement}\n")
+    warning = ("warning", *locate(text, statement), "the cards go from a zone to that same zone: nothing changes")
+    assert (warning in diagnostics(text)) is warned
+    assert errors(text) == []
+
+
 def test_unused_declarations_are_warnings(tmp_path: Path) -> None:
     text = change("var roll = 1\n", "var roll = 1\nparam spare = 1 in 0..2\nzone attic public\ndefine idle = 1\n"
                                     "phase nap { }\nvar unread = 0\n")
