@@ -1,5 +1,5 @@
-"""Walking IR expressions (``nodes``), the names and calls found in them, and IR equality
-positions aside (``same``)."""
+"""Walking IR expressions (``nodes``), the names and calls found in them, and IR with its
+positions put aside (``positionless``, ``same``)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,15 @@ def names(e: Any) -> set[str]:
 def calls(e: Any) -> set[str]:
     """The queries and defines an expression calls (``f`` in ``f(x)``)."""
     return {n["func"] for n in nodes(e) if n.get("node") in ("call", "filtered") and isinstance(n.get("func"), str)}
+
+
+def positionless(doc: Any) -> Any:
+    """A copy of IR ``doc`` without its source positions (``at``, ``*_at``)."""
+    if isinstance(doc, dict):
+        return {k: positionless(v) for k, v in doc.items() if k != "at" and not k.endswith("_at")}
+    if isinstance(doc, list):
+        return [positionless(v) for v in doc]
+    return doc
 
 
 def same(a: Any, b: Any) -> bool:

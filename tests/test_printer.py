@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from dsl import RulesError, RulesSyntaxError, ir_from_text
 from dsl.parse import grammar
 from dsl.printer import print_rules
+from dsl.walk import positionless
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -23,20 +24,11 @@ ALL_FILES = sorted([*ROOT.glob("games/**/*.rules"), *FIXTURES.glob("**/*.rules")
 GOOD = sorted(FIXTURES.glob("good/*.rules"))
 
 
-def _positionless(ir: Any) -> Any:
-    """The IR without source positions: keys "at" and "..._at" (as interpreter.capacity.same)."""
-    if isinstance(ir, dict):
-        return {k: _positionless(v) for k, v in ir.items() if k != "at" and not k.endswith("_at")}
-    if isinstance(ir, list):
-        return [_positionless(v) for v in ir]
-    return ir
-
-
 @cache
 def _source_ir(path: Path) -> Any:
     """The IR of a file without positions, or None if it does not parse."""
     try:
-        return _positionless(ir_from_text(path.read_text(encoding="utf-8"), path.name))
+        return positionless(ir_from_text(path.read_text(encoding="utf-8"), path.name))
     except RulesError:
         return None
 
@@ -90,7 +82,7 @@ def test_the_files_cover_the_games_and_fixtures() -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=_name)
 def test_printing_keeps_the_ir(path: Path) -> None:
-    assert _positionless(ir_from_text(_printed(path)[1], path.name)) == _source_ir(path)
+    assert positionless(ir_from_text(_printed(path)[1], path.name)) == _source_ir(path)
 
 
 @pytest.mark.parametrize("path", FILES, ids=_name)
@@ -279,6 +271,6 @@ def test_spacing_and_indentation_do_not_change_the_print(path: Path, rng: random
 def test_any_line_breaks_print_to_the_same_ir_idempotently(path: Path, rng: random.Random) -> None:
     text = _respace(path.read_text(encoding="utf-8"), rng, breaks=True)
     printed = _fmt(text)
-    assert _positionless(ir_from_text(printed, "t")) == _positionless(ir_from_text(text, "t"))
+    assert positionless(ir_from_text(printed, "t")) == positionless(ir_from_text(text, "t"))
     assert _fmt(printed) == printed
     _assert_comments_kept(text, printed)

@@ -478,15 +478,6 @@ def host_ir() -> dict:
     return ir_from_text(HOST, "mini.rules")
 
 
-def without_positions(doc: Any) -> Any:
-    """``doc`` without its ``at`` and ``*_at`` positions (optional in the schema; half the document)."""
-    if isinstance(doc, dict):
-        return {k: without_positions(v) for k, v in doc.items() if k != "at" and not k.endswith("_at")}
-    if isinstance(doc, list):
-        return [without_positions(v) for v in doc]
-    return doc
-
-
 # ---- hostile sizes ---------------------------------------------------------------------------------
 
 def sized(kind: str, n: int) -> str:

@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 import hostile
 from dsl import RulesError, ir_from_json, ir_from_text, read_ir
 from dsl.limits import MAX_IR_DEPTH, MAX_NUMBER
+from dsl.walk import positionless
 
 HERE = Path(__file__).parent
 SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large, HealthCheck.large_base_example]
@@ -122,7 +123,7 @@ def test_odd_characters_in_text_are_diagnosed_where_they_stand(odd: str) -> None
 IR = hostile.IRStrategies()
 HOST_IR = hostile.host_ir()
 # Mostly without positions: the schema validator takes half the time over them.
-GAME_IRS = [HOST_IR] + [hostile.without_positions(ir) for ir in
+GAME_IRS = [HOST_IR] + [positionless(ir) for ir in
                         (HOST_IR, HOST_IR, read_ir(str(hostile.ROOT / "games" / "slipstream.rules"))[0])]
 
 

@@ -2,13 +2,12 @@
 checked IR or raises ``RulesError`` whose every diagnostic says where (a line and
 column, or a JSON path); never any other exception.
 
-The inputs are games/hare.rules with random damage: token spans deleted, tokens
+The inputs are games/hare.rules with random damage (hostile.damaged): tokens deleted,
 duplicated or swapped, odd characters inserted, the text cut short.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -18,45 +17,15 @@ from hypothesis import strategies as st
 from dsl import RulesError, read_ir
 from dsl.parse import parse
 
+import hostile
+
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = (ROOT / "games" / "hare.rules").read_text(encoding="utf-8")
-TOKEN = re.compile(r'"[^"\n]*"|#[^\n]*|[A-Za-z_][A-Za-z0-9_]*|[0-9]+|\.\.|[=!<>]=|\S')
-ODD = ["\x00", "\x07", "\x0b", "\x0c", "\r", "\x1b", "\x7f", "\x85", "\u00a0", "\u2028", "\ufeff", "\U0001f407",
-       "\"", "#", "{", "}", "(", ")", "..", "é", "\n"]
 
 
-def spans(text: str) -> list[tuple[int, int]]:
-    return [m.span() for m in TOKEN.finditer(text)]
-
-
-@st.composite
-def damaged(draw: st.DrawFn) -> str:
-    """hare.rules after one to three random mutations."""
-    text = SOURCE
-    for _ in range(draw(st.integers(1, 3))):
-        tokens = spans(text)
-        kind = draw(st.sampled_from(["delete", "duplicate", "swap", "insert", "truncate"]))
-        if not tokens or kind == "truncate":
-            text = text[:draw(st.integers(0, len(text)))]
-            continue
-        i = draw(st.integers(0, len(tokens) - 1))
-        a, b = tokens[i]
-        if kind == "delete":
-            j = min(len(tokens) - 1, i + draw(st.integers(0, 5)))
-            text = text[:a] + text[tokens[j][1]:]
-        elif kind == "duplicate":
-            c = tokens[draw(st.integers(0, len(tokens) - 1))][0]
-            text = text[:c] + text[a:b] + " " + text[c:]
-        elif kind == "swap":
-            j = draw(st.integers(0, len(tokens) - 1))
-            (a, b), (c, d) = sorted([tokens[i], tokens[j]])
-            if a != c:
-                text = text[:a] + text[c:d] + text[b:c] + text[a:b] + text[d:]
-        else:
-            at = draw(st.integers(0, len(text)))
-            junk = draw(st.sampled_from(ODD) | st.text(st.characters(codec="utf-8"), min_size=1, max_size=4))
-            text = text[:at] + junk + text[at:]
-    return text
+def damaged() -> st.SearchStrategy[str]:
+    """hare.rules after one to four random mutations (the hostile-input tests' damage)."""
+    return hostile.damaged(SOURCE)
 
 
 @pytest.fixture(scope="module")
