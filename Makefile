@@ -22,7 +22,8 @@ run: $(STAMP)
 	$(VENV)/bin/meeple simulate games/slipstream.rules --games 500 --players 2 --seed 1
 
 test: $(STAMP)
-	$(VENV)/bin/ruff check dsl interpreter tests bench
+	$(VENV)/bin/ruff check meeple tests bench
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest
 
 bench: $(STAMP)
@@ -39,7 +40,7 @@ hunt: $(STAMP)
 	  tests/properties/test_hostile_input.py --hypothesis-show-statistics
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check dsl interpreter tests bench
+	$(VENV)/bin/ruff check meeple tests bench
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -9,11 +9,11 @@ CPU where the OS allows it):
 
 * baseline playouts/s: ``play_random_game(players, rng)`` from the game's
   hand-written module in ``bench/``;
-* interpreter playouts/s: ``interpreter.load(rules)`` once, then
+* interpreter playouts/s: ``meeple.load(rules)`` once, then
   ``new_state(players=P, seed=s)`` and uniformly random ``legal_actions()``
   until ``is_terminal()``;
 * ratio interpreter/baseline (target >= 0.5);
-* median wall time of ``python -m interpreter.cli validate RULES`` over 5 runs
+* median wall time of ``python -m meeple.cli validate RULES`` over 5 runs
   (target < 0.3 s);
 * for a game with a route query (``GameSpec.route``): the query's time on full
   tables, made by random play with every tile placed (target: median < 2 ms),
@@ -139,9 +139,9 @@ def baseline_playout(spec: GameSpec, players: int) -> Playout:
 
 def interpreter_playout(spec: GameSpec, players: int) -> Playout:
     """Playout function for the interpreter (raises if it is unavailable)."""
-    import interpreter  # optional: the engine may not exist yet
+    import meeple  # optional: the engine may not exist yet
 
-    game = interpreter.load(str(ROOT / spec.rules))
+    game = meeple.load(str(ROOT / spec.rules))
 
     def playout(seed: int) -> int:
         rng = random.Random(seed)
@@ -163,7 +163,7 @@ def time_validate(rules: str, cold: bool = False) -> float:
 
     ``cold``: with the parse cache off (MEEPLE_NO_CACHE=1), as the first run after
     an edit; otherwise as a repeated run (dsl/cache.py)."""
-    cmd = [sys.executable, "-m", "interpreter.cli", "validate", rules]
+    cmd = [sys.executable, "-m", "meeple.cli", "validate", rules]
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # time it as a user's shell would run it
     if cold:
@@ -210,7 +210,7 @@ def bench_game(
 
     rules_path = ROOT / spec.rules
     try:
-        importlib.import_module("interpreter")
+        importlib.import_module("meeple.interpreter")
     except Exception as exc:  # noqa: BLE001
         missing = f"interpreter not importable ({describe(exc)})"
         row["errors"]["interpreter"] = row["errors"]["validate"] = missing
@@ -262,15 +262,15 @@ def full_tables(game: Any, tiles: int, count: int) -> list[Any]:
 
 def bench_route(spec: GameSpec) -> dict[str, Any]:
     """Median and max time of the route query per seat on full tables, in ms."""
-    import interpreter
+    import meeple
 
-    filler = interpreter.load(str(ROOT / spec.rules), params=spec.full_table)
+    filler = meeple.load(str(ROOT / spec.rules), params=spec.full_table)
     tiles = sum(filler.const["cards"][v] for v in filler.layout.shapes.tile_varieties)
     docs = full_tables(filler, tiles, ROUTE_TABLES)
     top = next(p["hi"] for p in filler.ir["params"] if p["name"] == spec.target_param)
     out: dict[str, Any] = {"tables": len(docs), "tiles": tiles}
     for label, params in (("as played", None), ("to the end", {spec.target_param: top})):
-        game = interpreter.load(str(ROOT / spec.rules), params=params)
+        game = meeple.load(str(ROOT / spec.rules), params=params)
         times, lengths = [], []
         game.route(game.state_from_json(docs[0]), spec.route, 0)  # the query is compiled on first use
         for doc in docs:

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import interpreter
-from interpreter.boards import Board
+import meeple
+from meeple.interpreter.boards import Board
 from positions import all_cards, set_current, set_zone, zone  # noqa: F401 (part of this module's API)
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "luckydog.rules"
@@ -30,7 +30,7 @@ Square = tuple[int, int]
 
 def load(path: Path | str = RULES, params: Mapping[str, int] | None = None):
     """The compiled game of a rules file (the project's luckydog.rules by default)."""
-    return interpreter.load(str(path), dict(params) if params else None)
+    return meeple.load(str(path), dict(params) if params else None)
 
 
 def reload(g, **params: int):

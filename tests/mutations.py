@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import IllegalAction
+from meeple import IllegalAction
 
 Change = Callable[[str], str]
 

@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import interpreter
+import meeple
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "hare.rules"
 
 
 def load(path: Path | str = RULES):
     """The compiled game of a rules file (the project's hare.rules by default)."""
-    return interpreter.load(str(path))
+    return meeple.load(str(path))
 
 
 def start(g, players: int = 3, seed: int = 0):

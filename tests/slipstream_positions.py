@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-import interpreter
+import meeple
 from positions import all_cards, set_current, set_zone, zone  # noqa: F401 (part of this module's API)
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "slipstream.rules"
@@ -20,7 +20,7 @@ RULES = Path(__file__).resolve().parents[1] / "games" / "slipstream.rules"
 
 def load(path: Path | str = RULES, params: Mapping[str, int] | None = None):
     """The compiled game of a rules file (the project's slipstream.rules by default)."""
-    return interpreter.load(str(path), dict(params) if params else None)
+    return meeple.load(str(path), dict(params) if params else None)
 
 
 def start(g, players: int = 2, seed: int = 0):

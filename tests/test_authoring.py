@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from interpreter.cli import main
-from interpreter.fuzz import fuzz
-from interpreter.simulate import simulate
+import meeple
+from meeple.tools.cli import main
+from meeple.tools.fuzz import fuzz
+from meeple.tools.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "authoring.md").read_text()
@@ -71,8 +71,8 @@ def test_the_variant_of_the_tutorial_is_the_bundled_variant():
 
 # ---- (b) the finished game ----
 def test_the_game_validates_without_warnings():
-    assert interpreter.load(str(GAME)).warnings == []
-    assert interpreter.load(str(VARIANT)).warnings == []
+    assert meeple.load(str(GAME)).warnings == []
+    assert meeple.load(str(VARIANT)).warnings == []
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -83,7 +83,7 @@ def test_seeded_games_all_end(players):
 
 
 def test_the_game_passes_fuzzing():
-    report = fuzz(interpreter.load(str(GAME)), examples=30, seed=1)
+    report = fuzz(meeple.load(str(GAME)), examples=30, seed=1)
     assert report.failure is None, report.failure
     assert report.finished >= 30 and {"play", "shove"} <= report.decisions
 
@@ -92,7 +92,7 @@ def test_the_broken_shove_of_step_6_is_caught_by_fuzzing(tmp_path):
     path = tmp_path / "slipstream.rules"
     path.write_text(changed(GAME.read_text(), "set space(q) = max(0, space(q) - 2)", "set space(q) = space(q) - 2"))
     assert "          set space(q) = space(q) - 2\n" in DOC
-    report = fuzz(interpreter.load(str(path)), examples=30, seed=1, shrink_seconds=1)
+    report = fuzz(meeple.load(str(path)), examples=30, seed=1, shrink_seconds=1)
     assert report.failure is not None and report.failure.invariant == "pawns_on_the_track"
 
 

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesError, RulesSyntaxError, read_ir
+from meeple.dsl import RulesError, RulesSyntaxError, read_ir
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = Path(__file__).parent / "fixtures" / "bad"
 FILES = sorted(BAD.glob("*.rules"))
-CLI = ROOT / "interpreter" / "cli.py"
+CLI = ROOT / "meeple" / "tools" / "cli.py"
 HEADER = re.compile(r"# error: (\d+):(\d+): (.+)")
 
 
@@ -61,7 +61,7 @@ def test_bad_fixture_reports_exactly_its_error(path: Path) -> None:
 
 
 def _validate(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter.cli", "validate", str(path.relative_to(ROOT))],
+    return subprocess.run([sys.executable, "-m", "meeple", "validate", str(path.relative_to(ROOT))],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
@@ -69,7 +69,7 @@ def _validate(path: Path) -> subprocess.CompletedProcess:
 def validate_runs() -> dict[Path, subprocess.CompletedProcess]:
     """``meeple validate FILE`` for every fixture, run side by side (each is its own process)."""
     if not CLI.exists():
-        pytest.skip("interpreter/cli.py is not written yet")
+        pytest.skip("meeple/tools/cli.py is not written yet")
     with ThreadPoolExecutor(max_workers=4) as pool:
         return dict(zip(FILES, pool.map(_validate, FILES)))
 

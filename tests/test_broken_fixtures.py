@@ -27,12 +27,12 @@ from typing import Optional
 
 import pytest
 
-import interpreter
-from interpreter.cli import build_parser
-from interpreter.fuzz import BUILT_IN, FuzzReport, broken_after, fuzz, total_cards
-from interpreter.game import Game
-from interpreter.records import read_record, replay_record, write_record
-from interpreter.state import IllegalAction, State
+import meeple
+from meeple.tools.cli import build_parser
+from meeple.tools.fuzz import BUILT_IN, FuzzReport, broken_after, fuzz, total_cards
+from meeple.interpreter.game import Game
+from meeple.tools.records import read_record, replay_record, write_record
+from meeple.interpreter.state import IllegalAction, State
 
 ROOT = Path(__file__).resolve().parents[1]
 BROKEN = Path(__file__).parent / "fixtures" / "broken"
@@ -77,7 +77,7 @@ def fixture(path: Path) -> Fixture:
 
 
 def load(f: Fixture) -> Game:
-    return interpreter.load(str(f.path), params=f.params)
+    return meeple.load(str(f.path), params=f.params)
 
 
 @lru_cache(maxsize=None)
@@ -133,7 +133,7 @@ def test_the_fixtures_show_each_kind_of_bug() -> None:
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_the_fixture_is_a_valid_game_that_names_a_known_invariant(path: Path) -> None:
     f = fixture(path)
-    interpreter.load(str(path))
+    meeple.load(str(path))
     game = load(f)
     declared = [name for name, _, _ in game.invariants]
     assert f.invariant in (*BUILT_IN, *declared), \
@@ -199,7 +199,7 @@ def test_the_game_it_copies_does_not_break_on_the_same_moves(path: Path) -> None
     f = fixture(path)
     failure = fuzzed(path)[0].failure
     assert failure is not None and failure.state is not None
-    game = interpreter.load(str(f.base), params=f.params)
+    game = meeple.load(str(f.base), params=f.params)
     state = game.new_state(failure.state.players, chance="explicit")
     cards = total_cards(state)
     applied = 0

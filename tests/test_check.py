@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesError, ir_from_text, read_ir
-from dsl.check import check
+from meeple.dsl import RulesError, ir_from_text, read_ir
+from meeple.dsl.check import check
 
 BASE = """\
 game "Base"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from meeple.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = str(ROOT / "games" / "hare.rules")
@@ -155,11 +155,11 @@ def test_players_out_of_range(capsys):
 
 
 def test_module_entry_point_no_traceback():
-    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "simulate", RULES, "--games", "x"],
+    r = subprocess.run([sys.executable, "-m", "meeple", "simulate", RULES, "--games", "x"],
                        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
     assert r.returncode == 2
     assert "Traceback" not in r.stderr and "--games" in r.stderr
-    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "validate", RULES],
+    r = subprocess.run([sys.executable, "-m", "meeple", "validate", RULES],
                        capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
     assert r.returncode == 0 and "ok" in r.stdout
 
@@ -216,7 +216,7 @@ def test_play_hides_other_seats_private_moves(capsys, monkeypatch):
 
 
 def test_play_subprocess_pipe():
-    r = subprocess.run([sys.executable, "-m", "interpreter.cli", "play", RULES, "--players", "2", "--seed", "5"],
+    r = subprocess.run([sys.executable, "-m", "meeple", "play", RULES, "--players", "2", "--seed", "5"],
                        input="1\n" * 5000, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
     assert r.returncode == 0, r.stderr
     assert "game over" in r.stdout and "Traceback" not in r.stderr

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from interpreter.records import replay_record
+import meeple
+from meeple.tools.records import replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPAT = ROOT / "tests" / "fixtures" / "compat"
@@ -37,8 +37,8 @@ def test_every_bundled_game_has_fixtures():
 
 @pytest.mark.parametrize("folder", GAME_DIRS, ids=_ids(GAME_DIRS))
 def test_old_ir_plays_the_game_of_its_rules_file(folder):
-    old = interpreter.load(str(folder / "ir.json"))
-    now = interpreter.load(str(RULES[folder.name]))
+    old = meeple.load(str(folder / "ir.json"))
+    now = meeple.load(str(RULES[folder.name]))
     players = min(now.max_players, 3)
     for seed in (1, 2):
         assert _playout(old, players, seed) == _playout(now, players, seed)
@@ -61,7 +61,7 @@ STATES = sorted(COMPAT.glob("v*/*/state-*.json"))
 @pytest.mark.parametrize("saved", STATES, ids=_ids(STATES))
 def test_old_state_restores_and_plays_on(saved):
     doc = json.loads(saved.read_text(encoding="utf-8"))
-    game = interpreter.load(str(RULES[saved.parent.name]))
+    game = meeple.load(str(RULES[saved.parent.name]))
     state = game.state_from_json(doc)
     assert not state.is_terminal()
     assert [list(h) for h in state.history()] == doc["history"]

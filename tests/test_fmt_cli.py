@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.cli import main
+from meeple.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = sorted([*ROOT.glob("games/*.rules"), *ROOT.glob("games/variants/*.rules"),

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import interpreter
-from interpreter.cli import main
-from interpreter.fuzz import fuzz
-from interpreter.records import replay_record
+import meeple
+from meeple.tools.cli import main
+from meeple.tools.fuzz import fuzz
+from meeple.tools.records import replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
 LUCKYDOG = ROOT / "games" / "luckydog.rules"
@@ -24,7 +24,7 @@ def broken_copy(tmp_path: Path, path: Path, old: str, new: str) -> Path:
 
 
 def test_the_bundled_game_keeps_its_invariants() -> None:
-    report = fuzz(interpreter.load(str(LUCKYDOG)), examples=8, seed=1)
+    report = fuzz(meeple.load(str(LUCKYDOG)), examples=8, seed=1)
     assert report.failure is None
     assert report.examples >= 8 and report.steps > 100
     assert {"start_tile", "marker", "road"} <= report.decisions
@@ -32,13 +32,13 @@ def test_the_bundled_game_keeps_its_invariants() -> None:
 
 def test_a_broken_rule_is_found_and_its_record_replays(tmp_path: Path) -> None:
     path = broken_copy(tmp_path, LUCKYDOG, "define target(p) = max(1, ", "define target(p) = max(0, ")
-    game = interpreter.load(str(path), params={"goal": 1})
+    game = meeple.load(str(path), params={"goal": 1})
     report = fuzz(game, examples=200, seed=2, shrink_seconds=5)
     f = report.failure
     assert f is not None and f.invariant == "targets_at_least_one"
     assert f.at is not None and path.read_text().splitlines()[f.at[0] - 1].startswith("invariant targets_at_least_one")
     record = tmp_path / "failure.jsonl"
-    from interpreter.records import write_record
+    from meeple.tools.records import write_record
     write_record(record, f.game, f.state, f.params, rules=str(path))
     replayed = replay_record(record)
     assert replayed.ok and replayed.broken is not None
@@ -49,8 +49,8 @@ def test_params_chosen_within_their_ranges_must_make_a_valid_game(tmp_path: Path
     """With stream_count's range wider than the shortest track, fuzzing the params finds a choice
     that makes no valid game (hare.rules had this range until a fuzzing run found it)."""
     path = broken_copy(tmp_path, HARE, "param stream_count = 2 in 0..4", "param stream_count = 2 in 0..60")
-    report = fuzz(interpreter.load(str(path)), examples=30, seed=1, vary_params=True, shrink_seconds=3,
-                  load=lambda p: interpreter.load(str(path), params=p))
+    report = fuzz(meeple.load(str(path)), examples=30, seed=1, vary_params=True, shrink_seconds=3,
+                  load=lambda p: meeple.load(str(path), params=p))
     assert report.failure is not None and report.failure.invariant == "params make a valid game"
     assert report.failure.params["stream_count"] > report.failure.params["track_length"]
 
@@ -76,7 +76,7 @@ def test_the_command_exits_0_and_says_what_it_covered(capsys) -> None:
 
 def test_an_observation_that_shows_a_hidden_zone_is_found(monkeypatch) -> None:
     """The engine's own checks can fail too: an observation that shows every card breaks one."""
-    game = interpreter.load(str(HARE))
+    game = meeple.load(str(HARE))
     real = type(game).zone_view
     monkeypatch.setattr(type(game), "zone_view", lambda self, st, seat: real(self, st, None))
     report = fuzz(game, examples=5, seed=1, shrink_seconds=2)
@@ -84,18 +84,18 @@ def test_an_observation_that_shows_a_hidden_zone_is_found(monkeypatch) -> None:
 
 
 def test_a_state_that_does_not_survive_json_is_found(monkeypatch) -> None:
-    from interpreter.state import State
+    from meeple.interpreter.state import State
     real = State.to_json
     monkeypatch.setattr(State, "to_json", lambda self: {**real(self), "turns": self.turns + 1})
-    report = fuzz(interpreter.load(str(HARE)), examples=5, seed=1, shrink_seconds=2, view_every=1)
+    report = fuzz(meeple.load(str(HARE)), examples=5, seed=1, shrink_seconds=2, view_every=1)
     assert report.failure is not None and report.failure.invariant == "JSON round trip"
 
 
 def test_a_card_the_engine_loses_is_found(monkeypatch) -> None:
     """No statement of the language destroys a card, so only an engine bug can: one that loses a
     discarded card breaks the built-in 'cards kept'."""
-    from interpreter.state import State
-    game = interpreter.load(str(HARE))
+    from meeple.interpreter.state import State
+    game = meeple.load(str(HARE))
     discard = game.layout.zone_names.index("discard")
     real = State.apply
 

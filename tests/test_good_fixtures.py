@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl import read_ir
+import meeple
+from meeple.dsl import read_ir
 
 GOOD = Path(__file__).parent / "fixtures" / "good"
 FILES = sorted(GOOD.glob("*.rules"))
@@ -28,7 +28,7 @@ def test_good_game_checks_clean(path: Path) -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_good_game_plays_to_the_end(path: Path) -> None:
-    game = interpreter.load(str(path))
+    game = meeple.load(str(path))
     ends = 0
     for i in range(GAMES):
         players = game.min_players + i % (game.max_players - game.min_players + 1)

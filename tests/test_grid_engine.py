@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.diagnostics import RuleRuntimeError
+import meeple
+from meeple.dsl.diagnostics import RuleRuntimeError
 
 HEADER = """
 game "t"
@@ -24,7 +24,7 @@ cards road in deck { 4 straight { roads = [N S] }  4 cross { roads = [N E S W], 
 def load(tmp_path: Path, text: str):
     path = tmp_path / "game.rules"
     path.write_text(HEADER + text)
-    return interpreter.load(str(path))
+    return meeple.load(str(path))
 
 
 def test_no_tile_has_the_attribute_defaults_and_no_per_tile_value(tmp_path: Path) -> None:

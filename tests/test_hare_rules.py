@@ -16,7 +16,7 @@ from collections.abc import Mapping
 import positions as P
 import pytest
 
-from interpreter import CHANCE
+from meeple import CHANCE
 
 ANIMALS = ["hare", "tortoise", "wolf", "fox", "sheep"]
 RACE_CARDS = {"hare": 18, "tortoise": 17, "wolf": 13, "howl_wolf": 3, "fox": 15, "sheep": 15}

@@ -15,8 +15,8 @@ import positions as P
 import pytest
 import test_hare_rules as R
 
-from dsl import read_ir, read_text
-from dsl.compare import compare
+from meeple.dsl import read_ir, read_text
+from meeple.dsl.compare import compare
 
 VARIANTS = Path(__file__).resolve().parents[1] / "games" / "variants"
 ANIMALS = R.ANIMALS

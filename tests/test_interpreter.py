@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-import interpreter
-from dsl import read_ir
-from dsl.cache import cache_dir
-from interpreter.flow import varieties_by_zone
-from interpreter.moves import CardChoice
-from interpreter.program import CHOICE
+import meeple
+from meeple.dsl import read_ir
+from meeple.dsl.cache import cache_dir
+from meeple.interpreter.flow import varieties_by_zone
+from meeple.interpreter.moves import CardChoice
+from meeple.interpreter.program import CHOICE
 
 SMALL = """
 game "flow"
@@ -35,7 +35,7 @@ end when count(table) >= 3
 
 @pytest.fixture(scope="module")
 def hare():
-    return interpreter.load("games/hare.rules")
+    return meeple.load("games/hare.rules")
 
 
 def choice(game, label):
@@ -46,7 +46,7 @@ def test_zone_flow_follows_the_moves(tmp_path):
     path = tmp_path / "flow.rules"
     path.write_text(SMALL)
     ir, _ = read_ir(str(path))
-    from dsl.symbols import collect
+    from meeple.dsl.symbols import collect
     held = varieties_by_zone(ir, collect(ir).zones)
     gold, red, blue = 0, 1, 2
     assert held["pool"] == {gold} and held["kept"] == {gold}
@@ -123,7 +123,7 @@ def test_no_cache_when_asked(tmp_path, monkeypatch):
 def test_the_small_game_plays_with_its_limits(tmp_path):
     path = tmp_path / "flow.rules"
     path.write_text(SMALL)
-    game = interpreter.load(str(path))
+    game = meeple.load(str(path))
     rng = random.Random(1)
     for seed in range(30):
         st = game.new_state(2, seed=seed)
@@ -142,7 +142,7 @@ ENGINE = "tests/fixtures/engine"
 
 
 def reports(name: str) -> dict:
-    game = interpreter.load(f"{ENGINE}/{name}.rules")
+    game = meeple.load(f"{ENGINE}/{name}.rules")
     return game.report_values(game.new_state(2, seed=1))
 
 
@@ -163,7 +163,7 @@ def test_a_define_parameter_named_like_a_zone_counts_the_zone_passed():
 
 
 def test_a_limit_through_a_define_is_read_as_bound_not_as_spelled():
-    game = interpreter.load(f"{ENGINE}/limit_through_define.rules")
+    game = meeple.load(f"{ENGINE}/limit_through_define.rules")
     st = game.new_state(2, seed=1)
     hand = game.layout.zone_names.index("hand")
     st.zones[st.zone_base[hand] + st.current][0] = 3  # the current player holds 3: small(current) fails
@@ -174,11 +174,11 @@ def test_a_limit_through_a_define_is_read_as_bound_not_as_spelled():
 
 def test_moving_all_of_a_zone_onto_itself_keeps_its_cards(tmp_path) -> None:
     """It once emptied the zone: the count was added, then the zone set to 0, on the same list."""
-    import interpreter
+    import meeple
     path = tmp_path / "g.rules"
     path.write_text('game "G"\nplayers 2..2\nzone pile public\ncards c in pile { 3 a }\n'
                     'turn {\n  move all from pile to pile\n  end game\n}\n')
-    state = interpreter.load(str(path)).new_state(2, seed=1)
+    state = meeple.load(str(path)).new_state(2, seed=1)
     assert state.is_terminal() and state.observation(0)["zones"]["pile"] == {"a": 3}
 
 
@@ -199,27 +199,27 @@ turn {
 @pytest.mark.parametrize("query", ["pos(first)", "place(first)", "finished(first)", "pos(at_place(lane, 2))"])
 def test_a_piece_query_of_none_is_a_runtime_error(tmp_path, query) -> None:
     """It read the last piece (none is -1, and P[-1] is a Python list's last item)."""
-    from dsl.diagnostics import RuleRuntimeError
+    from meeple.dsl.diagnostics import RuleRuntimeError
     path = tmp_path / "g.rules"
     text = NONE_PIECE.replace("{query}", query)
     path.write_text(text.replace("var seen = 0", "var seen = false") if "finished" in query else text)
     with pytest.raises(RuleRuntimeError, match="a piece is none"):
-        interpreter.load(str(path)).new_state(2, seed=1)
+        meeple.load(str(path)).new_state(2, seed=1)
 
 
 def test_piece_queries_of_named_and_looped_pieces_still_read_them(tmp_path) -> None:
     path = tmp_path / "g.rules"
     path.write_text(NONE_PIECE.replace("set first = at_place(lane, 1)", "move blue by 2")
                     .replace("{query}", "pos(blue) * 10 + sum(pos(r) for r in runner)"))
-    state = interpreter.load(str(path)).new_state(2, seed=1)
+    state = meeple.load(str(path)).new_state(2, seed=1)
     assert state.is_terminal() and state.observation(0)["vars"]["seen"] == [22]
 
 
 def test_a_piece_attribute_that_some_card_lacks_is_checked(tmp_path) -> None:
-    from dsl.diagnostics import RuleRuntimeError
+    from meeple.dsl.diagnostics import RuleRuntimeError
     path = tmp_path / "g.rules"
     cards = "zone pile public\ncards c in pile { 1 plain  1 red_card { who = red } }\n"
     path.write_text(NONE_PIECE.replace("turn {", cards + "turn {", 1)
                     .replace("{query}", "sum(pos(c.who) for c in pile)"))
     with pytest.raises(RuleRuntimeError, match="a piece is none"):
-        interpreter.load(str(path)).new_state(2, seed=1)
+        meeple.load(str(path)).new_state(2, seed=1)

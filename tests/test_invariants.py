@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl import read_ir
-from dsl.diagnostics import RulesError
+import meeple
+from meeple.dsl import read_ir
+from meeple.dsl.diagnostics import RulesError
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [ROOT / "games" / "hare.rules", ROOT / "games" / "luckydog.rules", ROOT / "games" / "slipstream.rules",
@@ -39,7 +39,7 @@ def first_broken(g, players: int, seed: int) -> tuple[list[str], int]:
 
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: p.stem)
 def test_the_declared_invariants_hold_in_random_games(path: Path) -> None:
-    g = interpreter.load(str(path))
+    g = meeple.load(str(path))
     assert g.invariants, "every bundled game declares invariants"
     assert g.broken_invariants(g.new_state(g.min_players, seed=0)) == []
     for seed in range(6):
@@ -52,7 +52,7 @@ def mutated(tmp_path: Path, path: Path, old: str, new: str, **params: int):
     assert text.count(old) == 1
     copy = tmp_path / path.name
     copy.write_text(text.replace(old, new))
-    return interpreter.load(str(copy), params=params or None)
+    return meeple.load(str(copy), params=params or None)
 
 
 def test_an_animal_sent_back_breaks_animals_never_go_back(tmp_path: Path) -> None:
@@ -87,8 +87,8 @@ def test_was_is_for_invariants_only(tmp_path: Path) -> None:
 def test_params_anywhere_in_their_ranges_make_a_valid_game(path: Path) -> None:
     """All params at one end of their ranges, or any two at opposite ends, still give a game
     that loads (the hare's streams once could outnumber the spaces of its track)."""
-    ranges = {p["name"]: (p["lo"], p["hi"]) for p in interpreter.load(str(path)).ir["params"]}
+    ranges = {p["name"]: (p["lo"], p["hi"]) for p in meeple.load(str(path)).ir["params"]}
     choices = [{name: ends[i] for name, ends in ranges.items()} for i in (0, 1)]
     choices += [{a: ranges[a][0], b: ranges[b][1]} for a in ranges for b in ranges if a != b]
     for params in choices:
-        interpreter.load(str(path), params=params)
+        meeple.load(str(path), params=params)

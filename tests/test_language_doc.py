@@ -40,15 +40,15 @@ from typing import Optional
 import pytest
 from lark import Tree
 
-import interpreter
-from dsl import RulesError
-from dsl.check import MAX_CARDS, MAX_PLAYERS, MAX_SPACES, MAX_STEPS, WAS
-from dsl.parse import grammar, parse
-from dsl.symbols import AGGREGATES, BUILTINS, KEYWORD_NAMES, ROUTE_CLAUSES
+import meeple
+from meeple.dsl import RulesError
+from meeple.dsl.check import MAX_CARDS, MAX_PLAYERS, MAX_SPACES, MAX_STEPS, WAS
+from meeple.dsl.parse import grammar, parse
+from meeple.dsl.symbols import AGGREGATES, BUILTINS, KEYWORD_NAMES, ROUTE_CLAUSES
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "language.md"
-LARK = ROOT / "dsl" / "rules.lark"
+LARK = ROOT / "meeple" / "dsl" / "rules.lark"
 KINDS = ("decl", "stmt", "expr")
 EXPECTED_ERROR = re.compile(r"#\s*error:\s*(.+?)\s*$", re.M)
 GRAMMAR_COMMENT = re.compile(r"<!--\s*grammar:(.*?)-->", re.S)
@@ -279,7 +279,7 @@ def check(ex: Example, folder: Path) -> tuple[Optional[RulesError], str]:
     if not ex.is_file:
         path.write_text(text, encoding="utf-8")
     try:
-        interpreter.load(str(path))
+        meeple.load(str(path))
     except RulesError as e:
         return e, str(path)
     return None, str(path)
@@ -363,7 +363,7 @@ def test_example(ex: Example, games: Path) -> None:
 
 @pytest.mark.parametrize("ex", [ex for ex in FILES if not ex.expected], ids=lambda ex: ex.name)
 def test_example_games_play_to_their_end(ex: Example, games: Path) -> None:
-    game = interpreter.load(str(games / ex.name))
+    game = meeple.load(str(games / ex.name))
     for i in range(6):
         players = game.min_players + i % (game.max_players - game.min_players + 1)
         state = game.new_state(players, seed=i)

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from dsl import RulesError, ir_from_text, read_ir
-from dsl import ast as A
-from dsl.lower import IR_VERSION, node_kind
-from dsl.schema import SCHEMA_PATH, build_schema, validate_ir
+from meeple.dsl import RulesError, ir_from_text, read_ir
+from meeple.dsl import ast as A
+from meeple.dsl.lower import IR_VERSION, node_kind
+from meeple.dsl.schema import SCHEMA_PATH, build_schema, validate_ir
 
 GOOD = Path(__file__).parent / "fixtures" / "good"
 
@@ -50,7 +50,8 @@ def problems(doc: dict) -> list[tuple[str, str]]:
 
 def test_schema_json_is_current() -> None:
     committed = json.loads(SCHEMA_PATH.read_text())
-    assert committed == build_schema(), "dsl/schema.json is stale: run `python -m dsl.schema > dsl/schema.json`"
+    assert committed == build_schema(), \
+        "meeple/dsl/schema.json is stale: run `python -m meeple.dsl.schema > meeple/dsl/schema.json`"
 
 
 def test_every_node_kind_of_the_schema_is_an_ast_class() -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.records import read_record
+from meeple.tools.cli import main
+from meeple.tools.records import read_record
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = str(ROOT / "games" / "luckydog.rules")

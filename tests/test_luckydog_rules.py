@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 import luckydog_positions as P
 import pytest
 
-from interpreter import CHANCE
+from meeple import CHANCE
 
 ROAD_TILES = {"straight": 8, "curve": 8, "t_junction": 4, "crossroads": 6, "roundabout": 3, "double_curve": 3,
               "dead_end": 2}

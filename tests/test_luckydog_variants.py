@@ -17,9 +17,9 @@ import luckydog_positions as P
 import pytest
 import test_luckydog_rules as R
 
-import interpreter
-from dsl import read_ir, read_text
-from dsl.compare import compare
+import meeple
+from meeple.dsl import read_ir, read_text
+from meeple.dsl.compare import compare
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "games" / "luckydog.rules"
@@ -96,7 +96,7 @@ def test_variant_is_a_short_file_extending_the_base(variant: Path) -> None:
     code = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
     assert code[0] == 'extends "../luckydog.rules"'
     assert len(lines) < len(BASE.read_text(encoding="utf-8").splitlines()) / 2
-    game = interpreter.load(str(variant))
+    game = meeple.load(str(variant))
     assert game.new_state(4, seed=1).decision() == "start_tile"
 
 
@@ -115,7 +115,7 @@ def test_variant_changes_only_what_it_means_to(variant: Path) -> None:
 
 def second_start_squares(path: Path, seed: int) -> list[tuple[int, int]]:
     """Where the second player may put their start tile, after the first went at the origin."""
-    state = interpreter.load(str(path)).new_state(4, seed=seed)
+    state = meeple.load(str(path)).new_state(4, seed=seed)
     assert state.decision() == "start_tile"
     first = state.legal_actions()[0]
     assert " at 0,0 " in first.text
@@ -140,7 +140,7 @@ def test_adjacent_start_tiles_share_a_side(seed: int) -> None:
 def test_adjacent_start_one_apart_when_no_start_tile_fits() -> None:
     """Two dead ends facing each other, and the third player holds only crossroads: nothing fits
     beside them, so the tile goes one square apart from a start tile, as in the base game."""
-    game = interpreter.load(str(ADJACENT))
+    game = meeple.load(str(ADJACENT))
     st = R.setup_at_start_tile(game, players=3, seed=2)
     R.place_start(st, "dead_end", (0, 0), 0, "N")
     second = st.current_player()
@@ -168,7 +168,7 @@ def target(game, state, seat: int) -> int:
 def first_detour(path: Path, seed: int):
     """Play (roads at random, no effect card but a detour) until the first detour; returns
     (game, state, who played it, the action text)."""
-    game = interpreter.load(str(path))
+    game = meeple.load(str(path))
     state = game.new_state(4, seed=seed)
     rng = random.Random(seed)
     while not state.is_terminal():

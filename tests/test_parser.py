@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesError, RulesSyntaxError, read_ir
-from dsl import ast as A
-from dsl.parse import MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES, MAX_SYNTAX_ERRORS, parse
+from meeple.dsl import RulesError, RulesSyntaxError, read_ir
+from meeple.dsl import ast as A
+from meeple.dsl.parse import MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES, MAX_SYNTAX_ERRORS, parse
 
 SMALL = """\
 game "Small"
@@ -310,7 +310,7 @@ def test_missing_file_is_a_diagnostic(tmp_path: Path) -> None:
 
 
 def test_a_byte_order_mark_is_not_part_of_the_rules(tmp_path, hare_path) -> None:
-    from dsl import read_ir
+    from meeple.dsl import read_ir
     marked = tmp_path / "marked.rules"
     marked.write_bytes(b"\xef\xbb\xbf" + hare_path.read_bytes())
     plain, _ = read_ir(str(hare_path))

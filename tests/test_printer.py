@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dsl import RulesError, RulesSyntaxError, ir_from_text
-from dsl.parse import grammar
-from dsl.printer import print_rules
-from dsl.walk import positionless
+from meeple.dsl import RulesError, RulesSyntaxError, ir_from_text
+from meeple.dsl.parse import grammar
+from meeple.dsl.printer import print_rules
+from meeple.dsl.walk import positionless
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from interpreter import CHANCE, TERMINAL
-from interpreter.bots import RandomBot, sample_chance
-from interpreter.cli import main
-from interpreter.records import RecordError, read_record, replay_record, state_hash, write_record
-from interpreter.simulate import simulate
+import meeple
+from meeple import CHANCE, TERMINAL
+from meeple.tools.bots import RandomBot, sample_chance
+from meeple.tools.cli import main
+from meeple.tools.records import RecordError, read_record, replay_record, state_hash, write_record
+from meeple.tools.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = str(ROOT / "games" / "hare.rules")
@@ -147,7 +147,7 @@ def test_rules_found_beside_the_record_and_hash_warning(tmp_path, monkeypatch, c
 
 
 def test_explicit_chance_game_round_trips(tmp_path):
-    game = interpreter.load(RULES)
+    game = meeple.load(RULES)
     state = game.new_state(3, chance="explicit")
     rng = random.Random(5)
     bot = RandomBot(6)
@@ -165,7 +165,7 @@ def test_explicit_chance_game_round_trips(tmp_path):
 
 
 def test_state_hash_ignores_history_but_not_position():
-    game = interpreter.load(RULES)
+    game = meeple.load(RULES)
     a = game.new_state(2, seed=1)
     b = a.clone()
     assert state_hash(a) == state_hash(b)

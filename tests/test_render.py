@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.boards import TileShapes
-from interpreter.cli import main
-from interpreter.game import load
-from interpreter.play import match_answer, placements
-from interpreter.render import BoardView, Cell, draw_grid, draw_strip, draw_tile, paths_of, tag_letters
+from meeple.interpreter.boards import TileShapes
+from meeple.tools.cli import main
+from meeple.interpreter.game import load
+from meeple.tools.play import match_answer, placements
+from meeple.tools.render import BoardView, Cell, draw_grid, draw_strip, draw_tile, paths_of, tag_letters
 
 ROOT = Path(__file__).resolve().parents[1]
 LUCKYDOG = str(ROOT / "games" / "luckydog.rules")
@@ -293,7 +293,7 @@ def test_many_moves_in_columns_keep_their_numbers():
     from rich.console import Console
     from rich.markup import escape
 
-    from interpreter.play import _list_moves
+    from meeple.tools.play import _list_moves
 
     legal = [Move("stop")] + [Move(f"police {x},{y}") for x in range(-2, 3) for y in range(-1, 2)]
     console = Console(width=80, file=io.StringIO(), highlight=False)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from dsl import RulesError
-from interpreter.cli import main
-from interpreter.simulate import simulate
+from meeple.dsl import RulesError
+from meeple.tools.cli import main
+from meeple.tools.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = str(ROOT / "games" / "hare.rules")

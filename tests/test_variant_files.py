@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from interpreter.cli import main
-from interpreter.simulate import END, play_one
+import meeple
+from meeple.tools.cli import main
+from meeple.tools.simulate import END, play_one
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = sorted((ROOT / "games" / "variants").glob("*.rules"))
@@ -34,7 +34,7 @@ def test_a_variant_says_what_it_tries_and_extends_a_game(path: Path) -> None:
 def test_a_variant_validates_and_plays_to_the_end(path: Path, capsys) -> None:
     assert main(["validate", str(path)]) == 0
     assert "ok (0 warnings)" in capsys.readouterr().out
-    game = interpreter.load(str(path))
+    game = meeple.load(str(path))
     for players in sorted({game.min_players, game.max_players}):
         for index in range(2):
             kind, turns, *_, error = play_one(game, players, seed=7, index=index)

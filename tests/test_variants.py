@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl import RulesError, read_ir
-from interpreter.cli import main
+import meeple
+from meeple.dsl import RulesError, read_ir
+from meeple.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = """game "Base"
@@ -44,7 +44,7 @@ def test_a_variant_sets_a_param_and_keeps_its_range_and_description(tmp_path: Pa
     assert (goal["default"], goal["lo"], goal["hi"], goal["doc"]) == (7, 1, 9, "how far to go")
     assert ir["title"] == "Base" and ir["extends"] is None and ir["changes"] == []
     assert ir["sources"] == [str(path), str(tmp_path / "base.rules")]
-    assert interpreter.load(str(path)).params["goal"] == 7
+    assert meeple.load(str(path)).params["goal"] == 7
 
 
 def test_a_variant_adds_replaces_and_removes(tmp_path: Path) -> None:
@@ -73,7 +73,7 @@ replace turn {
   end game with no winner
 }
 """})
-    game = interpreter.load(str(path))
+    game = meeple.load(str(path))
     assert game.max_players == 6
     state = game.new_state(5, seed=1)
     assert state.is_terminal() and state.outcome == "draw"
@@ -194,9 +194,9 @@ def test_variants_of_variants(tmp_path: Path) -> None:
 
 def test_the_record_hash_covers_the_base(tmp_path: Path) -> None:
     path = write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\n'})
-    before = interpreter.load(str(path)).source_hash
+    before = meeple.load(str(path)).source_hash
     (tmp_path / "base.rules").write_text(BASE.replace("in 1..9", "in 1..10"))
-    assert interpreter.load(str(path)).source_hash != before
+    assert meeple.load(str(path)).source_hash != before
 
 
 def test_ir_of_a_variant_is_the_whole_game_and_loads_as_json(tmp_path: Path, capsys) -> None:
@@ -204,7 +204,7 @@ def test_ir_of_a_variant_is_the_whole_game_and_loads_as_json(tmp_path: Path, cap
     assert main(["ir", str(path)]) == 0
     doc = capsys.readouterr().out
     (tmp_path / "v.json").write_text(doc)
-    game = interpreter.load(str(tmp_path / "v.json"))
+    game = meeple.load(str(tmp_path / "v.json"))
     assert game.params["goal"] == 3 and game.title == "Base"
 
 

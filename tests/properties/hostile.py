@@ -22,12 +22,12 @@ from hypothesis.extra.lark import LarkStrategy
 from lark import Lark
 from lark.grammar import NonTerminal
 
-import interpreter
-from dsl import RulesError, RulesSyntaxError, ir_from_text
-from dsl.diagnostics import RuleRuntimeError
-from dsl.limits import MAX_NUMBER
-from dsl.parse import grammar
-from dsl.schema import validate_ir
+import meeple
+from meeple.dsl import RulesError, RulesSyntaxError, ir_from_text
+from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.dsl.limits import MAX_NUMBER
+from meeple.dsl.parse import grammar
+from meeple.dsl.schema import validate_ir
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted((ROOT / "games").glob("*.rules"))
@@ -158,9 +158,9 @@ def play(game: Any, seed: int) -> str:
 
 
 def load_and_play(path: Path, text: str | None, seed: int, json_path: bool = False) -> str:
-    """``interpreter.load`` then a few random steps; a rule failing at run time is a clean error."""
+    """``meeple.load`` then a few random steps; a rule failing at run time is a clean error."""
     try:
-        game = interpreter.load(str(path))
+        game = meeple.load(str(path))
     except RulesError as e:
         assert_says_where(e, text, json_path)
         return "syntax error" if isinstance(e, RulesSyntaxError) else "semantic error"
@@ -221,8 +221,8 @@ def names(extra: list[str]) -> st.SearchStrategy[str]:
 @lru_cache(maxsize=1)
 def grammar_source() -> Lark:
     """dsl/rules.lark as the parser reads it, not from lark's cache (which keeps no grammar to generate from)."""
-    import dsl.parse
-    return Lark.open("rules.lark", rel_to=dsl.parse.__file__, parser="lalr", maybe_placeholders=False)
+    import meeple.dsl.parse
+    return Lark.open("rules.lark", rel_to=meeple.dsl.parse.__file__, parser="lalr", maybe_placeholders=False)
 
 
 class _BoundedLark(LarkStrategy):
@@ -298,7 +298,7 @@ def generated_rules(draw: st.DrawFn) -> tuple[str, str]:
 @lru_cache(maxsize=None)
 def part_validator(kind: str) -> Any:
     """The schema's validator (dsl/schema.py) for one union of its ``$defs`` ("stmt", "expr")."""
-    from dsl.schema import validator
+    from meeple.dsl.schema import validator
     return type(validator())({"$defs": schema()["$defs"], "$ref": f"#/$defs/{kind}"})
 
 
@@ -368,7 +368,7 @@ PLAIN_TOKEN = re.compile(r'"[^"\n]*"|[A-Za-z_0-9]+|\.\.|[=!<>]=|[^\s#]')
 # ---- IR documents ------------------------------------------------------------------------------
 
 def schema() -> dict:
-    return json.loads((ROOT / "dsl" / "schema.json").read_text())
+    return json.loads((ROOT / "meeple" / "dsl" / "schema.json").read_text())
 
 
 class IRStrategies:

@@ -58,7 +58,7 @@ def cases(work: Path) -> dict[str, Callable[[], Path]]:
             return path
         return make
 
-    from dsl import ir_from_text
+    from meeple.dsl import ir_from_text
     ir = json.dumps(ir_from_text(HOST, "mini.rules"))
     return {
         "deck_of_a_billion_cards": text("deck", sized("deck", 10**9)),
@@ -94,13 +94,13 @@ def cases(work: Path) -> dict[str, Callable[[], Path]]:
 
 
 def run(name: str, make: Callable[[], Path]) -> dict:
-    import interpreter
-    from dsl import RulesError
-    from dsl.diagnostics import RuleRuntimeError
+    import meeple
+    from meeple.dsl import RulesError
+    from meeple.dsl.diagnostics import RuleRuntimeError
     out: dict = {"case": name}
     try:
         path = make()
-        game = interpreter.load(str(path))
+        game = meeple.load(str(path))
         for seed in range(3):
             play(game, seed)
         out["outcome"] = "played"

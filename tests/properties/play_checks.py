@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import interpreter
+import meeple
 
 
 def assert_looking_leaves_it_unchanged(game: Any, state: Any) -> None:
@@ -44,9 +44,9 @@ def check_who_moves(state: Any, players: int) -> None:
     outcomes whose chances add up to 1, a seat to move has legal actions; no two are named alike."""
     actor = state.current_player()
     if state.is_terminal():
-        assert actor == interpreter.TERMINAL
+        assert actor == meeple.TERMINAL
         assert state.legal_actions() == [] and state.chance_outcomes() == []
-    elif actor == interpreter.CHANCE:
+    elif actor == meeple.CHANCE:
         assert state.is_chance_node() and state.legal_actions() == []
         outcomes = state.chance_outcomes()
         assert outcomes, "chance node without outcomes"

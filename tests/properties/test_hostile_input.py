@@ -39,9 +39,9 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 import hostile
-from dsl import RulesError, ir_from_json, ir_from_text, read_ir
-from dsl.limits import MAX_IR_DEPTH, MAX_NUMBER
-from dsl.walk import positionless
+from meeple.dsl import RulesError, ir_from_json, ir_from_text, read_ir
+from meeple.dsl.limits import MAX_IR_DEPTH, MAX_NUMBER
+from meeple.dsl.walk import positionless
 
 HERE = Path(__file__).parent
 SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large, HealthCheck.large_base_example]
@@ -150,7 +150,7 @@ def test_the_schema_validator_reports_what_jsonschema_does(doc: dict) -> None:
     """dsl/schema.py applies a union's if/then dispatch by the node's kind: the same errors."""
     from jsonschema import Draft202012Validator
 
-    from dsl.schema import validator
+    from meeple.dsl.schema import validator
 
     def errors(v) -> list:
         return sorted((list(map(str, e.absolute_path)), e.message, sorted(c.message for c in e.context))
@@ -290,7 +290,7 @@ def test_sizes_up_to_and_past_the_limits_play_or_say_where(text: str, seed: int,
 def test_a_lowered_variant_matches_the_schema() -> None:
     """A variant's base path and a removed report's label are texts, not names; a param that
     keeps its base's range has none (the schema said names and integers)."""
-    from dsl.schema import validate_ir
+    from meeple.dsl.schema import validate_ir
     text = 'extends "../hare.rules"\nparam podium_size = 2\nremove report "the longest game"\n'
     assert validate_ir(ir_from_text(text, "v.rules"), "v.rules") == []
 
@@ -304,7 +304,7 @@ def test_a_player_var_set_to_a_number_is_an_error() -> None:
 
 
 def read_ir_text(text: str) -> None:
-    from dsl.check import check
+    from meeple.dsl.check import check
     ir = ir_from_text(text, "t.rules")
     errors = [d for d in check(ir, "t.rules") if d.kind == "error"]
     if errors:
@@ -323,21 +323,22 @@ def test_numbers_past_the_limit_are_refused_in_text_and_ir() -> None:
 def test_only_the_first_unknown_names_get_a_suggestion(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each "did you mean" compares the name with every name: thousands of unknown names among
     thousands of names took minutes; past a budget of work the errors come without one."""
-    import dsl.check
-    monkeypatch.setattr(dsl.check, "MAX_SUGGESTION_WORK", 200)
+    import meeple.dsl.check
+    monkeypatch.setattr(meeple.dsl.check, "MAX_SUGGESTION_WORK", 200)
     text = hostile.HOST + "".join(f'report "r{i}" = pointz\n' for i in range(20))
-    messages = [d.message for d in dsl.check.check(ir_from_text(text, "t.rules"), "t.rules") if d.kind == "error"]
+    diagnostics = meeple.dsl.check.check(ir_from_text(text, "t.rules"), "t.rules")
+    messages = [d.message for d in diagnostics if d.kind == "error"]
     assert messages[0] == "unknown name 'pointz' (did you mean 'points'?)"
     assert messages[-1] == "unknown name 'pointz'"
 
 
 def test_setting_current_to_no_seat_is_a_runtime_error(tmp_path: Path) -> None:
     """It was an IndexError at the next read of a zone of the current player."""
-    import interpreter
-    from dsl.diagnostics import RuleRuntimeError
+    import meeple
+    from meeple.dsl.diagnostics import RuleRuntimeError
     path = tmp_path / "current.rules"
     path.write_text(hostile.HOST.replace(hostile.HOST_TURN, hostile.HOST_TURN + "  set current = players\n", 1))
-    game = interpreter.load(str(path))
+    game = meeple.load(str(path))
     with pytest.raises(RuleRuntimeError, match="not a seat"):
         hostile.play(game, 1)
 
@@ -354,13 +355,13 @@ def test_a_variant_read_as_ir_names_the_path_of_its_base(tmp_path: Path) -> None
 def test_moving_a_piece_that_is_none_is_a_runtime_error(tmp_path: Path) -> None:
     """'move c.runner' of a card without a runner was a KeyError (found by both the grammar and
     the IR properties)."""
-    import interpreter
-    from dsl.diagnostics import RuleRuntimeError
+    import meeple
+    from meeple.dsl.diagnostics import RuleRuntimeError
     path = tmp_path / "none.rules"
     chips = "  4 red_chip { runner = red, tone = light }\n  4 blue_chip { runner = blue,"
     runnerless = "  0 ghost { runner = red }\n  4 red_chip { tone = light }\n  4 blue_chip {"
     path.write_text(hostile.HOST.replace(chips, runnerless, 1))
-    game = interpreter.load(str(path))
+    game = meeple.load(str(path))
     with pytest.raises(RuleRuntimeError, match="the piece to move is none"):
         hostile.play(game, 1)
 

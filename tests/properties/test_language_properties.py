@@ -14,8 +14,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from dsl import RulesError, read_ir
-from dsl.parse import parse
+from meeple.dsl import RulesError, read_ir
+from meeple.dsl.parse import parse
 
 import hostile
 

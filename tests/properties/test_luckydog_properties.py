@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, currently_in_test_context, event, given, note, settings
 from hypothesis import strategies as st
 
-import interpreter
+import meeple
 from play_checks import assert_looking_leaves_it_unchanged, check_who_moves, swap_one
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "luckydog.rules"
@@ -60,14 +60,14 @@ assert sum(ROAD_TILES.values()) == 34 and sum(EFFECT_CARDS.values()) == 18
 
 
 @cache
-def luckydog() -> interpreter.Game:
+def luckydog() -> meeple.Game:
     """The game, loaded and compiled once per test session."""
-    return interpreter.load(str(RULES))
+    return meeple.load(str(RULES))
 
 
 # ---------------------------------------------------------------- layout helpers
 
-def zone_slots(game: interpreter.Game, state: interpreter.State) -> dict[tuple[str, int | None], int]:
+def zone_slots(game: meeple.Game, state: meeple.State) -> dict[tuple[str, int | None], int]:
     """(zone, owner or None) -> its slot in ``state.zones``, for every zone and seat."""
     slots = {}
     for zi, zone in enumerate(game.layout.zone_names):
@@ -77,7 +77,7 @@ def zone_slots(game: interpreter.Game, state: interpreter.State) -> dict[tuple[s
     return slots
 
 
-def zone_rows(game: interpreter.Game, state: interpreter.State) -> dict[tuple[str, int | None], list[int]]:
+def zone_rows(game: meeple.Game, state: meeple.State) -> dict[tuple[str, int | None], list[int]]:
     """Every slot of ``state.zones`` as (zone, owner or None) -> counts by variety; checks that
     the slots are exactly the zones' (none left over, none shared) and agree with ``zone_view``."""
     slots = zone_slots(game, state)
@@ -92,11 +92,11 @@ def zone_rows(game: interpreter.Game, state: interpreter.State) -> dict[tuple[st
     return rows
 
 
-def named(game: interpreter.Game, vec: list[int]) -> dict[str, int]:
+def named(game: meeple.Game, vec: list[int]) -> dict[str, int]:
     return {n: c for n, c in zip(game.layout.variety_names, vec) if c}
 
 
-def tile_name(game: interpreter.Game, state: interpreter.State, t: int) -> str:
+def tile_name(game: meeple.Game, state: meeple.State, t: int) -> str:
     return game.layout.variety_names[state.grid.variety[t]]
 
 
@@ -107,7 +107,7 @@ def touching(board, t: int) -> list[tuple[int, int]]:
 
 # ---------------------------------------------------------------- per-step invariants
 
-def check_conserved(game: interpreter.Game, state: interpreter.State) -> None:
+def check_conserved(game: meeple.Game, state: meeple.State) -> None:
     """No negative count in any zone; the 52 cards (as many of each as the rules print) are
     in the zones (every slot of ``state.zones``) or on the table, and only road tiles are on
     the table."""
@@ -121,7 +121,7 @@ def check_conserved(game: interpreter.Game, state: interpreter.State) -> None:
     assert sum(sum(vec) for vec in state.zones) + len(state.grid.x) == TOTAL_CARDS
 
 
-def check_cards(game: interpreter.Game, state: interpreter.State, rows: dict) -> None:
+def check_cards(game: meeple.Game, state: meeple.State, rows: dict) -> None:
     """The cards are conserved, every count is a whole number, effect cards lie only where
     the rules send them and no hand holds more than a full hand."""
     check_conserved(game, state)
@@ -139,7 +139,7 @@ def check_cards(game: interpreter.Game, state: interpreter.State, rows: dict) ->
             assert sum(counts.values()) <= HAND_SIZE, (owner, counts)
 
 
-def check_grid(game: interpreter.Game, state: interpreter.State, rows: dict, full: dict) -> None:
+def check_grid(game: meeple.Game, state: meeple.State, rows: dict, full: dict) -> None:
     """The table is a consistent grid: one tile per square, neighbours that agree with the
     squares and with each other, every touching side matched (road end meets road end and
     no end meets no end), the frontier kept right, and the markers where the rules put them."""
@@ -191,13 +191,13 @@ def check_grid(game: interpreter.Game, state: interpreter.State, rows: dict, ful
 class Watch:
     """Invariants checked after every step of one game; remembers what must not regress."""
 
-    def __init__(self, game: interpreter.Game, players: int):
+    def __init__(self, game: meeple.Game, players: int):
         self.game, self.players = game, players
         self.table: list[tuple] = []      # (x, y, variety, rotation) of every tile so far
         self.marks: list[tuple] = []      # (policed, closed) of every tile so far
         self.kept: dict[tuple, dict[str, int]] = {}  # public zones that only ever grow
 
-    def check(self, state: interpreter.State, step: tuple | None = None) -> dict:
+    def check(self, state: meeple.State, step: tuple | None = None) -> dict:
         """``step`` is (actor, decision label, action text, the state before) of the step just applied."""
         game = self.game
         doc = state.to_json()
@@ -229,7 +229,7 @@ class Watch:
         # still gives ``doc`` before the next step).
         return doc
 
-    def check_progress(self, state: interpreter.State, rows: dict, step: tuple | None) -> None:
+    def check_progress(self, state: meeple.State, rows: dict, step: tuple | None) -> None:
         """What is on the table stays (tiles, police, closures); discards, fronts and detours
         only grow; a tile laid by a move is the one the move names, from the mover's hand, and
         lies where the rules allow: a start tile touching no tile, a road tile touching the
@@ -274,7 +274,7 @@ class Watch:
         self.table, self.marks = table, marks
 
 
-def check_round_trip(game: interpreter.Game, state: interpreter.State, doc: dict, seat: int, view: dict) -> None:
+def check_round_trip(game: meeple.Game, state: meeple.State, doc: dict, seat: int, view: dict) -> None:
     """to_json -> JSON text -> state_from_json gives the same state, the same moves and
     ``seat``'s same ``view``."""
     restored = game.state_from_json(json.loads(json.dumps(doc)))
@@ -287,7 +287,7 @@ def check_round_trip(game: interpreter.Game, state: interpreter.State, doc: dict
     assert restored.observation(seat) == view, seat
 
 
-def check_privacy(game: interpreter.Game, state: interpreter.State, rows: dict, full: dict,
+def check_privacy(game: meeple.Game, state: meeple.State, rows: dict, full: dict,
                   views: list[dict]) -> None:
     """``observation(seat)`` shows the seat's own hand, only sizes of the other hands and of
     the deck, the public zones, the vars and the table in full (``full``: everything)."""
@@ -310,7 +310,7 @@ def check_privacy(game: interpreter.Game, state: interpreter.State, rows: dict, 
             assert zones[zone] == full["zones"][zone], (seat, zone)
 
 
-def check_hidden_cards_unseen(game: interpreter.Game, state: interpreter.State, doc: dict, seat: int,
+def check_hidden_cards_unseen(game: meeple.Game, state: meeple.State, doc: dict, seat: int,
                               view: dict) -> None:
     """``observation(seat)`` (``view``) does not change when the cards hidden from the seat
     are dealt differently among the zones hiding them."""
@@ -344,7 +344,7 @@ def check_hidden_cards_unseen(game: interpreter.Game, state: interpreter.State, 
             f"seat {seat}'s observation depends on cards hidden from it ({kind})"
 
 
-def check_every_action(game: interpreter.Game, state: interpreter.State) -> None:
+def check_every_action(game: meeple.Game, state: meeple.State) -> None:
     """Every legal action (or chance outcome) applies to a clone without error, keeps the
     cards conserved and the table matched, and leaves the original untouched; a made-up
     action is refused without changing anything."""
@@ -362,22 +362,22 @@ def check_every_action(game: interpreter.Game, state: interpreter.State) -> None
     assert state.to_json() == before, "applying to a clone changed the original"
     for bogus_text in ("road unicorn at 0,0 rotation 0", "road straight at 999,999 rotation 0"):
         bogus = state.clone()
-        with pytest.raises(interpreter.IllegalAction):
+        with pytest.raises(meeple.IllegalAction):
             bogus.apply(bogus_text)
         assert bogus.to_json() == before, "a refused action changed the state"
 
 
 # ---------------------------------------------------------------- properties
 
-def options_of(state: interpreter.State) -> list[interpreter.Action]:
+def options_of(state: meeple.State) -> list[meeple.Action]:
     """The legal actions, or the chance outcomes at a chance node."""
-    if state.current_player() == interpreter.CHANCE:
+    if state.current_player() == meeple.CHANCE:
         return [a for a, _ in state.chance_outcomes()]
     return state.legal_actions()
 
 
-def choose_game(game: interpreter.Game, players: int,
-                choose: Callable[[list[interpreter.Action]], interpreter.Action]) -> list[int]:
+def choose_game(game: meeple.Game, players: int,
+                choose: Callable[[list[meeple.Action]], meeple.Action]) -> list[int]:
     """Play a game from ``new_state(players, chance="explicit")``, ``choose(options)`` picking
     every move and chance outcome; returns the index of the option chosen at each step.
 
@@ -402,8 +402,8 @@ def choose_game(game: interpreter.Game, players: int,
     return picks
 
 
-def play_checked(game: interpreter.Game, players: int, picks: list[int],
-                 phase: int) -> tuple[interpreter.State, dict]:
+def play_checked(game: meeple.Game, players: int, picks: list[int],
+                 phase: int) -> tuple[meeple.State, dict]:
     """Play a game from ``new_state(players, chance="explicit")``, taking option ``picks[i]``
     at step ``i``, checking the invariants after each step and every action on the steps
     ``phase`` (mod ``FULL_CHECK_EVERY``).
@@ -464,7 +464,7 @@ def test_random_play_keeps_invariants(players: int, data: st.DataObject) -> None
     # The record replays, text by text, to the identical final state.
     replay = game.new_state(players, chance="explicit")
     for actor, text in history:
-        expected = interpreter.CHANCE if actor == "chance" else actor
+        expected = meeple.CHANCE if actor == "chance" else actor
         assert replay.current_player() == expected, (actor, text)
         replay.apply(text)
     assert replay.to_json() == final
@@ -478,12 +478,12 @@ def test_seeded_play_ends(players: int, seed: int) -> None:
     game = luckydog()
     event(f"players={players}")
 
-    def play() -> interpreter.State:
+    def play() -> meeple.State:
         state = game.new_state(players, seed=seed)
         bot = random.Random(seed)
         decisions = 0
         while not state.is_terminal():
-            assert state.current_player() != interpreter.CHANCE, "a seeded state stopped at chance"
+            assert state.current_player() != meeple.CHANCE, "a seeded state stopped at chance"
             legal = state.legal_actions()
             assert legal, f"stuck: seat {state.current_player()} has no legal action ({state.decision()})"
             assert decisions < ACTION_LIMIT

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, currently_in_test_context, event, given, note, settings
 from hypothesis import strategies as st
 
-import interpreter
+import meeple
 from play_checks import assert_looking_leaves_it_unchanged, check_who_moves, swap_one
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "hare.rules"
@@ -54,15 +54,15 @@ assert sum(CARDS.values()) == TOTAL_CARDS
 
 
 @cache
-def hare() -> interpreter.Game:
+def hare() -> meeple.Game:
     """The game, loaded and compiled once per test session."""
-    return interpreter.load(str(RULES))
+    return meeple.load(str(RULES))
 
 
 # ---------------------------------------------------------------- layout helpers
 
 @cache
-def row_layout(game: interpreter.Game, players: int) -> tuple[tuple[str, int | None], ...]:
+def row_layout(game: meeple.Game, players: int) -> tuple[tuple[str, int | None], ...]:
     """(zone, owner) of each row of ``to_json()["zones"]``: zones in declaration order,
     one row per seat for a per-player zone (the order ``zone_view`` lists them in)."""
     rows: list[tuple[str, int | None]] = []
@@ -74,12 +74,12 @@ def row_layout(game: interpreter.Game, players: int) -> tuple[tuple[str, int | N
     return tuple(rows)
 
 
-def varieties(game: interpreter.Game) -> list[str]:
+def varieties(game: meeple.Game) -> list[str]:
     """Variety name of each column of a ``to_json()["zones"]`` row."""
     return list(game.layout.variety_names)
 
 
-def named_rows(game: interpreter.Game, state: interpreter.State, doc: dict) -> dict[tuple, dict[str, int]]:
+def named_rows(game: meeple.Game, state: meeple.State, doc: dict) -> dict[tuple, dict[str, int]]:
     """Each zone row of ``doc`` as {variety: count} (zeros dropped), checked against ``zone_view``."""
     names = varieties(game)
     rows = row_layout(game, state.players)
@@ -100,12 +100,12 @@ def named_rows(game: interpreter.Game, state: interpreter.State, doc: dict) -> d
 class Watch:
     """Invariants checked after every step of one game; remembers what must not regress."""
 
-    def __init__(self, game: interpreter.Game, players: int):
+    def __init__(self, game: meeple.Game, players: int):
         self.game, self.players = game, players
         self.pos: dict[str, int] | None = None
         self.podium: list[str] = []
 
-    def check(self, state: interpreter.State) -> dict:
+    def check(self, state: meeple.State) -> dict:
         game = self.game
         doc = state.to_json()
         rows = named_rows(game, state, doc)
@@ -150,7 +150,7 @@ class Watch:
         return doc
 
 
-def check_round_trip(game: interpreter.Game, state: interpreter.State, doc: dict, views: list[dict]) -> None:
+def check_round_trip(game: meeple.Game, state: meeple.State, doc: dict, views: list[dict]) -> None:
     """to_json -> JSON text -> state_from_json gives the same state, the same moves and views."""
     restored = game.state_from_json(json.loads(json.dumps(doc)))
     assert restored.to_json() == doc
@@ -170,7 +170,7 @@ def public_part(obs: dict) -> dict:
     return {k: v for k, v in obs.items() if k not in ("scores", "winners")}
 
 
-def check_privacy(game: interpreter.Game, state: interpreter.State, doc: dict, rows: dict,
+def check_privacy(game: meeple.Game, state: meeple.State, doc: dict, rows: dict,
                   views: list[dict]) -> None:
     """``observation(seat)`` shows the seat's own private zones, only sizes of the other
     seats' hands and bets and of the deck and bet pile, and it does not change when the
@@ -218,7 +218,7 @@ def check_privacy(game: interpreter.Game, state: interpreter.State, doc: dict, r
                 f"seat {seat}'s observation depends on cards hidden from it ({kind})"
 
 
-def check_every_action(game: interpreter.Game, state: interpreter.State) -> None:
+def check_every_action(game: meeple.Game, state: meeple.State) -> None:
     """Every legal action (or chance outcome) applies to a clone without error, keeps the
     cards conserved and the animals from moving back, and leaves the original untouched;
     a made-up action is refused without changing anything."""
@@ -240,15 +240,15 @@ def check_every_action(game: interpreter.Game, state: interpreter.State) -> None
         assert after["podium"][TRACK][:len(podium)] == podium, (action.text, podium, after["podium"])
     assert state.to_json() == before, "applying to a clone changed the original"
     bogus = state.clone()
-    with pytest.raises(interpreter.IllegalAction):
+    with pytest.raises(meeple.IllegalAction):
         bogus.apply("play 9 unicorn")
     assert bogus.to_json() == before, "a refused action changed the state"
 
 
 # ---------------------------------------------------------------- properties
 
-def play_checked(game: interpreter.Game, players: int, choose: Callable[[int], int],
-                 phase: int) -> tuple[interpreter.State, dict]:
+def play_checked(game: meeple.Game, players: int, choose: Callable[[int], int],
+                 phase: int) -> tuple[meeple.State, dict]:
     """Play a game from ``new_state(players, chance="explicit")``, ``choose(n)`` picking
     the index of every move and chance outcome, checking the invariants after each step
     and every action on the steps ``phase`` (mod ``FULL_CHECK_EVERY``).
@@ -261,7 +261,7 @@ def play_checked(game: interpreter.Game, players: int, choose: Callable[[int], i
         assert applied < ACTION_LIMIT, f"not over after {applied} actions: {state}"
         if applied % FULL_CHECK_EVERY == phase:
             check_every_action(game, state)
-        if state.current_player() == interpreter.CHANCE:
+        if state.current_player() == meeple.CHANCE:
             options = [a for a, _ in state.chance_outcomes()]
         else:
             options = state.legal_actions()
@@ -295,7 +295,7 @@ def test_random_play_keeps_invariants(players: int, data: st.DataObject) -> None
     # The record replays, text by text, to the identical final state.
     replay = game.new_state(players, chance="explicit")
     for actor, text in state.history():
-        expected = interpreter.CHANCE if actor == "chance" else actor
+        expected = meeple.CHANCE if actor == "chance" else actor
         assert replay.current_player() == expected, (actor, text)
         replay.apply(text)
     assert replay.to_json() == final
@@ -308,12 +308,12 @@ def test_seeded_play_ends_with_winners(players: int, seed: int) -> None:
     game = hare()
     event(f"players={players}")
 
-    def play() -> interpreter.State:
+    def play() -> meeple.State:
         state = game.new_state(players, seed=seed)
         bot = random.Random(seed)
         decisions = 0
         while not state.is_terminal():
-            assert state.current_player() != interpreter.CHANCE, "a seeded state stopped at chance"
+            assert state.current_player() != meeple.CHANCE, "a seeded state stopped at chance"
             assert decisions < game.max_steps
             state.apply(bot.choice(state.legal_actions()))
             decisions += 1

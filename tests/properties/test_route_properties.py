@@ -28,8 +28,8 @@ import pytest
 from hypothesis import event, given, note, target
 from hypothesis import strategies as st
 
-from interpreter import routes
-from interpreter.routes import route_length
+from meeple.interpreter import routes
+from meeple.interpreter.routes import route_length
 
 N, E, S, W = 0, 1, 2, 3
 LETTER = {"N": N, "E": E, "S": S, "W": W}

@@ -248,7 +248,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
     from rich.markup import escape
     from rich.table import Table
 
-    from .state import CHANCE, TERMINAL
+    from meeple.interpreter.state import CHANCE, TERMINAL
 
     console = console or Console(highlight=False)
     read_line = read_line or _read_line_from(sys.stdin)

@@ -106,7 +106,9 @@ def _add_params(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from meeple import __version__
     parser = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=_Formatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser(
@@ -276,9 +278,9 @@ def _params(args: argparse.Namespace) -> dict[str, int] | None:
 
 def _load(path: str, params: dict[str, int] | None) -> Any:
     """The game, or None after printing why not."""
-    from dsl import RulesError
+    from meeple.dsl import RulesError
 
-    from . import load
+    from meeple.interpreter import load
     try:
         return load(path, params)
     except RulesError as e:
@@ -299,10 +301,10 @@ def _players(game: Any, players: int | None) -> int | None:
 
 # ---- commands ----
 def cmd_validate(args: argparse.Namespace) -> int:
-    from dsl import RulesError
-    from dsl.diagnostics import Diagnostic
+    from meeple.dsl import RulesError
+    from meeple.dsl.diagnostics import Diagnostic
 
-    from . import load
+    from meeple.interpreter import load
     failed = False
     all_diags: list[dict] = []
     for path in args.files:
@@ -344,7 +346,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_ir(args: argparse.Namespace) -> int:
-    from dsl import RulesError, read_ir
+    from meeple.dsl import RulesError, read_ir
     try:
         ir, _warnings = read_ir(args.file, _params(args))
     except RulesError as e:
@@ -355,8 +357,8 @@ def cmd_ir(args: argparse.Namespace) -> int:
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
-    from dsl import RulesError, read_text
-    from dsl.printer import print_rules
+    from meeple.dsl import RulesError, read_text
+    from meeple.dsl.printer import print_rules
 
     if not args.check and not args.write and len(args.files) > 1:
         _err("meeple fmt: error: printing goes to stdout, so give one file (or use --check or --write)")
@@ -389,8 +391,8 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from dsl import RulesError, cached_ir_from_text, read_ir, read_text
-    from dsl.compare import compare, render
+    from meeple.dsl import RulesError, cached_ir_from_text, read_ir, read_text
+    from meeple.dsl.compare import compare, render
 
     if len(args.files) > 2:
         _err("meeple diff: error: give BASE VARIANT, or a VARIANT alone")
@@ -422,7 +424,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_schema(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    import dsl
+    import meeple.dsl as dsl
     path = Path(dsl.__file__).parent / "schema.json"
     try:
         text = path.read_text(encoding="utf-8")
@@ -434,7 +436,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from dsl import RulesError
+    from meeple.dsl import RulesError
 
     from .simulate import simulate
 
@@ -471,7 +473,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    from . import load
+    from meeple.interpreter import load
     from .fuzz import fuzz
 
     params = _params(args)
@@ -524,7 +526,7 @@ def _fuzz_json(report: Any, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
-    from dsl.diagnostics import Diagnostic
+    from meeple.dsl.diagnostics import Diagnostic
 
     f = report.failure
     if f is None:

@@ -7,8 +7,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .moves import Action
-    from .state import State
+    from meeple.interpreter.moves import Action
+    from meeple.interpreter.state import State
 
 
 def derive_seed(*parts: Any) -> int:

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .game import Game
-    from .state import State
+    from meeple.interpreter.game import Game
+    from meeple.interpreter.state import State
 
 RECORD_VERSION = 1
 CHANCE_ACTOR = "chance"
@@ -191,10 +191,10 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
 
     Raises ``RecordError`` for an unreadable record; a rules file that does not load is a problem in the
     report (not an exception). ``verbose``, when given, receives one line per step."""
-    from dsl.diagnostics import RuleRuntimeError, RulesError
+    from meeple.dsl.diagnostics import RuleRuntimeError, RulesError
 
-    from . import load
-    from .state import CHANCE, TERMINAL, IllegalAction
+    from meeple.interpreter import load
+    from meeple.interpreter.state import CHANCE, TERMINAL, IllegalAction
 
     rec = record if isinstance(record, Record) else read_record(record)
     report = ReplayReport(ok=False)
@@ -216,7 +216,7 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
         report.problems.append(str(e))
         return report
 
-    from .fuzz import broken_after, total_cards
+    from meeple.interpreter.invariants import broken_after, total_cards
 
     cards = total_cards(state)
     for i, (actor, text) in enumerate(rec.actions, 1):

@@ -1,6 +1,6 @@
 """Many games between random players, on every core, summed up.
 
-    from interpreter.simulate import simulate
+    from meeple.tools.simulate import simulate
     summary = simulate("games/x.rules", games=1000, players=4, seed=1)
 
 Game ``i`` (0-based) is seeded from ``(seed, i)`` alone, both its chance and its
@@ -33,7 +33,7 @@ def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
 def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | None = None,
              rules: str | None = None) -> tuple:
     """Play game ``index`` between random bots; returns (kind, turns, returns, n_winners, reports, error)."""
-    from .state import CHANCE, TERMINAL
+    from meeple.interpreter.state import CHANCE, TERMINAL
 
     chance_seed, bot_seeds = game_seeds(seed, index, players)
     bots = [RandomBot(s) for s in bot_seeds]
@@ -77,7 +77,7 @@ def _write(records_dir: str, index: int, game: Any, state: Any, rules: str | Non
 
 # ---- workers ----
 def _init_worker(path: str, params: dict[str, int], players: int, seed: int, records_dir: str | None) -> None:
-    from . import load
+    from meeple.interpreter import load
     _worker.update(game=load(path, params or None), path=path, players=players, seed=seed, records_dir=records_dir)
 
 
@@ -104,8 +104,8 @@ def simulate(path: str, games: int = 100, players: int | None = None, seed: int 
 
     Raises ``dsl.RulesError`` when the rules do not load (or the player count does not fit).
     ``progress(done, total)`` is called as games finish. ``players`` defaults to the game's minimum."""
-    from . import load
-    from .game import check_players
+    from meeple.interpreter import load
+    from meeple.interpreter.game import check_players
 
     if games < 0:
         raise ValueError("the number of games cannot be negative")

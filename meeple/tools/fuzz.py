@@ -32,10 +32,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from dsl.diagnostics import RuleRuntimeError, RulesError
+from meeple.dsl.diagnostics import RuleRuntimeError, RulesError
 
-from .game import Game
-from .state import State
+from meeple.interpreter.game import Game
+from meeple.interpreter.invariants import broken_after, total_cards
+from meeple.interpreter.state import State
 
 VIEW_EVERY = 64  # steps between JSON round-trip and hidden-card checks (and at the end of every game)
 SHRINK_SECONDS = 20.0  # how long Hypothesis may shrink a failing game
@@ -77,23 +78,6 @@ class Broken(Exception):
     def __init__(self, failure: Failure):
         super().__init__(f"{failure.invariant}: {failure.message}")
         self.failure = failure
-
-
-def total_cards(state: State) -> int:
-    return sum(sum(z) for z in state.zones) + (len(state.grid.x) if state.grid is not None else 0)
-
-
-def broken_after(game: Game, state: State, before: State, cards: int) -> Optional[tuple[str, str, Optional[list]]]:
-    """The first invariant that a step from ``before`` to ``state`` broke, as (name, what, where
-    it is declared), or None. Checked: no card created or lost (``cards`` at the start), and the
-    rules' own invariants."""
-    now = total_cards(state)
-    if now != cards:
-        return "cards kept", f"{cards} cards at the start, {now} now", None
-    for name, test, at in game.invariants:
-        if not test(state, before):
-            return name, "it does not hold", at
-    return None
 
 
 def hidden_shown(game: Game, state: State, seat: int) -> Optional[str]:

@@ -8,10 +8,10 @@ import random
 from pathlib import Path
 from typing import Any, Optional
 
-from dsl import read_ir
-from dsl.diagnostics import Diagnostic, RulesError, RulesSemanticError
-from dsl.check import Checker
-from dsl.symbols import collect
+from meeple.dsl import read_ir
+from meeple.dsl.diagnostics import Diagnostic, RulesError, RulesSemanticError
+from meeple.dsl.check import Checker
+from meeple.dsl.symbols import collect
 
 from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone

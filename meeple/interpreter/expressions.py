@@ -19,11 +19,11 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from dsl.symbols import Symbols
+from meeple.dsl.symbols import Symbols
 
-from dsl.diagnostics import RuleRuntimeError
-from dsl.limits import MAX_NUMBER, MAX_RANGE
-from dsl.walk import names
+from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.dsl.limits import MAX_NUMBER, MAX_RANGE
+from meeple.dsl.walk import names
 
 from .flow import zone_name
 from .layout import NO_VALUE, Layout

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
-from dsl.walk import calls
+from meeple.dsl.walk import calls
 
 N, E, S, W = 0, 1, 2, 3
 EDGE_LETTERS = ("N", "E", "S", "W")
@@ -242,7 +242,7 @@ class BoardView:
     """
 
     def __init__(self, game: Any):
-        from dsl.check import Checker
+        from meeple.dsl.check import Checker
 
         layout = game.layout
         self.shapes = layout.shapes

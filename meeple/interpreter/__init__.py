@@ -1,6 +1,6 @@
-"""The interpreter: compiles checked IR once and runs games from it.
+"""The engine: compiles a checked game once and runs games from it (no tool, no Hypothesis, no rich).
 
-    game = interpreter.load("games/mygame.rules")
+    game = meeple.interpreter.load("games/mygame.rules")   # or meeple.load
     state = game.new_state(players=4, seed=7)
     while not state.is_terminal():
         state.apply(random.choice(state.legal_actions()))

@@ -1,7 +1,7 @@
 """The JSON Schema of the IR (``dsl/schema.json``) and validation against it (``validate_ir``).
 
 The schema is generated from the AST classes (``build_schema``) so the two cannot
-drift; ``python -m dsl.schema > dsl/schema.json`` rewrites it, and a test checks that the
+drift; ``python -m meeple.dsl.schema > meeple/dsl/schema.json`` rewrites it, and a test checks that the
 committed file is current.
 """
 

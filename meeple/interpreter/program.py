@@ -15,8 +15,8 @@ from . import capacity
 from .expressions import PLAIN, ExprCompiler, Fn, _seat_of, const
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
-from dsl.diagnostics import RuleRuntimeError
-from dsl.walk import names, same
+from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.dsl.walk import names, same
 
 from .layout import NO_VALUE
 from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from dsl.diagnostics import RuleRuntimeError
+from meeple.dsl.diagnostics import RuleRuntimeError
 
 Fn = Callable[[Any], Any]
 CHANCE_ACTOR = "chance"
