@@ -219,11 +219,9 @@ def begin_turn(st) -> None:
 # ---- the rules' queries ----
 def route(st, seat: int) -> int:
     """The rules' ``drive(seat)``: the longest route from the seat's marker (counted up to its target)."""
-    g = st.game
-    return g.exprs.ns[g.exprs.route_function("drive")](st, seat)
+    return st.game.route(st, "drive", seat)
 
 
 def target(st, seat: int) -> int:
     """The rules' ``target(seat)``: the tiles a route of that seat must count to win."""
-    call = {"node": "call", "func": "target", "args": [{"node": "int", "value": seat}]}
-    return st.game.exprs.compile(call, {})(st)
+    return st.game.query(st, "target", seat)

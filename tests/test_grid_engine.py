@@ -153,7 +153,7 @@ score(p) = fallbacks
     st.apply(st.legal_actions()[0])
     assert st.is_terminal()
     assert st.scores() == [1, 1]
-    assert g.exprs.compile({"node": "name", "id": "none_after"}, {})(st) is True
+    assert g.query(st, "none_after") is True
 
 
 def test_without_else_an_impossible_placement_leaves_the_game_stuck(tmp_path: Path) -> None:

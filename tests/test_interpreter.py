@@ -8,7 +8,7 @@ import random
 import pytest
 
 import meeple
-from meeple.dsl import read_ir
+from meeple.dsl import read_checked, read_ir
 from meeple.dsl.cache import cache_dir
 from meeple.interpreter.flow import varieties_by_zone
 from meeple.interpreter.moves import CardChoice
@@ -45,9 +45,7 @@ def choice(game, label):
 def test_zone_flow_follows_the_moves(tmp_path):
     path = tmp_path / "flow.rules"
     path.write_text(SMALL)
-    ir, _ = read_ir(str(path))
-    from meeple.dsl.symbols import collect
-    held = varieties_by_zone(ir, collect(ir).zones)
+    held = varieties_by_zone(read_checked(str(path)))
     gold, red, blue = 0, 1, 2
     assert held["pool"] == {gold} and held["kept"] == {gold}
     assert held["hand"] == {red, blue} and held["table"] == {red, blue} and held["deck"] == {red, blue}

@@ -161,8 +161,7 @@ def test_adjacent_start_one_apart_when_no_start_tile_fits() -> None:
 # ---------------------------------------------------------------- detour all
 
 def target(game, state, seat: int) -> int:
-    call = {"node": "call", "func": "target", "args": [{"node": "int", "value": seat}]}
-    return game.exprs.compile(call, {})(state)
+    return game.query(state, "target", seat)
 
 
 def first_detour(path: Path, seed: int):

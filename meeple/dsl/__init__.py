@@ -1,16 +1,21 @@
-"""The rules language: text → AST → IR, checked. ``read_ir`` runs the whole front end.
+"""The rules language: text → AST → IR → checked game. ``read_checked`` runs the whole front end.
 
-    parse (dsl.parse) → lower (dsl.lower) → schema (dsl.schema, for IR read as JSON) → check (dsl.check)
+    parse (dsl.parse) → lower (dsl.lower) → schema (dsl.schema, for IR read as JSON)
+      → variants (dsl.variants, for a file that extends another) → check (dsl.check) → CheckedGame (dsl.checked)
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .diagnostics import Diagnostic, RulesError, RulesSemanticError, RulesSyntaxError
 
-__all__ = ["read_ir", "ir_from_text", "RulesError", "RulesSyntaxError", "RulesSemanticError", "Diagnostic"]
+if TYPE_CHECKING:
+    from .checked import CheckedGame
+
+__all__ = ["read_checked", "check_ir", "read_ir", "ir_from_text", "RulesError", "RulesSyntaxError",
+           "RulesSemanticError", "Diagnostic"]
 
 
 def read_text(path: str) -> str:
@@ -118,16 +123,24 @@ class _recursion_room:
         sys.setrecursionlimit(self.saved)
 
 
-def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[str, Any], list[Diagnostic]]:
-    """The checked IR of a ``.rules`` file or an IR ``.json`` file, and its warnings.
+def read_checked(path: str, params: Optional[dict[str, int]] = None) -> "CheckedGame":
+    """The whole front end: the checked game of a ``.rules`` file or an IR ``.json`` file.
 
-    Raises ``RulesError`` carrying every problem found. IR that comes from text
-    is valid against the schema by construction (a test holds the lowering to
-    that); IR read as JSON is validated against the schema first."""
-    from .check import check
+    Raises ``RulesError`` carrying every problem found. IR that comes from text is valid
+    against the schema by construction (a test holds the lowering to that); IR read as
+    JSON is validated against the schema first."""
     text = read_text(path)
     is_json = path.endswith(".json") or text.lstrip().startswith("{")
     ir = ir_from_json(text, path) if is_json else cached_ir_from_text(text, path)
+    return check_ir(ir, path, params, None if is_json else text)
+
+
+def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = None,
+             text: Optional[str] = None) -> "CheckedGame":
+    """The checked game of an IR document read from ``path`` (``text``: its rules text, None
+    for IR read as JSON, whose problems then name JSON paths). Raises ``RulesError``."""
+    from .check import checked_game
+    is_json = text is None
     texts: dict[str, str] = {}
     if ir.get("extends"):
         from .variants import resolve
@@ -142,13 +155,21 @@ def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[st
             raise type(e)(diags, text, e.texts) from None
     unknown = sorted(set(params or {}) - {p["name"] for p in ir["params"]})
     diags = [Diagnostic(path, f"unknown param '{n}'") for n in unknown]
-    diags += check(ir, path, params)
+    game, found = checked_game(ir, path, params)
+    diags += found
     if is_json:
         diags = [_json_diagnostic(d, path, ir.get("source", "")) for d in diags]
-    errors = [d for d in diags if d.kind == "error"]
-    if errors:
-        raise RulesSemanticError(diags, None if is_json else text, texts)
-    return ir, [d for d in diags if d.kind != "error"]
+    if game is None or any(d.kind == "error" for d in diags):
+        raise RulesSemanticError(diags, text, texts)
+    game.warnings = [d for d in diags if d.kind != "error"]
+    return game
+
+
+def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The checked IR of a ``.rules`` file or an IR ``.json`` file, and its warnings
+    (``read_checked`` gives the whole checked game). Raises ``RulesError``."""
+    game = read_checked(path, params)
+    return game.ir, game.warnings
 
 
 def _json_diagnostic(d: Diagnostic, path: str, source: str) -> Diagnostic:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from . import checked as C
 from .diagnostics import Diagnostic, did_you_mean
 from .expand import expansion_problems, on_cycles
 from .limits import MAX_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK
@@ -24,6 +25,22 @@ def check(ir: dict, file: str, params: Optional[dict[str, int]] = None) -> list[
     return Checker(ir, file, params or {}).run()
 
 
+def checked_game(ir: dict, file: str, params: Optional[dict[str, int]] = None
+                 ) -> tuple[Optional[C.CheckedGame], list[Diagnostic]]:
+    """Check ``ir``: its diagnostics, and the checked game when none of them is an error."""
+    checker = Checker(ir, file, params or {})
+    diags = checker.run()
+    if any(d.kind == "error" for d in diags):
+        return None, diags
+    game = C.CheckedGame(ir, checker.sym, dict(checker.values), file, [d for d in diags if d.kind != "error"],
+                         dict(checker.var_types), checker.bindings, checker.types)
+    return game, diags
+
+
+class _Attr(str):
+    """The type of a card attribute in the scope of 'where' (a name bound to the card's attribute)."""
+
+
 class Checker:
     def __init__(self, ir: dict, file: str, params: dict[str, int]):
         self.ir = ir
@@ -39,6 +56,8 @@ class Checker:
         self.var_types: dict[str, str] = {}  # filled in declaration order
         self.route_stack: list[str] = []
         self.in_invariant = False  # was(...) is allowed there only
+        self.bindings: dict[int, C.Binding] = {}  # id(name or call node) → what it refers to
+        self.types: dict[int, str] = {}  # id(expression node) → its type
         self.suggestion_work = MAX_SUGGESTION_WORK  # names left to compare for "did you mean"
         self.global_names: Optional[list[str]] = None  # for "did you mean", once needed
         self.index = {(key, d["name"]): i for key in ("defines", "routes", "phases")
@@ -630,6 +649,7 @@ class Checker:
             return INT
         lo = d["lo"]
         if lo["node"] == "name" and lo["id"] in self.sym.kinds and lo["id"] not in scope:
+            self.bind(lo, C.KIND)
             return kind_type(lo["id"])
         t = self.expr(lo, scope, f"{path}.lo")
         if t == ZONE:
@@ -651,7 +671,11 @@ class Checker:
     def expr(self, e: dict, scope: dict, path: str) -> str:
         node = e["node"]
         method = getattr(self, "e_" + node)
-        return method(e, scope, path)
+        self.types[id(e)] = t = method(e, scope, path)
+        return t
+
+    def bind(self, e: dict, what: str, decl: Optional[dict] = None) -> None:
+        self.bindings[id(e)] = C.Binding(what, e.get("id") or e.get("func"), decl)
 
     def e_int(self, e, scope, path):
         return INT
@@ -665,31 +689,41 @@ class Checker:
     def e_name(self, e, scope, path):
         name = e["id"]
         if name in scope:
-            return scope[name]
+            t = scope[name]
+            self.bind(e, C.ATTRIBUTE if isinstance(t, _Attr) else C.LOCAL)
+            return str(t)
         if name in KEYWORD_NAMES:
+            self.bind(e, C.PLAYERS if name == "players" else C.CURRENT)
             return KEYWORD_NAMES[name]
         sym = self.sym
         self.used.add(name)
         if name in sym.params:
+            self.bind(e, C.PARAM, sym.params[name])
             return INT
         if name in sym.defines:
+            self.bind(e, C.DEFINE, sym.defines[name])
             return self.call_define(e, sym.defines[name], [], scope, path)
         if name in sym.value_kind:
+            self.bind(e, C.VALUE)
             return kind_type(sym.value_kind[name])
         if name in sym.zones:
             if sym.zones[name]["per_player"]:
                 self.error(e, f"zone '{name}' is per player: write {name}(p)", path)
                 return ANY
+            self.bind(e, C.ZONE, sym.zones[name])
             return ZONE
         if name in sym.vars:
             if sym.vars[name]["per_player"] or sym.vars[name].get("grid"):
                 per = "player" if sym.vars[name]["per_player"] else "tile"
                 self.error(e, f"var '{name}' is per {per}: write {name}({per[0]})", path)
                 return ANY
+            self.bind(e, C.VAR, sym.vars[name])
             return self.var_type(name, e, path)
         if name in sym.tracks:
+            self.bind(e, C.TRACK, sym.tracks[name])
             return "track"
         if name in sym.grids:
+            self.bind(e, C.GRID, sym.grids[name])
             return GRID
         if name in sym.kinds:
             self.error(e, f"'{name}' is a kind, not a value: loop over it with 'for x in {name}'", path)
@@ -709,8 +743,10 @@ class Checker:
         types = [self.expr(a, scope, f"{path}.args[{i}]") for i, a in enumerate(args)]
         self.used.add(func)
         if func in sym.defines:
+            self.bind(e, C.DEFINE, sym.defines[func])
             return self.call_define(e, sym.defines[func], types, scope, path)
         if func == WAS and func not in sym.defines:
+            self.bind(e, C.WAS)
             if not self.in_invariant:
                 self.error(e, "was(...) is the value before the last step: it is for invariants only", path)
             if len(args) != 1:
@@ -719,6 +755,7 @@ class Checker:
             return types[0]
         if func in sym.routes:
             route = sym.routes[func]
+            self.bind(e, C.ROUTE, route)
             if len(args) != len(route["params"]):
                 self.error(e, f"route '{func}' takes {len(route['params'])} argument(s), not {len(args)}", path)
             elif func not in self.route_stack:
@@ -729,15 +766,18 @@ class Checker:
                 self.route_stack.pop()
             return INT
         if func in sym.vars and sym.vars[func].get("grid"):
+            self.bind(e, C.TILE_VAR, sym.vars[func])
             if len(args) != 1:
                 self.error(e, f"'{func}' takes one tile", path)
             else:
                 self.expect(args[0], types[0], {TILE}, f"the tile of '{func}'", f"{path}.args[0]")
             return self.var_type(func, e, path)
         if func == "count" and len(args) == 1 and types[0] == GRID:
+            self.bind(e, C.GRID_COUNT)
             return INT
         if func in sym.zones or func in sym.vars:
             decl = sym.zones.get(func) or sym.vars[func]
+            self.bind(e, C.ZONE if func in sym.zones else C.VAR, decl)
             if not decl["per_player"]:
                 self.error(e, f"'{func}' is shared: it takes no player", path)
             elif len(args) != 1:
@@ -746,6 +786,7 @@ class Checker:
                 self.expect(args[0], types[0], {PLAYER}, f"the player of '{func}'", f"{path}.args[0]")
             return ZONE if func in sym.zones else self.var_type(func, e, path)
         if func in BUILTINS:
+            self.bind(e, C.BUILTIN)
             want, result = BUILTINS[func]
             if func in ("min", "max") and len(args) >= 2:
                 want = (INT,) * len(args)
@@ -794,7 +835,7 @@ class Checker:
         if e["func"] != "count":
             self.error(e, f"only count(zone where ...) takes 'where', not '{e['func']}'", path)
         self.zone(e["zone"], scope, f"{path}.zone")
-        inner = {**{a: t for a, t in self.sym.attrs.items()}, **scope}
+        inner = {**{a: _Attr(t) for a, t in self.sym.attrs.items()}, **scope}
         self.expect(e["where"], self.expr(e["where"], inner, f"{path}.where"), {BOOL}, "'where'", f"{path}.where")
         return INT
 

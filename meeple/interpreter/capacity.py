@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from meeple.dsl.checked import BUILTIN, DEFINE, KIND
+
 from .expressions import ExprCompiler, const
 
 Capacity = tuple[tuple[int, ...], int]  # (varieties counted, most the zone may hold of them)
@@ -31,21 +33,18 @@ def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) 
 
 def _collect(e: dict, dest: str, x: ExprCompiler, env: dict[str, str], out: list[Capacity]) -> bool:
     node = e["node"]
-    sym = x.sym
     if node == "bin_op" and e["op"] == "and":
         return _collect(e["left"], dest, x, env, out) and _collect(e["right"], dest, x, env, out)
     if node == "comprehension" and e["func"] == "all" and e["where"] is None and not e["domain"]["players"] \
             and e["domain"]["hi"] is None and e["domain"]["lo"]["node"] == "name" \
-            and e["domain"]["lo"]["id"] in x.layout.kind_values and e["domain"]["lo"]["id"] not in env:
+            and x.checked.what(e["domain"]["lo"]) == KIND:
         for value in x.layout.kind_values[e["domain"]["lo"]["id"]]:
             if not _collect(e["body"], dest, x, {**env, e["var"]: str(value)}, out):
                 return False
         return True
-    if node == "call" and e["func"] in sym.defines and e["func"] not in env:
-        define = sym.defines[e["func"]]
-        return _collect_define(define, [x.gen(a, env) for a in e["args"]], dest, x, out)
-    if node == "name" and e["id"] in sym.defines and e["id"] not in env and not sym.defines[e["id"]]["params"]:
-        return _collect_define(sym.defines[e["id"]], [], dest, x, out)
+    if x.checked.what(e) == DEFINE:
+        args = [x.gen(a, env) for a in e["args"]] if node == "call" else []
+        return _collect_define(x.checked.binding(e).decl, args, dest, x, out)
     if node == "bin_op" and e["op"] in ("<=", "<", ">=", ">"):
         counted, bound_expr, op = e["left"], e["right"], e["op"]
         if op in (">=", ">"):
@@ -66,12 +65,12 @@ def _collect_define(define: dict, args: list[str], dest: str, x: ExprCompiler, o
 
 def _counted(e: dict, dest: str, x: ExprCompiler, env: dict[str, str]) -> Optional[tuple[int, ...]]:
     """The varieties that ``e`` counts in ``dest``, if ``e`` is such a count."""
-    sym = x.sym
-    if e["node"] == "call" and e["func"] in sym.defines and e["func"] not in env:
-        define = sym.defines[e["func"]]
+    if e["node"] == "call" and x.checked.what(e) == DEFINE:
+        define = x.checked.binding(e).decl
         args = [x.gen(a, env) for a in e["args"]]
         return _counted(define["body"], dest, x, dict(zip(define["params"], args)))
-    if e["node"] == "call" and e["func"] == "count" and len(e["args"]) == 1 and x.gen(e["args"][0], env) == dest:
+    if x.checked.what(e) == BUILTIN and e["func"] == "count" and len(e["args"]) == 1 \
+            and x.gen(e["args"][0], env) == dest:
         return tuple(range(len(x.layout.variety_names)))
     if e["node"] == "filtered" and e["func"] == "count" and x.gen(e["zone"], env) == dest:
         decided = [const(x.gen(e["where"], x.card_env(env, str(i)))) for i in range(len(x.layout.variety_names))]

@@ -19,11 +19,12 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from meeple.dsl.symbols import Symbols
-
+from meeple.dsl import checked as C
+from meeple.dsl.checked import CheckedGame, Symbols
 from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.dsl.limits import MAX_NUMBER, MAX_RANGE
 from meeple.dsl.walk import names
+from meeple.dsl.walk import nodes as walk_nodes
 
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
@@ -224,7 +225,10 @@ class ExprCompiler:
     """IR expression → Python source → function. ``env`` maps a name to the Python
     code that reads it (a local slot, a loop variable, a define's argument)."""
 
-    def __init__(self, layout: Layout, slots: "SlotAllocator", can_hold: dict[str, set[int]] | None = None):
+    def __init__(self, checked: CheckedGame, layout: Layout, slots: "SlotAllocator",
+                 can_hold: dict[str, set[int]] | None = None):
+        self.checked = checked
+        self.binding = checked.binding  # what each name and call refers to, as the checker found it
         self.layout = layout
         self.sym: Symbols = layout.sym
         self.slots = slots
@@ -319,28 +323,29 @@ class ExprCompiler:
         return lit(NO_VALUE)
 
     def g_name(self, e, env):
-        name, sym, lay = e["id"], self.sym, self.layout
-        if name in env:
+        name, lay = e["id"], self.layout
+        what = self.binding(e).what
+        if what in (C.LOCAL, C.ATTRIBUTE):
             return env[name]
-        if name == "players":
+        if what == C.PLAYERS:
             return "st.players"
-        if name == "current":
+        if what == C.CURRENT:
             return "st.current"
-        if name in sym.params:
+        if what == C.PARAM:
             return lit(lay.params[name])
-        if name in sym.defines:
-            return self.inline(sym.defines[name], [])
-        if name in lay.value_id:
+        if what == C.DEFINE:
+            return self.inline(self.binding(e).decl, [])
+        if what == C.VALUE:
             return lit(lay.value_id[name])
-        if name in sym.zones:
+        if what == C.ZONE:
             return f"z[{lay.shared_zone_slot[name]}]"
-        if name in sym.vars:
+        if what == C.VAR:
             return f"st.vars[{lay.shared_var_slot[name]}]"
-        if name in sym.tracks:
+        if what == C.TRACK:
             return lit(lay.track_names.index(name))
-        if name in sym.grids:
+        if what == C.GRID:
             return "G"
-        raise KeyError(name)
+        raise LookupError(f"a name bound to a {what} has no value here: this is a bug in meeple")
 
     def inline(self, define: dict, args: list[str]) -> str:
         return self.gen(define["body"], {p: (a if const(a) is not None else f"({a})")
@@ -348,23 +353,26 @@ class ExprCompiler:
 
     def g_call(self, e, env):
         func, sym, lay = e["func"], self.sym, self.layout
+        what = self.binding(e).what
         args = [self.gen(a, env) for a in e["args"]]
-        for i in EDGE_ARGS.get(func, ()) if func not in sym.defines else ():
+        for i in EDGE_ARGS.get(func, ()) if what == C.BUILTIN else ():
             if i < len(args) and const(args[i]) is None and "st.vars" in args[i]:
                 args[i] = f"_edge({args[i]})"  # an edge read from a var may still be none
-        if func in sym.defines:
-            return self.inline(sym.defines[func], args)
-        if func == "was":  # in an invariant: the same expression, read in the state before the step
+        if what == C.DEFINE:
+            return self.inline(self.binding(e).decl, args)
+        if what == C.WAS:  # in an invariant: the same expression, read in the state before the step
             arg = e["args"][0]
-            outer = sorted(n for n in names(arg) if is_local(n, env))  # loop variables it uses, passed on
+            outer = sorted({n["id"] for n in walk_nodes(arg) if n.get("node") == "name"
+                            and self.binding(n).what == C.LOCAL and n["id"] in env})  # loop variables it uses,
+            # bound outside it, passed on
             inner = {n: f"_w{i}" for i, n in enumerate(outer)}
             fn = self.statements([f"return {self.gen(arg, inner)}"], params=tuple(inner.values()))
             return f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n] for n in outer)})"
-        if (func in sym.zones or func in lay.var_names) and args and "st.vars" in args[0]:
+        if what in (C.ZONE, C.VAR) and args and "st.vars" in args[0]:
             args[0] = f"_seat({args[0]})"  # a player read from a var may still be none
-        if func in sym.zones:
+        if what == C.ZONE:
             return f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]"
-        if func in lay.tile_var_names:
+        if what == C.TILE_VAR:
             k = lay.tile_var_names.index(func)
             start = const(self.gen(sym.vars[func]["init"], {}))
             if SURE_TILE.fullmatch(_bare(args[0])):
@@ -372,12 +380,11 @@ class ExprCompiler:
             if PLAIN.fullmatch(_bare(args[0])):
                 return f"(G.tv[{k}][{_bare(args[0])}] if {_bare(args[0])} >= 0 else {lit(start or 0)})"
             return f"_tile_value(G.tv[{k}], {args[0]}, {lit(start or 0)})"
-        if func in sym.routes:
+        if what == C.ROUTE:
             return f"{self.route_function(func)}(st, {', '.join(args)})"
-        if func == "count" and e["args"][0]["node"] == "name" and e["args"][0]["id"] in sym.grids \
-                and not is_local(e["args"][0]["id"], env):
+        if what == C.GRID_COUNT:
             return "len(G.x)"
-        if func in sym.vars:
+        if what == C.VAR:
             return f"st.vars[st.var_base[{lay.var_names.index(func)}] + {args[0]}]"
         if func in TILE_SURE and SURE_TILE.fullmatch(_bare(args[0])):
             return TILE_SURE[func].format("G", _bare(args[0]), *args[1:])
@@ -392,7 +399,7 @@ class ExprCompiler:
             if all(v is not None for v in values):
                 return lit(min(values) if func == "min" else max(values))
             return f"{func}({', '.join(args)})"
-        raise KeyError(func)
+        raise LookupError(f"the query '{func}' bound to a {what} has no code: this is a bug in meeple")
 
     # ---- cards ----
     def card_env(self, env: dict[str, str], card: str) -> dict[str, str]:
@@ -449,9 +456,9 @@ class ExprCompiler:
             return self.indices_sum(zone, idx)
         left, right = where.get("left"), where.get("right")
         if where["node"] == "bin_op" and where["op"] == "==" and left["node"] == "name" \
-                and left["id"] in self.columns and not is_local(left["id"], env):
+                and self.binding(left).what == C.ATTRIBUTE:
             value = self.gen(right, env)
-            if not any(a in self.columns and not is_local(a, env) for a in names(right)):
+            if not any(self.checked.what(n) == C.ATTRIBUTE for n in walk_nodes(right)):
                 groups: dict[Any, tuple[int, ...]] = {}
                 for i, v in enumerate(self.ns[self.columns[left["id"]]]):
                     if i in possible:
@@ -464,9 +471,9 @@ class ExprCompiler:
     def possible(self, zone: dict, env: dict[str, str]) -> set[int] | range:
         """The varieties the zone expression ``zone`` can hold (all, when unknown)."""
         everything = range(len(self.layout.variety_names))
-        if zone["node"] == "name" and is_local(zone["id"], env):
-            return everything  # a parameter that happens to share a zone's name
-        name = zone_name(zone, self.sym.zones)
+        if self.checked.what(zone) == C.LOCAL:
+            return everything  # a define's parameter: any zone
+        name = zone_name(zone, self.checked)
         return self.can_hold.get(name, everything) if name else everything
 
     def g_attr(self, e, env):
@@ -564,9 +571,9 @@ class ExprCompiler:
         if d["hi"] is not None:
             return "values", f"_range({self.gen(d['lo'], env)}, {self.gen(d['hi'], env)})"
         lo = d["lo"]
-        if lo["node"] == "name" and lo["id"] in self.layout.kind_values and not is_local(lo["id"], env):
+        if self.checked.what(lo) == C.KIND:
             return "values", repr(tuple(self.layout.kind_values[lo["id"]]))
-        if lo["node"] == "name" and lo["id"] in self.sym.grids and not is_local(lo["id"], env):
+        if self.checked.what(lo) == C.GRID:
             return "values", "range(len(G.x))"
         return "cards", self.gen(lo, env)
 

@@ -9,24 +9,22 @@ varieties its source can hold: bet cards never reach a hand, say.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional
+
+from meeple.dsl.checked import ZONE, CheckedGame
 
 
-def zone_name(e: Optional[dict], zones: dict) -> Optional[str]:
+def zone_name(e: Optional[dict], checked: CheckedGame) -> Optional[str]:
     """The zone a zone expression names (``deck``, ``hand(p)``), or None if it is not plain."""
-    if e is None:
-        return None
-    if e["node"] == "name" and e["id"] in zones:
-        return e["id"]
-    if e["node"] == "call" and e["func"] in zones:
-        return e["func"]
+    if checked.what(e) == ZONE:
+        return e["id"] if e["node"] == "name" else e["func"]
     return None
 
 
-def _edges(stmts: list, zones: dict, out: list[tuple[Optional[str], Optional[str]]]) -> None:
+def _edges(stmts: list, checked: CheckedGame, out: list[tuple[Optional[str], Optional[str]]]) -> None:
     for s in stmts:
         node = s["node"]
-        named = {key: zone_name(s.get(key), zones) for key in ("source", "dest", "zone", "reshuffle")}
+        named = {key: zone_name(s.get(key), checked) for key in ("source", "dest", "zone", "reshuffle")}
         if node in ("move_all", "deal", "choose", "move_cards"):
             out.append((named["source"], named["dest"]))
         elif node == "refill":
@@ -35,16 +33,17 @@ def _edges(stmts: list, zones: dict, out: list[tuple[Optional[str], Optional[str
             out.append((named["reshuffle"], named["source"]))
         for key in ("body", "else_", "otherwise"):
             if key in s:
-                _edges(s[key], zones, out)
+                _edges(s[key], checked, out)
         for option in s.get("options", ()):
-            _edges(option["body"], zones, out)
+            _edges(option["body"], checked, out)
 
 
-def varieties_by_zone(ir: dict, zones: dict[str, Any]) -> dict[str, set[int]]:
+def varieties_by_zone(checked: CheckedGame) -> dict[str, set[int]]:
     """Zone name → indices (in declaration order) of the varieties that can be there."""
+    ir, zones = checked.ir, checked.symbols.zones
     edges: list[tuple[Optional[str], Optional[str]]] = []
     for block in [ir["setup"], ir["turn"], *(p["body"] for p in ir["phases"])]:
-        _edges(block, zones, edges)
+        _edges(block, checked, edges)
     everywhere = any(a is None or b is None for a, b in edges)
     reach: dict[str, set[str]] = {z: {z} for z in zones}
     changed = True

@@ -8,10 +8,9 @@ import random
 from pathlib import Path
 from typing import Any, Optional
 
-from meeple.dsl import read_ir
+from meeple.dsl import check_ir, read_checked
+from meeple.dsl.checked import CheckedGame
 from meeple.dsl.diagnostics import Diagnostic, RulesError, RulesSemanticError
-from meeple.dsl.check import Checker
-from meeple.dsl.symbols import collect
 
 from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone
@@ -25,9 +24,14 @@ DEFAULT_MAX_STEPS = 10_000
 
 def load(path: str, params: Optional[dict[str, int]] = None) -> "Game":
     """Load, check and compile a ``.rules`` file (or an IR ``.json``). Raises ``RulesError``."""
-    ir, warnings = read_ir(str(path), params)
+    return compile_checked(read_checked(str(path), params))
+
+
+def compile_checked(checked: CheckedGame) -> "Game":
+    """The game of a checked game; Python's own limits on nesting reported as a rules error."""
+    path, ir = checked.source_path, checked.ir
     try:
-        return Game(ir, params or {}, source_path=str(path), warnings=warnings)
+        return Game(checked)
     except TooDeep as e:  # Python's limits on nesting are not all the checker's
         at = e.at or [0, 0, 0, 0]
         sources = ir.get("sources") or [str(path)]
@@ -39,31 +43,41 @@ def load(path: str, params: Optional[dict[str, int]] = None) -> "Game":
 
 
 class Game:
-    """A game compiled once from checked IR; makes states."""
+    """A game compiled once from a checked game; makes states.
 
-    def __init__(self, ir: dict, params: dict[str, int], source_path: str = "", warnings=()):
+    ``Game(checked)`` takes the front end's ``CheckedGame``; given an IR document instead
+    (``Game(ir, params)``), it runs the front end on it first: no code is ever made from IR
+    that did not pass the schema and the checker."""
+
+    def __init__(self, checked: CheckedGame | dict, params: Optional[dict[str, int]] = None,
+                 source_path: str = ""):
+        if not isinstance(checked, CheckedGame):
+            checked = _check_document(checked, params, source_path)
+        elif params:
+            raise ValueError("a checked game has its params: give them to the front end (load(path, params))")
+        ir = checked.ir
+        self.checked = checked
         self.ir = ir
-        self.source_path = source_path
-        self.warnings: list[Diagnostic] = list(warnings)
-        self.params = {p["name"]: p["default"] for p in ir["params"]}
-        self.params.update(params)
+        self.source_path = source_path = checked.source_path
+        self.warnings: list[Diagnostic] = list(checked.warnings)
+        self.params = dict(checked.params)
         self.title = ir["title"] or Path(source_path).stem
         self.min_players, self.max_players = ir["players"]["lo"], ir["players"]["hi"]
         self.max_steps = ir["max_steps"] or DEFAULT_MAX_STEPS
-        self.sym = collect(ir)
+        self.sym = checked.symbols
         self._bases: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._queries: dict[str, Any] = {}  # define name → its compiled body, for ``query``
         self.layout = Layout(ir, self.sym, self.params)
         slots = SlotAllocator()
-        self.exprs = ExprCompiler(self.layout, slots, varieties_by_zone(ir, self.sym.zones))
+        self.exprs = ExprCompiler(checked, self.layout, slots, varieties_by_zone(checked))
         self.code, self.turn_start = compile_program(ir, self.exprs)
         ends = [self.exprs.compile(e["test"], {}) for e in ir["end"]]
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
         self.score = self._per_player(ir["score"], slots)
         self.tiebreak = self._per_player(ir["tiebreak"], slots) or (lambda st, seat: 0)
-        typing = Checker(ir, source_path, self.params)
         # (label, compiled expression, whether its value is a piece or enum value to show by name)
         self.reports = [(r["label"], self.exprs.compile(r["expr"], {}),
-                         typing.expr(r["expr"], {}, "$.reports").startswith("kind:")) for r in ir["reports"]]
+                         checked.type_of(r["expr"]).startswith("kind:")) for r in ir["reports"]]
         # (name, test(state, state before the step), where it is declared)
         self.invariants = [(inv["name"], self.exprs.statements([f"return {self.exprs.gen(inv['test'], {})}"],
                                                                params=("_before",)), inv.get("at"))
@@ -176,6 +190,30 @@ class Game:
             raise TypeError(f"route '{name}' takes {wanted} argument(s), not {len(args)}")
         return self.exprs.ns[self.exprs.route_function(name)](st, *args)
 
+    def query(self, st: State, name: str, *args: Any) -> Any:
+        """The value in ``st`` of the rules' define, route or var ``name``, given its arguments
+        (seats, numbers, or value names such as ``"red"``), as the rules would read it."""
+        sym, lay = self.sym, self.layout
+        args = tuple(lay.value_id[a] if isinstance(a, str) else a for a in args)
+        if name in sym.routes:
+            return self.route(st, name, *args)
+        if name in sym.defines:
+            define = sym.defines[name]
+            if len(args) != len(define["params"]):
+                raise TypeError(f"'{name}' takes {len(define['params'])} argument(s), not {len(args)}")
+            fn = self._queries.get(name)
+            if fn is None:
+                params = tuple(f"_q{i}" for i in range(len(args)))
+                fn = self._queries[name] = self.exprs.function(self.exprs.inline(define, list(params)), params=params)
+            return fn(st, *args)
+        if name in sym.vars:
+            i = lay.var_names.index(name)
+            per = sym.vars[name]["per_player"]
+            if len(args) != (1 if per else 0):
+                raise TypeError(f"var '{name}' takes {'one player' if per else 'no argument'}")
+            return st.vars[st.var_base[i] + (args[0] if per else 0)]
+        raise KeyError(f"{self.title} declares no define, route or var '{name}'")
+
     def report_values(self, st: State) -> dict[str, Any]:
         return {label: self.value_name(fn(st)) if named else fn(st) for label, fn, named in self.reports}
 
@@ -240,3 +278,12 @@ def _files_hash(paths: list[str]) -> str:
             return ""
         digest.update(Path(path).read_bytes())
     return digest.hexdigest()
+
+
+def _check_document(ir: dict, params: Optional[dict[str, int]], source_path: str) -> CheckedGame:
+    """The front end on an IR document given as a dict: the schema, then the checker."""
+    import json
+
+    from meeple.dsl import ir_from_json
+    where = source_path or "<ir>"
+    return check_ir(ir_from_json(json.dumps(ir), where), where, params)

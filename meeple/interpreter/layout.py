@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.dsl.symbols import EDGE_NAMES, EDGES, Symbols
+from meeple.dsl.checked import EDGE_NAMES, EDGES, Symbols
 
 from .boards import TileShapes
 

@@ -15,13 +15,15 @@ from . import capacity
 from .expressions import PLAIN, ExprCompiler, Fn, _seat_of, const
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
+from meeple.dsl.checked import BUILTIN, CURRENT, DEFINE, GRID, GRID_COUNT, ROUTE, TILE_VAR, VAR, ZONE, CheckedGame
 from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.dsl.walk import names, same
+from meeple.dsl.walk import nodes as walk_nodes
 
 from .layout import NO_VALUE
 from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
 
-EXEC, JUMP_IF_NOT, JUMP, CHOICE, CHANCE, END, NEXT_TURN = range(7)
+from .ops import CHANCE, CHOICE, END, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN  # noqa: F401  (the program's words)
 
 Instr = tuple[int, Any, Any]
 
@@ -33,7 +35,7 @@ class ProgramBuilder:
         self.x = exprs
         self.layout = exprs.layout
         self.code: list[Instr] = []
-        self.can_hold = exprs.can_hold or varieties_by_zone(ir, exprs.sym.zones)
+        self.can_hold = exprs.can_hold or varieties_by_zone(exprs.checked)
 
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
         """Append an instruction. For EXEC, CHOICE and CHANCE, ``b`` names the part of
@@ -260,7 +262,7 @@ class ProgramBuilder:
         lo = x.compile(s["lo"], env)
         spec = TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0, source, within, where, slot,
                              lay.variety_names, lay.shapes.tile_varieties, lay.shapes, starts, s["matching"],
-                             s["joining"], where is not None and not reads_shape(s["where"], self.x.sym))
+                             s["joining"], where is not None and not reads_shape(s["where"], self.x.checked))
         if not s.get("otherwise"):
             self.emit(CHOICE, spec, "grid")
             return
@@ -350,7 +352,7 @@ class ProgramBuilder:
         if d["hi"] is not None:
             return "int"
         lo = d["lo"]
-        if lo["node"] == "name" and lo["id"] in self.x.sym.grids:
+        if self.x.checked.what(lo) == GRID:
             return "tile"
         return "card" if kind == "cards" else "value"
 
@@ -392,9 +394,7 @@ class ProgramBuilder:
 
     def s_refill(self, s, env):
         zone = self.x.compile(s["zone"], env)
-        more = self.x.compile({"node": "bin_op", "op": "<", "left": {"node": "call", "func": "count",
-                                                                     "args": [s["zone"]]},
-                               "right": s["size"]}, env)
+        more = self.x.function(f"sum({self.x.gen(s['zone'], env)}) < {self.x.gen(s['size'], env)}")
         pile = self.x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
         self.draw_loop(more, self.x.compile(s["source"], env), zone, pile, "draw")
 
@@ -402,7 +402,7 @@ class ProgramBuilder:
         x = self.x
         chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
         groups: list[list[int]]
-        source = flow_zone(s["source"], self.x.sym.zones)
+        source = flow_zone(s["source"], self.x.checked)
         # Only the varieties that can ever be in the source zone are worth looking at.
         candidates = sorted(self.can_hold[source]) if source else range(len(self.layout.variety_names))
         if s["same"] is not None:
@@ -417,7 +417,7 @@ class ProgramBuilder:
         self.emit(CHOICE, CardChoice(s["label"], chooser, x.compile(s["lo"], env), x.compile(s["hi"], env),
                                      groups, x.compile(s["source"], env), x.compile(s["dest"], env), keeping,
                                      self.layout.variety_names, *self.capacities(s, env),
-                                     may_alias=source is None or source == flow_zone(s["dest"], self.x.sym.zones)),
+                                     may_alias=source is None or source == flow_zone(s["dest"], self.x.checked)),
                   "zones")
 
     def capacities(self, s: dict, env: dict[str, str]):
@@ -470,25 +470,19 @@ def mentions(e: Any, which: set[str]) -> bool:
     return bool(which) and not names(e).isdisjoint(which)
 
 
-def reads_shape(e: Any, sym: Any, seen: set[str] | None = None) -> bool:
+def reads_shape(e: Any, checked: CheckedGame, seen: set[str] | None = None) -> bool:
     """Can the expression see which tile lies where, or how it is turned (not only where tiles are)?
     A placement test that cannot is judged once per square instead of once per tile and rotation."""
     seen = set() if seen is None else seen
-    if isinstance(e, list):
-        return any(reads_shape(v, sym, seen) for v in e)
-    if not isinstance(e, dict):
-        return False
-    node = e.get("node")
-    if node == "attr":
-        return True
-    name = e.get("func") if node in ("call", "filtered") else e.get("id") if node == "name" else None
-    if name in SHAPE_QUERIES or name in sym.routes or (name in sym.vars and sym.vars[name].get("grid")):
-        return True
-    if name in sym.defines and name not in seen:
-        seen.add(name)
-        if reads_shape(sym.defines[name]["body"], sym, seen):
+    for n in walk_nodes(e):
+        what = checked.what(n)
+        if n["node"] == "attr" or what in (ROUTE, TILE_VAR) or (what == BUILTIN and n["func"] in SHAPE_QUERIES):
             return True
-    return any(reads_shape(v, sym, seen) for k, v in e.items() if k != "at" and not k.endswith("_at"))
+        if what == DEFINE and n.get("id", n.get("func")) not in seen:
+            seen.add(n.get("id", n.get("func")))
+            if reads_shape(checked.binding(n).decl["body"], checked, seen):
+                return True
+    return False
 
 
 def _is_range(s: dict) -> bool:
@@ -504,7 +498,7 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int]:
     turn_start = len(b.code)
     b.block(ir["turn"], {})
     b.emit(NEXT_TURN, None, turn_start)
-    b.mark_end_checks(end_reads(ir, exprs.sym))
+    b.mark_end_checks(end_reads(ir, exprs.checked))
     b.thread_jumps()
     return b.code, turn_start
 
@@ -513,36 +507,32 @@ PIECE_QUERIES = {"pos", "finished", "place", "at_place", "finishers"}
 GRID_QUERIES = {"col", "row", "neighbour", "open", "joined", "includes"}
 
 
-def end_reads(ir: dict, sym: Any) -> set[str]:
+def end_reads(ir: dict, checked: CheckedGame) -> set[str]:
     """Which parts of the state the end conditions read: "zones", "pieces", "vars", "current"."""
     out: set[str] = set()
     seen: set[str] = set()
 
     def walk(e: Any) -> None:
-        if isinstance(e, list):
-            for v in e:
-                walk(v)
-            return
-        if not isinstance(e, dict):
-            return
-        node = e.get("node")
-        name = e.get("id") if node == "name" else e.get("func") if node in ("call", "filtered") else None
-        if name is not None:
-            if name in sym.defines and name not in seen:
-                seen.add(name)
-                walk(sym.defines[name]["body"])
-            elif name in sym.zones:
+        for n in walk_nodes(e):
+            what = checked.what(n)
+            if n["node"] == "filtered":
                 out.add("zones")
-            elif name in sym.vars:
-                out.add("vars" if not sym.vars[name].get("grid") else "grid")
-            elif name in sym.routes or name in sym.grids or name in GRID_QUERIES:
+            elif what == DEFINE:
+                define = checked.binding(n).decl
+                if define["name"] not in seen:
+                    seen.add(define["name"])
+                    walk(define["body"])
+            elif what == ZONE:
+                out.add("zones")
+            elif what == VAR:
+                out.add("vars")
+            elif what == TILE_VAR:
+                out.add("grid")
+            elif what in (ROUTE, GRID, GRID_COUNT) or (what == BUILTIN and n["func"] in GRID_QUERIES):
                 out.update(("grid", "vars", "zones", "current"))
-            elif name == "current":
+            elif what == CURRENT:
                 out.add("current")
-            elif name in PIECE_QUERIES:
+            elif what == BUILTIN and n["func"] in PIECE_QUERIES:
                 out.add("pieces")
-        for k, v in e.items():
-            if k != "at" and not k.endswith("_at"):
-                walk(v)
     walk([e["test"] for e in ir["end"]])
     return out

@@ -12,8 +12,8 @@ import random
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .moves import Action
-from .program import CHANCE as OP_CHANCE
-from .program import CHOICE, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN
+from .ops import CHANCE as OP_CHANCE
+from .ops import CHOICE, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN
 
 if TYPE_CHECKING:
     from .game import Game

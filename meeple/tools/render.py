@@ -242,14 +242,10 @@ class BoardView:
     """
 
     def __init__(self, game: Any):
-        from meeple.dsl.check import Checker
-
         layout = game.layout
         self.shapes = layout.shapes
         self.variety = {name: i for i, name in enumerate(layout.variety_names)}
-        checker = Checker(game.ir, game.source_path, game.params)
-        checker.run()
-        types = checker.var_types
+        types = game.checked.var_types
         decls = game.sym.vars
         self.grid_name = layout.grid_names[0] if layout.grid_names else "grid"
         paths_attr = game.sym.grids[self.grid_name]["paths"] if layout.grid_names else None
