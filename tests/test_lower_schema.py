@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from meeple.dsl import RulesError, ir_from_text, read_ir
+from meeple.dsl import RulesError, ir_from_json, ir_from_text, read_ir
 from meeple.dsl import ast as A
-from meeple.dsl.lower import IR_VERSION, node_kind
-from meeple.dsl.schema import SCHEMA_PATH, build_schema, validate_ir
+from meeple.dsl import walk
+from meeple.dsl.lower import IR_VERSION, node_kind, upgrade
+from meeple.dsl.schema import SCHEMA_PATH, build_schema, validate_ir, validator
 
 GOOD = Path(__file__).parent / "fixtures" / "good"
 
@@ -65,17 +66,19 @@ def test_every_node_kind_of_the_schema_is_an_ast_class() -> None:
         assert props["node"] == {"const": kind}
         fields = [f.name for f in dataclasses.fields(cls) if f.name != "span"]
         assert set(defs[kind]["required"]) == {"node", *fields}
-        # besides the fields: the node's position and the positions of its names
-        extra = set(props) - {"node", *fields}
-        assert extra == {"at"} | {f + "_at" for f in fields if f + "_at" in props}
-        assert all(name[:-3] in fields for name in extra - {"at"})
+        # besides the fields: one "at" object, the node's span and the positions of its names
+        assert set(props) - {"node", *fields} == {"at"}
+        at = props["at"]["properties"]
+        assert "span" in at and set(at) - {"span"} <= set(fields)
     for name, union in unions.items():
         members = [node_kind(c) for c in union.__args__]
         assert defs[name]["properties"]["node"]["enum"] == members
         assert all(m in defs for m in members)
     top = [f.name for f in dataclasses.fields(A.RulesFile) if f.name != "span"]
     positions = {name for name in top if name.endswith("_at")}  # a plain value's position, when known
-    assert positions == {"max_steps_at"} and schema["properties"]["max_steps_at"] == schema["properties"]["at"]
+    at = schema["properties"]["at"]["properties"]
+    assert positions == {"max_steps_at"} and at["max_steps"] == at["span"]
+    assert "max_steps_at" not in schema["properties"]
     assert set(schema["required"]) == {"meeple", *top} - positions
     assert schema["properties"]["meeple"] == {"const": IR_VERSION}
 
@@ -102,12 +105,12 @@ def test_good_fixtures_ir_validates(path: Path) -> None:
 
 def test_ir_keeps_positions(hare_ir: dict) -> None:
     pieces = hare_ir["pieces"][0]
-    assert pieces["name"] == "animal" and pieces["name_at"] == [23, 8, 23, 14]
-    assert pieces["track"] == "course" and pieces["track_at"] == [23, 18, 23, 24]
-    assert pieces["values_at"][0] == [23, 27, 23, 31]
-    assert pieces["at"] == [23, 1, 23, 57]  # to just past the closing brace
+    assert pieces["name"] == "animal" and pieces["at"]["name"] == [23, 8, 23, 14]
+    assert pieces["track"] == "course" and pieces["at"]["track"] == [23, 18, 23, 24]
+    assert pieces["at"]["values"][0] == [23, 27, 23, 31]
+    assert pieces["at"]["span"] == [23, 1, 23, 57]  # to just past the closing brace
     choose = hare_ir["turn"][0]
-    assert choose["node"] == "choose" and choose["lo"] == {"node": "int", "value": 1, "at": [74, 16, 74, 17]}
+    assert choose["node"] == "choose" and choose["lo"] == {"node": "int", "value": 1, "at": {"span": [74, 16, 74, 17]}}
 
 
 def test_ir_round_trips_through_json(hare_ir: dict) -> None:
@@ -240,3 +243,94 @@ def test_invalid_json_is_a_diagnostic(tmp_path: Path) -> None:
     with pytest.raises(RulesError) as info:
         read_ir(str(path))
     assert [(d.line, d.col, d.message) for d in info.value.diagnostics] == [(2, 12, "not valid JSON: Expecting value")]
+
+
+# ---- IR version 2: positions apart, closed vocabularies, older documents ----------------
+
+V1_HARE = Path(__file__).parent / "fixtures" / "compat" / "v1" / "hare" / "ir.json"
+
+
+def _all_keys(doc: Any) -> set[str]:
+    if isinstance(doc, dict):
+        return set(doc) | {k for key, v in doc.items() if key != "at" for k in _all_keys(v)}
+    if isinstance(doc, list):
+        return {k for v in doc for k in _all_keys(v)}
+    return set()
+
+
+def test_positions_are_kept_apart_from_the_fields(hare_ir: dict) -> None:
+    """Every position is in an "at" object; no key but a real field ends in "_at"."""
+    assert {k for k in _all_keys(hare_ir) if k.endswith("_at")} == {"stop_at"}  # a field: 'stopping at'
+    move = next(s for s in walk.nodes(hare_ir) if s.get("node") == "move" and s["stop_at"])
+    assert move["stop_at"] == "stream" and move["at"]["stop_at"][0] == move["at"]["span"][0]
+    assert all(isinstance(n.get("at", {}), dict) for n in walk.nodes(hare_ir))
+
+
+def test_a_version_1_document_is_converted(hare_ir: dict) -> None:
+    old = json.loads(V1_HARE.read_text())
+    assert old["meeple"] == 1 and "max_steps_at" in old
+    new = upgrade(old)
+    assert new["meeple"] == IR_VERSION and validate_ir(new, "old.json") == []
+    assert new["at"]["max_steps"] == old["max_steps_at"]
+    old_move = next(s for s in _v1_nodes(old) if s.get("node") == "move" and s["stop_at"])
+    new_move = next(s for s in walk.nodes(new) if s.get("node") == "move" and s["stop_at"])
+    assert new_move["stop_at"] == old_move["stop_at"] and new_move["at"]["stop_at"] == old_move["stop_at_at"]
+    assert new_move["at"]["span"] == old_move["at"]
+    assert ir_from_json(V1_HARE.read_text(), "old.json") == new
+
+
+@pytest.mark.parametrize("doc, path, message", [
+    ({}, "$", "not a meeple IR document"),
+    ([1, 2], "$", "not a meeple IR document"),
+    ({"meeple": 99}, "$.meeple", "IR version 99 is not one this meeple reads"),
+])
+def test_what_is_not_a_document_of_a_known_version_gets_one_error(doc: Any, path: str, message: str) -> None:
+    with pytest.raises(RulesError) as info:
+        ir_from_json(json.dumps(doc), "x.json")
+    [d] = info.value.diagnostics
+    assert d.path == path and message in d.message and "meeple ir" in d.message
+
+
+@pytest.mark.parametrize("where, bad", [
+    (lambda ir: ir["zones"][0], ("visibility", "to everyone, of course")),
+    (lambda ir: next(n for n in walk.nodes(ir) if n.get("node") == "bin_op"), ("op", "=")),
+    (lambda ir: next(n for n in walk.nodes(ir) if n.get("node") == "comprehension"), ("func", "average")),
+])
+def test_a_word_outside_a_closed_vocabulary_is_refused_with_its_path(hare_ir: dict, where, bad) -> None:
+    doc = copy.deepcopy(hare_ir)
+    field, word = bad
+    node = where(doc)
+    node[field] = word
+    path = next(p for p, n in _paths(doc) if n is node)
+    found = problems(doc)
+    assert (f"{path}.{field}", f"IR does not match the schema: {word!r} is not one of "
+                                f"{validator().schema['$defs'][node['node']]['properties'][field]['enum']!r}") in found
+
+
+def _v1_nodes(doc: Any):
+    """Every dict of a version 1 document (its positions are lists, never dicts)."""
+    if isinstance(doc, dict):
+        yield doc
+        for v in doc.values():
+            yield from _v1_nodes(v)
+    elif isinstance(doc, list):
+        for v in doc:
+            yield from _v1_nodes(v)
+
+
+def _paths(doc: Any, path: str = "$"):
+    if isinstance(doc, dict):
+        yield path, doc
+        for k, v in doc.items():
+            yield from _paths(v, f"{path}.{k}")
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            yield from _paths(v, f"{path}[{i}]")
+
+
+def test_the_walk_knows_every_child_field() -> None:
+    """The child fields come from the AST: every field typed as a node or a list of nodes."""
+    assert walk.child_fields("bin_op") == ("left", "right")
+    assert walk.child_fields("if") == ("test", "body", "else_")
+    assert "options" in walk.child_fields("choose_one") and walk.child_fields("int") == ()
+    assert {"setup", "turn", "phases", "defines"} <= set(walk.child_fields("rules_file"))

@@ -60,10 +60,10 @@ report "bonus" = bonus
     assert ir["title"] == "Variant"
     assert [p["name"] for p in ir["params"]] == ["goal", "bonus"]
     (far,) = ir["defines"]
-    assert far["body"]["node"] == "bin_op" and far["at"][:2] == [4, 9] and len(far["at"]) == 4
+    assert far["body"]["node"] == "bin_op" and far["at"]["span"][:2] == [4, 9] and len(far["at"]["span"]) == 4
     assert ir["invariants"] == [] and [r["label"] for r in ir["reports"]] == ["bonus"]
     # what comes from the base says so: the fifth item of a position indexes "sources"
-    assert ir["zones"][0]["at"][4] == 1 and ir["sources"][1].endswith("base.rules")
+    assert ir["zones"][0]["at"]["span"][4] == 1 and ir["sources"][1].endswith("base.rules")
 
 
 def test_replacing_the_turn_and_the_player_count(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_max_steps_in_a_variant_is_shown_where_it_stands(tmp_path: Path) -> None
     assert errors(too_many) == [f"{too_many}:2:9: error: max_steps must be within 1..1000000"]
     fine = write(tmp_path, {"c.rules": 'extends "base.rules"\nreplace max_steps 70\n'})
     ir, _ = read_ir(str(fine))
-    assert (ir["max_steps"], ir["max_steps_at"][:2]) == (70, [2, 9])
+    assert (ir["max_steps"], ir["at"]["max_steps"][:2]) == (70, [2, 9])
 
 
 def test_replacing_or_removing_what_the_base_lacks(tmp_path: Path) -> None:
@@ -187,9 +187,9 @@ def test_variants_of_variants(tmp_path: Path) -> None:
                             "two/v2.rules": 'extends "../one/v1.rules"\nreplace define far(p) = 2\n'})
     ir, _ = read_ir(str(path))
     assert ir["params"][0]["default"] == 7 and ir["defines"][0]["body"] == {"node": "int", "value": 2,
-                                                                             "at": [2, 25, 2, 26]}
+                                                                             "at": {"span": [2, 25, 2, 26]}}
     assert [Path(s).name for s in ir["sources"]] == ["v2.rules", "v1.rules", "base.rules"]
-    assert ir["params"][0]["at"][4] == 1 and ir["zones"][0]["at"][4] == 2
+    assert ir["params"][0]["at"]["span"][4] == 1 and ir["zones"][0]["at"]["span"][4] == 2
 
 
 def test_the_record_hash_covers_the_base(tmp_path: Path) -> None:
@@ -241,3 +241,17 @@ def test_diff_of_a_file_that_extends_nothing_asks_for_the_base(tmp_path: Path, c
     a = write(tmp_path, {"a.rules": BASE})
     assert main(["diff", str(a)]) == 2
     assert "extends no base; give the base too" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stopping", ["stopping at plain", ""])
+def test_diff_sees_a_changed_or_removed_stopping_at(tmp_path: Path, capsys, stopping: str) -> None:
+    """'stopping at' is the field stop_at; version 1 of the IR took any key ending in _at for a
+    position, so meeple diff said such a variant plays the same game."""
+    hare = (Path(__file__).resolve().parents[1] / "games" / "hare.rules").read_text(encoding="utf-8")
+    line = "    move sheep by on_table(sheep) + 1 stopping at stream"
+    assert line in hare
+    (tmp_path / "base.rules").write_text(hare, encoding="utf-8")
+    (tmp_path / "variant.rules").write_text(hare.replace(line, line.replace("stopping at stream", stopping)),
+                                            encoding="utf-8")
+    assert main(["diff", str(tmp_path / "base.rules"), str(tmp_path / "variant.rules")]) == 1
+    assert "phase race" in capsys.readouterr().out

@@ -64,6 +64,10 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
                                text) from None
     problems = _ir_limits(doc, file)
     if not problems:
+        problems = _ir_version(doc, file)
+    if not problems:
+        from .lower import upgrade
+        doc = upgrade(doc)  # an older document: the same game in today's form
         try:  # the validator recurses about a dozen frames per level of the document
             with _recursion_room(12 * MAX_IR_DEPTH + 200):
                 problems = validate_ir(doc, file)
@@ -72,6 +76,20 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
     if problems:
         raise RulesSemanticError(problems, None)
     return doc
+
+
+def _ir_version(doc: Any, file: str) -> list[Diagnostic]:
+    """A document of a version this meeple reads (1 is converted), else one clear error."""
+    from .lower import IR_VERSION
+    if not isinstance(doc, dict) or "meeple" not in doc:
+        what = "a JSON object" if isinstance(doc, dict) else f"JSON {type(doc).__name__.replace('dict', 'object')}"
+        return [Diagnostic(file, f"not a meeple IR document ({what} without \"meeple\": {IR_VERSION}); "
+                                 f"make one with `meeple ir RULES_FILE`", path="$")]
+    version = doc["meeple"]
+    if version not in (1, IR_VERSION):
+        return [Diagnostic(file, f"IR version {version!r} is not one this meeple reads (it reads 1 and "
+                                 f"{IR_VERSION}): regenerate it with `meeple ir RULES_FILE`", path="$.meeple")]
+    return []
 
 
 class _Digits(str):

@@ -10,7 +10,7 @@ JSON Schema is generated from them (``dsl.schema``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NewType, Optional, Union
+from typing import Literal, NewType, Optional, Union
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +24,16 @@ class Span:
 
 
 NOWHERE = Span(0, 0, 0, 0)
+
+# The closed vocabularies: the schema makes each an enum, so an IR document with any other word
+# is refused with its JSON path.
+BinaryOperator = Literal["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "and", "or"]
+UnaryOperator = Literal["not", "-"]
+Aggregate = Literal["sum", "max", "min", "count", "any", "all"]
+ZoneQuery = Literal["count"]  # the queries that take 'where' over a zone's cards
+Visibility = Literal["public", "private", "hidden"]
+EdgeName = Literal["N", "E", "S", "W"]
+ChangeAction = Literal["replace", "remove"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +96,7 @@ class Call(Node):
 class Filtered(Node):
     """``func(zone where test)``: a zone query over the cards for which ``test`` holds."""
 
-    func: str
+    func: ZoneQuery
     zone: Expr
     where: Expr
 
@@ -95,7 +105,7 @@ class Filtered(Node):
 class Comprehension(Node):
     """``func(body for var in domain where test)``: sum, max, min, any, all or count."""
 
-    func: str
+    func: Aggregate
     body: Expr
     var: Ident
     domain: Domain
@@ -131,7 +141,7 @@ class Attr(Node):
 class BinOp(Node):
     """``left op right``; ``op`` is the operator or keyword as written."""
 
-    op: str
+    op: BinaryOperator
     left: Expr
     right: Expr
 
@@ -140,7 +150,7 @@ class BinOp(Node):
 class UnOp(Node):
     """``op operand``: ``not`` or unary minus."""
 
-    op: str
+    op: UnaryOperator
     operand: Expr
 
 
@@ -443,7 +453,7 @@ class Zone(Node):
 
     name: Ident
     per_player: bool
-    visibility: str
+    visibility: Visibility
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,7 +462,7 @@ class AttrValue(Node):
     is a list of edge sets (a tile's paths, or edges it marks)."""
 
     name: Ident
-    value: Union[int, bool, str, list[list[str]]]
+    value: Union[int, bool, str, list[list[EdgeName]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,7 +557,7 @@ class Change(Node):
     list as usual) or ``remove <kind> <name>`` ("remove"). ``kind`` is the declaration's keyword;
     ``name`` is None for what a game has one of (``setup``, ``turn``, ``players``, ...)."""
 
-    action: str
+    action: ChangeAction
     kind: str
     name: Optional[Text]
 
@@ -580,5 +590,5 @@ class RulesFile(Node):
     tiebreak: Optional[PlayerExpr]
     reports: list[Report]
     invariants: list[Invariant]
-    # where `max_steps N` stands (a plain number has no node of its own); lowered as "max_steps_at"
+    # where `max_steps N` stands (a plain number has no node of its own): "max_steps" in the document's "at"
     max_steps_at: Optional[Span] = field(default=None, kw_only=True, compare=False, repr=False)

@@ -29,7 +29,7 @@ def cache_dir() -> Path:
 def language_stamp() -> bytes:
     """A hash of everything that decides how text becomes IR."""
     h = hashlib.sha256()
-    for name in ("rules.lark", "ast.py", "lower.py", "parse.py"):
+    for name in ("rules.lark", "ast.py", "lower.py", "parse.py", "walk.py"):
         h.update((HERE / name).read_bytes())
     return h.digest()
 

@@ -11,7 +11,7 @@ from .expand import expansion_problems, on_cycles
 from .limits import MAX_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK
 from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES,
                       NONE, PLAYER, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
-from .walk import same
+from .walk import at_span, nodes, same, span
 
 WAS = "was"  # was(e) in an invariant: the value of e before the step
 ARITH = {"+", "-", "*", "/", "%"}
@@ -64,10 +64,9 @@ class Checker:
                       for i, d in reversed(list(enumerate(ir.get(key, ()))))}  # the first of a name
 
     # ---- reporting ----
-    def error(self, node: Any, message: str, path: str, at_field: str = "at", kind: str = "error") -> None:
-        at = node.get(at_field) if isinstance(node, dict) else None
-        if at is None and isinstance(node, dict):
-            at = node.get("at")
+    def error(self, node: Any, message: str, path: str, at_field: Optional[str] = None, kind: str = "error") -> None:
+        """Report ``message`` at ``node`` (at its field ``at_field``'s text, when that has a position)."""
+        at = span(node, at_field) or span(node)
         line, col, end_line, end_col = at[:4] if at else (0, 0, 0, 0)
         file = self.sources[at[4]] if at and len(at) > 4 and at[4] < len(self.sources) else self.file
         d = Diagnostic(file, message, line, col, end_line, end_col, path=path, kind=kind)
@@ -75,7 +74,7 @@ class Checker:
             self.seen.add(d)
             self.diags.append(d)
 
-    def warn(self, node: Any, message: str, path: str, at_field: str = "at") -> None:
+    def warn(self, node: Any, message: str, path: str, at_field: Optional[str] = None) -> None:
         self.error(node, message, path, at_field, kind="warning")
 
     def suggest(self, name: str, *groups: Any) -> str:
@@ -105,14 +104,14 @@ class Checker:
             self.var_types.setdefault(v["name"], t)
             if v.get("grid") and v["grid"] not in self.sym.grids:
                 self.error(v, f"unknown grid '{v['grid']}'{self.suggest(v['grid'], self.sym.grids)}",
-                           f"$.vars[{i}]", "grid_at")
+                           f"$.vars[{i}]", "grid")
         self.scout_var_types()
         self.check_tracks()
         self.check_grids()
         self.check_pieces()
         self.check_cards()
         if not ir["turn"]:
-            self.error({"at": [1, 1, 1, 2]}, "the game has no 'turn { ... }' block", "$.turn")
+            self.error(at_span([1, 1, 1, 2]), "the game has no 'turn { ... }' block", "$.turn")
         self.block(ir["setup"], {}, "$.setup")
         self.block(ir["turn"], {}, "$.turn")
         for i, ph in enumerate(ir["phases"]):
@@ -149,7 +148,7 @@ class Checker:
         for i, inv in enumerate(self.ir.get("invariants", ())):
             path = f"$.invariants[{i}]"
             if inv["name"] in names:
-                self.error(inv, f"invariant '{inv['name']}' is declared twice", path, "name_at")
+                self.error(inv, f"invariant '{inv['name']}' is declared twice", path, "name")
             names.add(inv["name"])
             self.in_invariant = True
             self.expect(inv["test"], self.expr(inv["test"], {}, f"{path}.test"), {BOOL}, "an invariant",
@@ -184,19 +183,19 @@ class Checker:
                 name = d["name"]
                 if name in reserved:
                     self.error(d, f"'{name}' is a built-in name and cannot be declared", f"$.{key}[{i}]",
-                               "name_at")
+                               "name")
                 elif name in seen:
                     message = f"{what} '{name}' is declared twice" if seen[name] == what else \
                         f"{what} '{name}' clashes with the {seen[name]} of the same name"
-                    self.error(d, message, f"$.{key}[{i}]", "name_at")
+                    self.error(d, message, f"$.{key}[{i}]", "name")
                 else:
                     seen[name] = what
         for key in ("enums", "pieces"):
             for i, d in enumerate(self.ir[key]):
                 for j, v in enumerate(d["values"]):
                     path = f"$.{key}[{i}].values[{j}]"
-                    at = d.get("values_at")
-                    node = {"at": at[j]} if at and j < len(at) else d
+                    at = span(d, "values")
+                    node = at_span(at[j]) if at and j < len(at) else d
                     if v in seen:
                         self.error(node, f"value '{v}' clashes with the {seen[v]} of the same name", path)
                     else:
@@ -208,22 +207,22 @@ class Checker:
             for j, v in enumerate(c["varieties"]):
                 if v["name"] in varieties:
                     self.error(v, f"card '{v['name']}' is declared twice", f"$.cards[{i}].varieties[{j}]",
-                               "name_at")
+                               "name")
                 varieties.add(v["name"])
 
     def check_unique(self, key: str, what: str) -> None:
         names: set[str] = set()
         for i, d in enumerate(self.ir[key]):
             if d["name"] in names:
-                self.error(d, f"{what} '{d['name']}' is declared twice", f"$.{key}[{i}]", "name_at")
+                self.error(d, f"{what} '{d['name']}' is declared twice", f"$.{key}[{i}]", "name")
             names.add(d["name"])
 
     def check_players(self) -> None:
         if not 0 <= self.ir["max_steps"] <= MAX_STEPS:
-            self.error(self.ir, f"max_steps must be within 1..{MAX_STEPS}", "$.max_steps", "max_steps_at")
+            self.error(self.ir, f"max_steps must be within 1..{MAX_STEPS}", "$.max_steps", "max_steps")
         p = self.ir["players"]
         if p is None:
-            self.error({"at": [1, 1, 1, 2]}, "the game does not say how many play: add 'players MIN..MAX'",
+            self.error(at_span([1, 1, 1, 2]), "the game does not say how many play: add 'players MIN..MAX'",
                        "$.players")
             return
         if not 1 <= p["lo"] <= p["hi"] <= MAX_PLAYERS:
@@ -263,31 +262,31 @@ class Checker:
         for i, g in enumerate(self.ir.get("grids", ())):
             path = f"$.grids[{i}]"
             if i > 0:
-                self.error(g, "a game may have one grid", path, "name_at")
+                self.error(g, "a game may have one grid", path, "name")
             if g["tiles"] not in self.sym.card_kinds:
                 self.error(g, f"unknown card kind '{g['tiles']}'"
                               f"{self.suggest(g['tiles'], self.sym.card_kinds)}",
-                           path, "tiles_at")
+                           path, "tiles")
             if self.sym.attrs.get(g["paths"]) != EDGES:
                 what = "is not a list of edge sets" if g["paths"] in self.sym.attrs else "is not a card attribute"
                 self.error(g, f"'{g['paths']}' {what}: write it on each tile, as {g['paths']} = [N S]", path,
-                           "paths_at")
+                           "paths")
             else:
                 for c in self.ir["cards"]:
                     for v in c["varieties"] if c["name"] == g["tiles"] else ():
                         paths = next((a["value"] for a in v["attrs"] if a["name"] == g["paths"]), [])
                         ends = [e for p in paths for e in p]
                         if len(ends) != len(set(ends)):
-                            self.error(v, f"tile '{v['name']}' has two paths through one edge", path, "name_at")
+                            self.error(v, f"tile '{v['name']}' has two paths through one edge", path, "name")
 
     def check_routes(self) -> None:
         for i, r in enumerate(self.ir.get("routes", ())):
             path = f"$.routes[{i}]"
             if r["grid"] not in self.sym.grids:
                 self.error(r, f"unknown grid '{r['grid']}'{self.suggest(r['grid'], self.sym.grids)}", path,
-                           "grid_at")
+                           "grid")
             if len(set(r["params"])) != len(r["params"]):
-                self.error(r, f"route '{r['name']}' names a parameter twice", path, "name_at")
+                self.error(r, f"route '{r['name']}' names a parameter twice", path, "name")
             if r["name"] not in self.used:  # checked once, its params taken as anything
                 self.route_body(r, path, [ANY] * len(r["params"]))
             seen: set[str] = set()
@@ -296,20 +295,20 @@ class Checker:
                 name = c["name"]
                 if name not in ROUTE_CLAUSES:
                     self.error(c, f"unknown route clause '{name}'{self.suggest(name, ROUTE_CLAUSES)}", cpath,
-                               "name_at")
+                               "name")
                     continue
                 if name in seen:
-                    self.error(c, f"route clause '{name}' is given twice", cpath, "name_at")
+                    self.error(c, f"route clause '{name}' is given twice", cpath, "name")
                 seen.add(name)
                 types, _ = ROUTE_CLAUSES[name]
                 if len(c["params"]) != len(types):
                     names = {0: "no parameters", 1: "one parameter (the tile)", 2: "two parameters (tile, edge)"}
-                    self.error(c, f"'{name}' takes {names[len(types)]}", cpath, "name_at")
+                    self.error(c, f"'{name}' takes {names[len(types)]}", cpath, "name")
                 if self.uses_route(c["value"], set()):
-                    self.error(c, f"route clause '{name}' uses a route (routes may not use routes)", cpath, "name_at")
+                    self.error(c, f"route clause '{name}' uses a route (routes may not use routes)", cpath, "name")
             for required in ("start", "start_edge"):
                 if required not in seen:
-                    self.error(r, f"route '{r['name']}' needs a '{required} = ...' clause", path, "name_at")
+                    self.error(r, f"route '{r['name']}' needs a '{required} = ...' clause", path, "name")
 
     def route_body(self, r: dict, path: str, arg_types: list[str]) -> None:
         """Check a route's clauses with its parameters of the given types."""
@@ -327,25 +326,21 @@ class Checker:
 
     def uses_route(self, e: Any, seen: set[str]) -> bool:
         """Does the expression call a route, directly or through a define?"""
-        if isinstance(e, list):
-            return any(self.uses_route(v, seen) for v in e)
-        if not isinstance(e, dict):
-            return False
-        name = e.get("func") if e.get("node") in ("call", "filtered") else e.get("id") if e.get("node") == "name" \
-            else None
-        if name in self.sym.routes:
-            return True
-        if name in self.sym.defines and name not in seen:
-            seen.add(name)
-            if self.uses_route(self.sym.defines[name]["body"], seen):
+        for n in nodes(e):
+            name = n.get("func") if n["node"] in ("call", "filtered") else n.get("id") if n["node"] == "name" else None
+            if name in self.sym.routes:
                 return True
-        return any(self.uses_route(v, seen) for k, v in e.items() if k != "at" and not k.endswith("_at"))
+            if name in self.sym.defines and name not in seen:
+                seen.add(name)
+                if self.uses_route(self.sym.defines[name]["body"], seen):
+                    return True
+        return False
 
     def check_pieces(self) -> None:
         for i, p in enumerate(self.ir["pieces"]):
             if p["track"] not in self.sym.tracks:
                 self.error(p, f"unknown track '{p['track']}'{self.suggest(p['track'], self.sym.tracks)}",
-                           f"$.pieces[{i}]", "track_at")
+                           f"$.pieces[{i}]", "track")
             if len(set(p["values"])) != len(p["values"]):
                 self.error(p, f"pieces '{p['name']}' lists a piece twice", f"$.pieces[{i}]")
 
@@ -355,10 +350,10 @@ class Checker:
         for i, c in enumerate(self.ir["cards"]):
             if c["zone"] not in self.sym.zones:
                 self.error(c, f"unknown zone '{c['zone']}'{self.suggest(c['zone'], self.sym.zones)}",
-                           f"$.cards[{i}]", "zone_at")
+                           f"$.cards[{i}]", "zone")
             elif self.sym.zones[c["zone"]]["per_player"]:
                 self.error(c, f"cards start in a shared zone; '{c['zone']}' is per player", f"$.cards[{i}]",
-                           "zone_at")
+                           "zone")
             self.used.add(c["zone"])
             for j, v in enumerate(c["varieties"]):
                 path = f"$.cards[{i}].varieties[{j}]"
@@ -423,7 +418,7 @@ class Checker:
         looping = on_cycles(graph)
         for i, ph in enumerate(self.ir["phases"]):
             if ph["name"] in looping:
-                self.error(ph, f"phase '{ph['name']}' runs itself (rules may not loop)", f"$.phases[{i}]", "name_at")
+                self.error(ph, f"phase '{ph['name']}' runs itself (rules may not loop)", f"$.phases[{i}]", "name")
 
     def check_unused(self) -> None:
         for key, what in (("params", "param"), ("zones", "zone"), ("defines", "define"), ("phases", "phase"),
@@ -431,7 +426,7 @@ class Checker:
             for i, d in enumerate(self.ir[key]):
                 if d["name"] not in self.used:
                     verb = "never runs" if key == "phases" else "is never used"
-                    self.warn(d, f"{what} '{d['name']}' {verb}", f"$.{key}[{i}]", "name_at")
+                    self.warn(d, f"{what} '{d['name']}' {verb}", f"$.{key}[{i}]", "name")
 
     # ---- statements ----
     def block(self, stmts: list, scope: dict, path: str) -> None:
@@ -487,7 +482,7 @@ class Checker:
             if tag is not None:
                 tags = self.sym.tags.get(self.sym.piece_kinds.get(t[5:], ""), self.sym.all_tags())
                 if tag not in tags:
-                    self.error(s, f"unknown tile '{tag}'{self.suggest(tag, tags)}", path, "stop_at_at")
+                    self.error(s, f"unknown tile '{tag}'{self.suggest(tag, tags)}", path, "stop_at")
         elif node == "move_all":
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
@@ -514,7 +509,7 @@ class Checker:
                         f"{path}.amount")
             if s["variety"] not in self.sym.varieties:
                 self.error(s, f"unknown card '{s['variety']}'{self.suggest(s['variety'], self.sym.varieties)}",
-                           path, "variety_at")
+                           path, "variety")
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
             self.warn_same_zone(s, path)
@@ -525,7 +520,7 @@ class Checker:
         elif node == "run":
             if s["phase"] not in self.sym.phases:
                 self.error(s, f"unknown phase '{s['phase']}'{self.suggest(s['phase'], self.sym.phases)}", path,
-                           "phase_at")
+                           "phase")
             elif s["phase"] not in self.used:
                 self.used.add(s["phase"])
                 i = self.index["phases", s["phase"]]
@@ -540,7 +535,7 @@ class Checker:
             self.error(s["lo"], "a placement is of '1 card' or '0..1 card'", f"{path}.lo")
         self.zone(s["source"], scope, f"{path}.source")
         if s["grid"] not in self.sym.grids:
-            self.error(s, f"unknown grid '{s['grid']}'{self.suggest(s['grid'], self.sym.grids)}", path, "grid_at")
+            self.error(s, f"unknown grid '{s['grid']}'{self.suggest(s['grid'], self.sym.grids)}", path, "grid")
         if s["within"] is not None:
             self.expect(s["within"], self.expr(s["within"], scope, f"{path}.within"), {INT}, "'within'",
                         f"{path}.within")
@@ -561,13 +556,13 @@ class Checker:
         for i, o in enumerate(s["options"]):
             opath = f"{path}.options[{i}]"
             if o["name"] in names:
-                self.error(o, f"option '{o['name']}' is given twice", opath, "name_at")
+                self.error(o, f"option '{o['name']}' is given twice", opath, "name")
             names.add(o["name"])
             inner = dict(scope)
             for j, b in enumerate(o["bindings"]):
                 if any(c["var"] == b["var"] for c in o["bindings"][:j]):
                     self.error(b, f"'{b['var']}' is bound twice in option '{o['name']}'", f"{opath}.bindings[{j}]",
-                               "var_at")
+                               "var")
                 inner[b["var"]] = self.domain(b["domain"], inner, f"{opath}.bindings[{j}].domain")
             if o["where"] is not None:
                 self.expect(o["where"], self.expr(o["where"], inner, f"{opath}.where"), {BOOL}, "'where'",
@@ -590,7 +585,7 @@ class Checker:
             self.error(s["hi"], f"choosing up to {hi} cards at once is beyond the limit of 64", f"{path}.hi")
         if s["same"] is not None and s["same"] not in self.sym.attrs:
             self.error(s, f"unknown card attribute '{s['same']}'{self.suggest(s['same'], self.sym.attrs)}", path,
-                       "same_at")
+                       "same")
         self.zone(s["source"], scope, f"{path}.source")
         self.zone(s["dest"], scope, f"{path}.dest")
         if s["keeping"] is not None:
@@ -601,26 +596,26 @@ class Checker:
         name, index = s["target"], s["index"]
         if name == "current":
             if index is not None:
-                self.error(s, "'current' takes no player", path, "target_at")
+                self.error(s, "'current' takes no player", path, "target")
             return PLAYER
         var = self.sym.vars.get(name)
         if var is None:
-            self.error(s, f"unknown var '{name}'{self.suggest(name, self.sym.vars)}", path, "target_at")
+            self.error(s, f"unknown var '{name}'{self.suggest(name, self.sym.vars)}", path, "target")
             return None
         self.used.add(name)
-        want = self.var_type(name, s, path, "target_at")
+        want = self.var_type(name, s, path, "target")
         per = PLAYER if var["per_player"] else TILE if var.get("grid") else None
         if per is not None and index is None:
             self.error(s, f"var '{name}' is per {'player' if per == PLAYER else 'tile'}: write "
-                          f"{name}({'p' if per == PLAYER else 't'})", path, "target_at")
+                          f"{name}({'p' if per == PLAYER else 't'})", path, "target")
         elif per is None and index is not None:
-            self.error(s, f"var '{name}' is shared: it takes no player", path, "target_at")
+            self.error(s, f"var '{name}' is shared: it takes no player", path, "target")
         elif index is not None:
             self.expect(index, self.expr(index, scope, f"{path}.index"), {per}, f"the {per} of '{name}'",
                         f"{path}.index")
         return want
 
-    def var_type(self, name: str, node: dict, path: str, at_field: str = "at") -> str:
+    def var_type(self, name: str, node: dict, path: str, at_field: Optional[str] = None) -> str:
         """The type of a var's start value; a start value may use only the vars above it."""
         if name not in self.var_types:
             self.error(node, f"var '{name}' has no value yet: a var's start value can use only the vars "
@@ -941,16 +936,7 @@ def _comparable(a: str, b: str) -> bool:
 
 
 def _runs(stmts: list) -> list[str]:
-    out = []
-    for s in stmts:
-        if s["node"] == "run":
-            out.append(s["phase"])
-        for key in ("body", "else_", "otherwise"):
-            if key in s:
-                out.extend(_runs(s[key]))
-        for o in s.get("options", ()):
-            out.extend(_runs(o["body"]))
-    return out
+    return [s["phase"] for s in nodes(stmts) if s["node"] == "run"]
 
 
 def _show(t: Optional[str]) -> str:

@@ -25,6 +25,7 @@ from typing import Any, Optional
 
 from .diagnostics import Diagnostic
 from .symbols import EDGE_NAMES, EDGES, Symbols
+from .walk import span
 
 __all__ = ["CheckedGame", "Binding", "Symbols", "EDGE_NAMES", "EDGES"]
 
@@ -76,7 +77,7 @@ class CheckedGame:
         """What the name or call ``node`` refers to."""
         found = self.bindings.get(id(node))
         if found is None:
-            where = node.get("at") if isinstance(node, dict) else None
+            where = span(node)
             raise LookupError(f"the checker bound no name at {node.get('node')} {where}: "
                               f"this is a bug in meeple")
         return found
@@ -91,6 +92,6 @@ class CheckedGame:
         """The type of the expression ``node`` (for a define's body: at its last use)."""
         found = self.types.get(id(node))
         if found is None:
-            raise LookupError(f"the checker typed no expression at {node.get('node')} {node.get('at')}: "
+            raise LookupError(f"the checker typed no expression at {node.get('node')} {span(node)}: "
                               f"this is a bug in meeple")
         return found

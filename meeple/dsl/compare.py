@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .variants import NAMED, ONE_EACH
-from .walk import same
+from .walk import same, span
 
 
 @dataclass
@@ -108,7 +108,7 @@ def _span(value: Any) -> Optional[list[int]]:
         if not spans:
             return None
         return [spans[0][0], spans[0][1], spans[-1][2], spans[-1][3], *spans[0][4:]]
-    return value.get("at") if isinstance(value, dict) else None
+    return span(value)
 
 
 def _file(ir: dict[str, Any], at: list[int]) -> str:

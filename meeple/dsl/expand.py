@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
 from .limits import MAX_DEPTH, MAX_EXPANDED_NODES
+from .walk import children
 
 MAX_REPORTED = 10
 
@@ -45,15 +46,13 @@ class Entry:
 @dataclass
 class Problem:
     node: dict
-    at_field: str
+    at_field: Optional[str]  # the field whose text the message points at (None: the whole node)
     message: str
     path: str
 
 
 def _children(e: dict) -> Iterator[tuple[str, Any]]:
-    for k, v in e.items():
-        if k != "at" and not k.endswith("_at") and isinstance(v, (dict, list)):
-            yield k, v
+    return children(e)
 
 
 def _entries(ir: dict) -> dict[tuple[str, str], Entry]:
@@ -150,7 +149,7 @@ class _Walk:
             self._deep(e, path, f"with {entry.kind} '{entry.name}' written out, this nests deeper than "
                                 f"{MAX_DEPTH} levels")
         if report and self.over is None and self.total > MAX_EXPANDED_NODES:
-            self.over = Problem(e, "at", f"with its defines, routes and phases written out where they are used, "
+            self.over = Problem(e, None, f"with its defines, routes and phases written out where they are used, "
                                          f"the game grows past {MAX_EXPANDED_NODES:,} parts (this use of "
                                          f"{entry.kind} '{entry.name}' is where it goes over)", path)
         return Cost(own.size + extra, depth, uses)
@@ -158,7 +157,7 @@ class _Walk:
     def _deep(self, e: dict, path: str, message: str) -> None:
         if self.deep_reported < MAX_REPORTED:
             self.deep_reported += 1
-            self.problems.append(Problem(e, "at", message, path))
+            self.problems.append(Problem(e, None, message, path))
 
     @staticmethod
     def _add(out: Cost, c: Cost) -> None:
@@ -206,13 +205,13 @@ def expansion_problems(ir: dict) -> list[Problem]:
             elif entry.kind != "phase":  # checked once on its own, what it uses written out
                 checked += c.size
                 if walk.over is None and checked > MAX_EXPANDED_NODES:
-                    walk.over = Problem(entry.node, "name_at", f"with what they use written out, the defines and "
+                    walk.over = Problem(entry.node, "name", f"with what they use written out, the defines and "
                                                                f"routes grow past {MAX_EXPANDED_NODES:,} "
                                                                f"parts ({what} is where they go over)", path)
             if message is not None:
                 entry.too_big = True  # its uses are not written out: no error at each
                 if len(problems) < MAX_REPORTED:
-                    problems.append(Problem(entry.node, "name_at", message, path))
+                    problems.append(Problem(entry.node, "name", message, path))
     walk.total = checked
     rest = {k: v for k, v in ir.items() if k not in ("defines", "routes", "phases")}
     walk.cost(rest, frozenset(), 0, "$", True)

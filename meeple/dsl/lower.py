@@ -1,25 +1,25 @@
-"""Lower an AST to the JSON IR (``lower``), and name the IR's node kinds.
+"""Lower an AST to the JSON IR (``lower``), and bring an IR document of an older version up to
+this one (``upgrade``).
 
-The mapping is mechanical: a node becomes ``{"node": kind, field: value, ...,
-"at": [line, col, end_line, end_col]}``; a name (``Ident``) becomes a string,
-its position stored beside it as ``"<field>_at"``. ``RulesFile`` becomes the
-top-level document with ``"meeple": IR_VERSION`` and ``"source"``.
+The mapping is mechanical: a node becomes ``{"node": kind, field: value, ..., "at": {...}}``;
+a name (``Ident``) becomes a string. Every position goes into the node's ``at`` object
+(``dsl/walk.py``): ``"span"`` for the whole node, the field's name for where a name (or list of
+names, or a plain number kept with its position) is written. ``RulesFile`` becomes the top-level
+document with ``"meeple": IR_VERSION`` and ``"source"``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from typing import Any
 
 from . import ast as A
+from .walk import AT, SPAN, kind_of, node_kind
 
-IR_VERSION = 1
+__all__ = ["IR_VERSION", "lower", "upgrade", "node_kind", "span_json"]
 
-
-def node_kind(cls: type) -> str:
-    """``CaseArm`` → ``case_arm``."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+# 1: positions beside the fields ("at", "<field>_at"); 2: all of a node's positions in its "at" object
+IR_VERSION = 2
 
 
 def span_json(span: A.Span) -> list[int]:
@@ -35,23 +35,26 @@ def lower(tree: A.RulesFile, source: str) -> dict[str, Any]:
 
 def _node(node: A.Node) -> dict[str, Any]:
     out: dict[str, Any] = {"node": node_kind(type(node))}
+    at: dict[str, Any] = {}
+    if node.span != A.NOWHERE:
+        at[SPAN] = span_json(node.span)
     for f in dataclasses.fields(node):
         if f.name == "span":
             continue
         value = getattr(node, f.name)
-        if f.type == "Optional[Span]":  # the position of a plain-value field: kept only when known
+        if f.type == "Optional[Span]":  # "<field>_at": the position of a plain-value field, when known
             if value is not None:
-                out[f.name] = span_json(value)
+                at[f.name.removesuffix("_at")] = span_json(value)
         elif isinstance(value, A.Ident):
             out[f.name] = value.text
-            out[f.name + "_at"] = span_json(value.span)
+            at[f.name] = span_json(value.span)
         elif isinstance(value, list) and value and all(isinstance(v, A.Ident) for v in value):
             out[f.name] = [v.text for v in value]
-            out[f.name + "_at"] = [span_json(v.span) for v in value]
+            at[f.name] = [span_json(v.span) for v in value]
         else:
             out[f.name] = _value(value)
-    if node.span != A.NOWHERE:
-        out["at"] = span_json(node.span)
+    if at:
+        out[AT] = at
     return out
 
 
@@ -61,3 +64,61 @@ def _value(value: Any) -> Any:
     if isinstance(value, list):
         return [_value(v) for v in value]
     return value
+
+
+def upgrade(doc: Any) -> Any:
+    """An IR document of version 1 as version 2 (the same game; its positions moved into each
+    node's ``at``). A document of this version is returned as it is. Version 1 kept a node's
+    span in ``"at"`` and a name's position in ``"<field>_at"`` beside it; the fields each kind
+    has are read off the AST, so a field whose own name ends in ``_at`` stays a field."""
+    if not isinstance(doc, dict) or doc.get("meeple") != 1:
+        return doc
+    out = _upgrade_node(doc)
+    out["meeple"] = IR_VERSION
+    return out
+
+
+def _upgrade_node(node: dict) -> dict:
+    kind = kind_of(node)
+    fields = _fields(kind)
+    out: dict[str, Any] = {}
+    at: dict[str, Any] = {}
+    for k, v in node.items():
+        if k == "at" and "at" not in fields:
+            at[SPAN] = v
+        elif k.endswith("_at") and k not in fields and (k[:-3] in fields or k[:-3] in _PLAIN_POSITIONED[kind]):
+            at[k[:-3]] = v
+        else:
+            out[k] = _upgrade_value(v)
+    if at:
+        out[AT] = at
+    return out
+
+
+def _upgrade_value(v: Any) -> Any:
+    if isinstance(v, dict) and "node" in v:
+        return _upgrade_node(v)
+    if isinstance(v, list):
+        return [_upgrade_value(x) for x in v]
+    return v
+
+
+def _fields(kind: str) -> set[str]:
+    return _FIELDS.get(kind, set())
+
+
+def _tables() -> tuple[dict[str, set[str]], dict[str, tuple[str, ...]]]:
+    """Per node kind: its fields (and the document's own keys), and the plain fields whose
+    position the AST keeps as ``<field>_at``."""
+    fields: dict[str, set[str]] = {}
+    plain: dict[str, tuple[str, ...]] = {}
+    for cls in vars(A).values():
+        if isinstance(cls, type) and issubclass(cls, A.Node) and dataclasses.is_dataclass(cls):
+            own = [f for f in dataclasses.fields(cls) if f.name != "span"]
+            plain[node_kind(cls)] = tuple(f.name.removesuffix("_at") for f in own if f.type == "Optional[Span]")
+            fields[node_kind(cls)] = {f.name for f in own if f.type != "Optional[Span]"} | DOCUMENT_KEYS
+    return fields, plain
+
+
+DOCUMENT_KEYS = {"meeple", "source", "sources"}  # the top-level document's keys besides its fields
+_FIELDS, _PLAIN_POSITIONED = _tables()

@@ -20,6 +20,8 @@ from jsonschema import Draft202012Validator, _keywords, validators
 from . import ast as A
 from .diagnostics import Diagnostic
 from .lower import IR_VERSION, node_kind
+from .walk import AT
+from .walk import SPAN as SPAN_KEY
 
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 # line, col, end_line, end_col; in a merged variant, a fifth item: the index in "sources" of its file
@@ -59,6 +61,8 @@ def _type_schema(hint: Any) -> dict:
         return {"type": "boolean"}
     if hint is A.Text:
         return {"type": "string"}
+    if origin is typing.Literal:  # a closed vocabulary
+        return {"enum": list(args)}
     if hint is A.Ident:
         return {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"}
     if origin is list:
@@ -82,19 +86,20 @@ def _type_schema(hint: Any) -> dict:
 def _object_schema(cls: type, top: bool = False) -> dict:
     props: dict[str, Any] = {} if top else {"node": {"const": node_kind(cls)}}
     required = [] if top else ["node"]
+    at: dict[str, Any] = {SPAN_KEY: SPAN}  # the node's positions (see dsl/walk.py)
     for name, hint in typing.get_type_hints(cls, vars(A)).items():
         if name == "span":
             continue
-        if hint == typing.Optional[A.Span]:  # the position of a plain-value field, when known
-            props[name] = SPAN
+        if hint == typing.Optional[A.Span]:  # "<field>_at": the position of a plain-value field, when known
+            at[name.removesuffix("_at")] = SPAN
             continue
         props[name] = _type_schema(hint)
         required.append(name)
         if hint in (A.Ident, A.Text, typing.Optional[A.Ident], typing.Optional[A.Text]):
-            props[name + "_at"] = SPAN
+            at[name] = SPAN
         elif hint == list[A.Ident]:
-            props[name + "_at"] = {"type": "array", "items": SPAN}
-    props["at"] = SPAN
+            at[name] = {"type": "array", "items": SPAN}
+    props[AT] = {"type": "object", "properties": at, "additionalProperties": False}
     return {"type": "object", "properties": props, "required": required, "additionalProperties": False}
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .diagnostics import Diagnostic, RulesError, RulesSemanticError, did_you_mean
+from .walk import AT, span
 
 MAX_CHAIN = 16  # variants of variants, at most this deep
 NAMED = {  # keyword → the IR list of that kind of declaration, and the key that names an item there
@@ -52,7 +53,7 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
         return ir
     from . import cached_ir_from_text, read_text
 
-    at = ir.get("extends_at")
+    at = span(ir, "extends")
     try:
         base_path = os.path.normpath(Path(path).parent / ir["extends"])
         here = str(Path(base_path).resolve())
@@ -98,15 +99,16 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         if mine == empty and not replacing:
             continue
         if theirs != empty and not replacing:  # (a plain value, max_steps, has its position beside it)
-            problems.append(_diag(path, _at_of(mine) or variant.get(key + "_at") or _change_at(variant, kind),
+            problems.append(_diag(path, _at_of(mine) or span(variant, key) or _change_at(variant, kind),
                                   f"the base already has '{kind}'; write 'replace {kind} ...' to change it",
-                                  notes=(where(_at_of(theirs) or base.get(key + "_at")),)))
+                                  notes=(where(_at_of(theirs) or span(base, key)),)))
         elif theirs == empty and replacing:
             problems.append(_diag(path, _change_at(variant, kind), f"nothing to replace: the base has no '{kind}'"))
         out[key] = mine
-        out.pop(key + "_at", None)
-        if key + "_at" in variant:
-            out[key + "_at"] = variant[key + "_at"]
+        positions = {k: v for k, v in out.get(AT, {}).items() if k != key}
+        if span(variant, key):
+            positions[key] = span(variant, key)
+        out[AT] = positions
 
     for kind, (key, name_key) in NAMED.items():
         items = list(base[key])
@@ -118,10 +120,10 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
                 items.append(item)
             elif i is None:
                 if (kind, name) in replaced:
-                    problems.append(_diag(path, changes[(kind, name)].get("at"), f"nothing to replace: the base has "
+                    problems.append(_diag(path, span(changes[(kind, name)]), f"nothing to replace: the base has "
                                           f"no {kind} '{name}'{did_you_mean(name, index)}"))
                 elif kind == "param" and item["lo"] is None:
-                    problems.append(_diag(path, item.get("at"), f"the base has no param '{name}'"
+                    problems.append(_diag(path, span(item), f"the base has no param '{name}'"
                                           f"{did_you_mean(name, index)}; a new param needs a range: "
                                           f"param {name} = {item['default']} in LOW..HIGH"))
                 items.append(item)
@@ -131,9 +133,9 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
             elif (kind, name) in replaced:
                 items[i] = item
             else:
-                problems.append(_diag(path, item.get(f"{name_key}_at") or item.get("at"),
+                problems.append(_diag(path, span(item, name_key) or span(item),
                                       f"the base already has {kind} '{name}'; write 'replace {kind} ...' to "
-                                      f"change it, or choose another name", notes=(where(items[i].get("at")),)))
+                                      f"change it, or choose another name", notes=(where(span(items[i])),)))
         out[key] = items
     out["end"] = [*base["end"], *variant["end"]]
 
@@ -145,7 +147,7 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         if change["name"] in names:
             out[key] = [item for item in out[key] if item[name_key] != change["name"]]
         else:
-            problems.append(_diag(path, change.get("name_at") or change.get("at"),
+            problems.append(_diag(path, span(change, "name") or span(change),
                                   f"nothing to remove: the base has no {change['kind']} '{change['name']}'"
                                   f"{did_you_mean(change['name'], names)}"))
     if problems:
@@ -155,7 +157,7 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
 
 def _set_param(base: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
     """A base param with the variant's default (and range and description, where it gives them)."""
-    out = dict(base, default=mine["default"], at=mine.get("at"), name_at=mine.get("name_at"))
+    out = dict(base, default=mine["default"], at=mine.get(AT))
     if mine["lo"] is not None:
         out.update(lo=mine["lo"], hi=mine["hi"])
     if mine["doc"]:
@@ -167,17 +169,18 @@ def _at_of(value: Any) -> Optional[list[int]]:
     """Where a declaration stands: its own position, or its first statement's."""
     if isinstance(value, list):
         value = value[0] if value else None
-    return value.get("at") if isinstance(value, dict) else None
+    return span(value)
 
 
 def _change_at(variant: dict[str, Any], kind: str) -> Optional[list[int]]:
-    return next((c.get("at") for c in variant["changes"] if c["kind"] == kind), None)
+    return next((span(c) for c in variant["changes"] if c["kind"] == kind), None)
 
 
 def _shift_files(node: Any) -> Any:
     """A copy of a base's IR whose positions point one file further down ``sources``."""
     if isinstance(node, dict):
-        return {k: (_shift_span(v) if k == "at" or k.endswith("_at") else _shift_files(v)) for k, v in node.items()}
+        return {k: ({f: _shift_span(at) for f, at in v.items()} if k == AT and isinstance(v, dict) else _shift_files(v))
+                for k, v in node.items()}
     if isinstance(node, list):
         return [_shift_files(v) for v in node]
     return node

@@ -1,22 +1,88 @@
-"""Walking IR expressions (``nodes``), the names and calls found in them, and IR with its
-positions put aside (``positionless``, ``same``)."""
+"""The one walk over IR: which fields of a node hold child nodes (``CHILD_FIELDS``, read off the
+AST classes, as the schema is), every node inside a tree (``nodes``), and the positions kept in
+a node's ``at`` member (``span``, ``positionless``, ``same``).
+
+In IR version 2 every position of a node is in its ``at`` object, apart from its fields:
+``"at": {"span": [line, col, end_line, end_col], "name": [...], ...}``: ``span`` is where the
+whole construct stands, the others where one field's text stands (a name, a list of names, a
+plain number such as ``max_steps``). A merged variant's positions carry a fifth number, the
+index in ``"sources"`` of the file they are in.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+import dataclasses
+import typing
+from functools import lru_cache
+from typing import Any, Iterator, Optional
+
+from . import ast as A
+
+AT = "at"  # the member holding a node's positions
+SPAN = "span"  # in it: where the whole node stands
+
+
+def node_kind(cls: type) -> str:
+    """``CaseArm`` → ``case_arm``."""
+    import re
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+def _holds_nodes(hint: Any) -> bool:
+    args = typing.get_args(hint)
+    if args:
+        return any(_holds_nodes(a) for a in args)
+    return isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint not in (A.Ident, A.Span)
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    children: dict[str, tuple[str, ...]] = {}
+    positioned: dict[str, tuple[str, ...]] = {}
+    for cls in vars(A).values():
+        if not (isinstance(cls, type) and issubclass(cls, A.Node) and dataclasses.is_dataclass(cls)) \
+                or cls in (A.Node, A.Ident):
+            continue
+        hints = typing.get_type_hints(cls, vars(A))
+        children[node_kind(cls)] = tuple(n for n, h in hints.items() if n != "span" and _holds_nodes(h))
+        positioned[node_kind(cls)] = tuple(
+            n for n, h in hints.items()
+            if h in (A.Ident, A.Text, Optional[A.Ident], Optional[A.Text], list[A.Ident]))
+    return children, positioned
+
+
+def child_fields(kind: str) -> tuple[str, ...]:
+    """The fields of a node of ``kind`` that hold nodes or lists of nodes (the top-level
+    document is a ``rules_file``)."""
+    return _tables()[0].get(kind, ())
+
+
+def name_fields(kind: str) -> tuple[str, ...]:
+    """The fields of a node of ``kind`` that hold a name (or a list of names) with its own position."""
+    return _tables()[1].get(kind, ())
+
+
+def kind_of(node: dict) -> str:
+    return node.get("node", "rules_file")
+
+
+def children(node: dict) -> Iterator[tuple[str, Any]]:
+    """(field, value) for each field of ``node`` that holds a node or a list of nodes."""
+    for f in child_fields(kind_of(node)):
+        value = node.get(f)
+        if isinstance(value, (dict, list)):
+            yield f, value
 
 
 def nodes(e: Any) -> Iterator[dict]:
-    """Every IR node inside ``e`` (a node, a list of nodes, or a plain value), ``e`` first;
-    positions (``at``, ``*_at``) are not walked."""
+    """Every IR node inside ``e`` (a node, a list of nodes, or a plain value), ``e`` first."""
     if isinstance(e, list):
         for v in e:
             yield from nodes(v)
     elif isinstance(e, dict):
         yield e
-        for k, v in e.items():
-            if k != "at" and not k.endswith("_at"):
-                yield from nodes(v)
+        for _, v in children(e):
+            yield from nodes(v)
 
 
 def names(e: Any) -> set[str]:
@@ -29,20 +95,33 @@ def calls(e: Any) -> set[str]:
     return {n["func"] for n in nodes(e) if n.get("node") in ("call", "filtered") and isinstance(n.get("func"), str)}
 
 
+def span(node: Any, field: Optional[str] = None) -> Optional[list[int]]:
+    """Where ``node`` stands (``field`` None) or where its field ``field`` is written, if known."""
+    if not isinstance(node, dict):
+        return None
+    at = node.get(AT)
+    return at.get(field or SPAN) if isinstance(at, dict) else None
+
+
+def at_span(position: Optional[list[int]]) -> dict[str, Any]:
+    """A stand-in node that stands at ``position`` (to point a message there)."""
+    return {AT: {SPAN: position}} if position else {}
+
+
 def positionless(doc: Any) -> Any:
-    """A copy of IR ``doc`` without its source positions (``at``, ``*_at``)."""
+    """A copy of IR ``doc`` without its source positions (the ``at`` members)."""
     if isinstance(doc, dict):
-        return {k: positionless(v) for k, v in doc.items() if k != "at" and not k.endswith("_at")}
+        return {k: positionless(v) for k, v in doc.items() if k != AT}
     if isinstance(doc, list):
         return [positionless(v) for v in doc]
     return doc
 
 
 def same(a: Any, b: Any) -> bool:
-    """Structural equality of IR, source positions (``at``, ``*_at``) aside."""
+    """Structural equality of IR, source positions aside."""
     if isinstance(a, dict) and isinstance(b, dict):
-        keys = {k for k in a if k != "at" and not k.endswith("_at")}
-        return keys == {k for k in b if k != "at" and not k.endswith("_at")} and all(same(a[k], b[k]) for k in keys)
+        keys = {k for k in a if k != AT}
+        return keys == {k for k in b if k != AT} and all(same(a[k], b[k]) for k in keys)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     return a == b

@@ -25,6 +25,7 @@ from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.dsl.limits import MAX_NUMBER, MAX_RANGE
 from meeple.dsl.walk import names
 from meeple.dsl.walk import nodes as walk_nodes
+from meeple.dsl.walk import span
 
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
@@ -309,8 +310,8 @@ class ExprCompiler:
 
     # ---- dispatch ----
     def gen(self, e: dict, env: dict[str, str]) -> str:
-        if "at" in e:
-            self.at = e["at"]  # where to point should Python refuse the code
+        if span(e):
+            self.at = span(e)  # where to point should Python refuse the code
         return getattr(self, "g_" + e["node"])(e, env)
 
     def g_int(self, e, env):

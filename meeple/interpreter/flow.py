@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from meeple.dsl.checked import ZONE, CheckedGame
+from meeple.dsl.walk import nodes
 
 
 def zone_name(e: Optional[dict], checked: CheckedGame) -> Optional[str]:
@@ -22,8 +23,10 @@ def zone_name(e: Optional[dict], checked: CheckedGame) -> Optional[str]:
 
 
 def _edges(stmts: list, checked: CheckedGame, out: list[tuple[Optional[str], Optional[str]]]) -> None:
-    for s in stmts:
+    for s in nodes(stmts):
         node = s["node"]
+        if node not in ("move_all", "deal", "choose", "move_cards", "refill"):
+            continue
         named = {key: zone_name(s.get(key), checked) for key in ("source", "dest", "zone", "reshuffle")}
         if node in ("move_all", "deal", "choose", "move_cards"):
             out.append((named["source"], named["dest"]))
@@ -31,11 +34,6 @@ def _edges(stmts: list, checked: CheckedGame, out: list[tuple[Optional[str], Opt
             out.append((named["source"], named["zone"]))
         if node in ("deal", "refill") and s["reshuffle"] is not None:
             out.append((named["reshuffle"], named["source"]))
-        for key in ("body", "else_", "otherwise"):
-            if key in s:
-                _edges(s[key], checked, out)
-        for option in s.get("options", ()):
-            _edges(option["body"], checked, out)
 
 
 def varieties_by_zone(checked: CheckedGame) -> dict[str, set[int]]:

@@ -11,6 +11,7 @@ from typing import Any, Optional
 from meeple.dsl import check_ir, read_checked
 from meeple.dsl.checked import CheckedGame
 from meeple.dsl.diagnostics import Diagnostic, RulesError, RulesSemanticError
+from meeple.dsl.walk import span
 
 from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone
@@ -80,7 +81,7 @@ class Game:
                          checked.type_of(r["expr"]).startswith("kind:")) for r in ir["reports"]]
         # (name, test(state, state before the step), where it is declared)
         self.invariants = [(inv["name"], self.exprs.statements([f"return {self.exprs.gen(inv['test'], {})}"],
-                                                               params=("_before",)), inv.get("at"))
+                                                               params=("_before",)), span(inv))
                            for inv in ir.get("invariants", [])]
         self.var_inits = [self.exprs.compile(self.sym.vars[n]["init"], {}) for n in self.layout.var_names]
         self.n_locals = slots.count

@@ -162,7 +162,7 @@ def test_from_schema_makes_the_leaves_of_the_ir() -> None:
     """The parts of the schema hypothesis-jsonschema takes: every one gives values the schema accepts."""
     from hypothesis_jsonschema import from_schema
     from jsonschema import Draft202012Validator
-    span = IR.defs["int"]["properties"]["at"]
+    span = IR.defs["int"]["properties"]["at"]["properties"]["span"]
     name = IR.defs["name"]["properties"]["id"]
     value = IR.defs["attr_value"]["properties"]["value"]
     for leaf in (span, name, value):
