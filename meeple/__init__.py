@@ -21,7 +21,7 @@ _PUBLIC = {
     "load": "meeple.interpreter.game", "Game": "meeple.interpreter.game",
     "State": "meeple.interpreter.state", "CHANCE": "meeple.interpreter.state",
     "TERMINAL": "meeple.interpreter.state", "IllegalAction": "meeple.interpreter.state",
-    "Action": "meeple.interpreter.moves",
+    "Action": "meeple.interpreter.moves", "StateError": "meeple.interpreter.game",
     "RulesError": "meeple.dsl.diagnostics", "RuleRuntimeError": "meeple.dsl.diagnostics",
     "Diagnostic": "meeple.dsl.diagnostics",
 }

@@ -220,3 +220,16 @@ def test_play_subprocess_pipe():
                        input="1\n" * 5000, capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
     assert r.returncode == 0, r.stderr
     assert "game over" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_an_engine_bug_is_an_internal_error_never_blamed_on_the_rules(monkeypatch, capsys):
+    """An exception from the engine's own code is a bug: exit 3, said to be one, with how to report it."""
+    import meeple.interpreter.game as game_module
+
+    def broken(*args, **kwargs):
+        raise TypeError("unsupported operand type(s) for +: 'int' and 'NoneType'")
+    monkeypatch.setattr(game_module, "compile_program", broken)
+    assert main(["validate", RULES]) == 3
+    err = capsys.readouterr().err
+    assert "internal error: TypeError" in err and "bug in meeple" in err and "MEEPLE_DEBUG=1" in err
+    assert "do not compile" not in err and "rules" not in err.split("\n")[0]

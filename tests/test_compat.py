@@ -74,3 +74,47 @@ def test_old_state_restores_and_plays_on(saved):
     while not state.is_terminal():
         state.apply(rng.choice(state.legal_actions()))
     assert state.outcome in ("end", "draw", "step cap")
+
+
+def _saved(rules: str, seed: int = 4, moves: int = 6) -> dict:
+    game = meeple.load(str(ROOT / rules))
+    state = game.new_state(2, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply(rng.choice(state.legal_actions()))
+    return state.to_json()
+
+
+def test_a_saved_state_names_its_format_and_game():
+    doc = _saved("games/hare.rules")
+    assert doc["meeple_state"] == 2 and len(doc["game"]) == 64
+    game = meeple.load(str(ROOT / "games/hare.rules"))
+    assert game.state_from_json(doc).to_json() == doc
+
+
+@pytest.mark.parametrize("other, params", [("games/variants/hare-boost.rules", None),
+                                           ("games/slipstream.rules", None),
+                                           ("games/hare.rules", {"hand_size": 5})])
+def test_a_state_does_not_load_into_another_game(other, params):
+    doc = _saved("games/hare.rules")
+    with pytest.raises(meeple.StateError, match="not a state of"):
+        meeple.load(str(ROOT / other), params).state_from_json(doc)
+
+
+def test_a_comment_in_the_rules_does_not_orphan_saved_states(tmp_path):
+    text = (ROOT / "games/hare.rules").read_text(encoding="utf-8")
+    (tmp_path / "hare.rules").write_text("# a comment that moves every line\n\n" + text, encoding="utf-8")
+    doc = _saved("games/hare.rules")
+    assert meeple.load(str(tmp_path / "hare.rules")).state_from_json(doc).to_json()["zones"] == doc["zones"]
+
+
+def test_an_old_state_of_another_game_is_refused():
+    doc = json.loads((COMPAT / "v1" / "hare" / "state-1.json").read_text(encoding="utf-8"))
+    with pytest.raises(meeple.StateError, match="not a state of Slipstream"):
+        meeple.load(str(ROOT / "games/slipstream.rules")).state_from_json(doc)
+
+
+def test_a_state_of_an_unknown_format_is_refused():
+    doc = {**_saved("games/hare.rules"), "meeple_state": 7}
+    with pytest.raises(meeple.StateError, match="format 7"):
+        meeple.load(str(ROOT / "games/hare.rules")).state_from_json(doc)

@@ -109,3 +109,23 @@ def test_a_card_the_engine_loses_is_found(monkeypatch) -> None:
     report = fuzz(game, examples=20, seed=1, shrink_seconds=2)
     assert report.failure is not None and report.failure.invariant == "cards kept"
     assert "cards at the start" in report.failure.message
+
+
+def test_fuzz_writes_nothing_into_the_current_folder(tmp_path, monkeypatch, capsys):
+    """Hypothesis's files and the failing game go under the user's cache unless --record says where."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+    work, cache = tmp_path / "work", tmp_path / "cache"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    broken = Path(__file__).parent / "fixtures" / "broken" / "hare_wolf_goes_back.rules"
+    try:
+        assert main(["fuzz", str(broken), "--examples", "30", "--seed", "1", "--shrink-time", "2"]) == 1
+    finally:
+        set_hypothesis_home_dir(None)
+    assert list(work.iterdir()) == []
+    record = cache / "meeple" / "fuzz" / "hare_wolf_goes_back-failure.jsonl"
+    assert f"written to {record}; re-run it with: meeple replay {record}" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)  # the record names its rules by their full path: it replays from anywhere
+    assert main(["replay", str(record)]) == 1
+    assert "breaks at step" in capsys.readouterr().out

@@ -221,3 +221,33 @@ def test_a_piece_attribute_that_some_card_lacks_is_checked(tmp_path) -> None:
                     .replace("{query}", "sum(pos(c.who) for c in pile)"))
     with pytest.raises(RuleRuntimeError, match="a piece is none"):
         meeple.load(str(path)).new_state(2, seed=1)
+
+
+NEVER_SET = """game "never set"
+players 2..2
+zone deck hidden
+zone hand per player private
+cards card in deck { 5 plain }
+var leader = none
+setup {
+  deal 1 from deck to hand(current)
+  if count(deck) > 100 { set leader = current }
+}
+turn {
+  deal 1 from deck to hand(leader)
+  end game
+}
+"""
+
+
+def test_a_rules_error_at_run_time_names_the_rules_line_and_the_var(tmp_path):
+    path = tmp_path / "never_set.rules"
+    path.write_text(NEVER_SET)
+    game = meeple.load(str(path))
+    with pytest.raises(meeple.RuleRuntimeError) as info:
+        game.new_state(2, seed=1)
+    e = info.value
+    assert (e.file, e.line, e.col) == (str(path), 12, 3)
+    assert str(e) == f"{path}:12:3: a player is none here: var 'leader' holds none (it was never set)"
+    import pickle
+    assert str(pickle.loads(pickle.dumps(e))) == str(e)  # simulate's workers send it back whole

@@ -173,3 +173,14 @@ def test_shared_wins_split(tmp_path):
     s = simulate(tiny(tmp_path, "even", 3, score="score(p) = 1"), games=10, players=2, seed=1, workers=1)
     assert s["completed"] == s["shared"] == 10 and s["draws"] == 0
     assert s["wins_by_seat"] == [5.0, 5.0]
+
+
+def test_a_report_of_a_var_holding_a_value_is_tallied_by_name(tmp_path, capsys):
+    """A var that starts as none and is set to a value of an enum is reported by the value's name
+    (the report's type comes from the checked game; it once came from a fresh checker that had
+    not read the file's statements, and was taken for a number)."""
+    path = tmp_path / "enum_report.rules"
+    path.write_text('game "enum report"\nplayers 2..2\nenum colour { red blue }\nvar last = none\n'
+                    'turn {\n  set last = blue\n  end game\n}\nscore(p) = 0\nreport "last" = last\n')
+    assert main(["simulate", str(path), "--games", "4", "--players", "2", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["reports"] == {"last": {"blue": 4}}

@@ -20,9 +20,15 @@ from typing import Any, Callable, Optional
 HERE = Path(__file__).parent
 
 
-def cache_dir() -> Path:
+def cache_root() -> Path:
+    """meeple's folder in the user's cache (``$XDG_CACHE_HOME/meeple``, else ``~/.cache/meeple``)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "meeple" / "ir"
+    return Path(base) / "meeple"
+
+
+def cache_dir() -> Path:
+    """Where the parsed form of rules files is kept."""
+    return cache_root() / "ir"
 
 
 @lru_cache(maxsize=1)

@@ -85,7 +85,18 @@ class RulesSemanticError(RulesError):
 
 
 class RuleRuntimeError(Exception):
-    """A rule failed while a game ran (e.g. a move that names a zone of a seat that does not exist)."""
+    """A rule failed while a game ran (e.g. a player read from a var that was never set). The engine
+    adds where: the rules file, and the line and column of the statement that failed."""
+
+    def __init__(self, message: str, file: str = "", line: int = 0, col: int = 0):
+        super().__init__(message)
+        self.message, self.file, self.line, self.col = message, file, line, col
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.message}" if self.line else self.message
+
+    def __reduce__(self) -> tuple:  # across processes (simulate's workers) with its place
+        return type(self), (self.message, self.file, self.line, self.col)
 
 
 def render_all(diags: Iterable[Diagnostic], source: Optional[str] = None,

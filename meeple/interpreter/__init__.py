@@ -6,8 +6,8 @@
         state.apply(random.choice(state.legal_actions()))
 """
 
-from .game import Game, load
+from .game import Game, StateError, load
 from .moves import Action
 from .state import CHANCE, TERMINAL, IllegalAction, State
 
-__all__ = ["load", "Game", "State", "Action", "CHANCE", "TERMINAL", "IllegalAction"]
+__all__ = ["load", "Game", "StateError", "State", "Action", "CHANCE", "TERMINAL", "IllegalAction"]

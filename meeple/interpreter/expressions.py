@@ -156,22 +156,27 @@ def _joined(board: Any, t: int, a: int, b: int) -> bool:
     return t >= 0 and board.ends[t][a] >> b & 1 == 1
 
 
-def _edge(e: int) -> int:
+def _edge(e: int, var: str = "") -> int:
     if e < 0:
-        raise RuleRuntimeError("an edge is none here: a var meant to hold an edge was never set")
+        raise RuleRuntimeError(f"an edge is none here: {_never_set(var, 'an edge')}")
     return e
 
 
-def _piece(p: int) -> int:
+def _piece(p: int, var: str = "") -> int:
     if p < 0:
-        raise RuleRuntimeError("a piece is none here: a var, a card's attribute or at_place names no piece")
+        raise RuleRuntimeError("a piece is none here: " + (_never_set(var, "a piece") if var else
+                                                           "a var, a card's attribute or at_place names no piece"))
     return p
 
 
-def _seat(p: int) -> int:
+def _seat(p: int, var: str = "") -> int:
     if p < 0:
-        raise RuleRuntimeError("a player is none here: a var meant to hold a player was never set")
+        raise RuleRuntimeError(f"a player is none here: {_never_set(var, 'a player')}")
     return p
+
+
+def _never_set(var: str, what: str) -> str:
+    return f"var '{var}' holds none (it was never set)" if var else f"a var meant to hold {what} was never set"
 
 
 def _tile_value(values: Any, t: int, default: Any) -> Any:
@@ -348,6 +353,12 @@ class ExprCompiler:
             return "G"
         raise LookupError(f"a name bound to a {what} has no value here: this is a bug in meeple")
 
+    def var_named(self, e: dict) -> str:
+        """``, 'name'`` when ``e`` reads a var (for run-time messages that name it), else ``""``."""
+        if self.checked.what(e) != C.VAR:
+            return ""
+        return f", {e.get('id') or e['func']!r}"
+
     def inline(self, define: dict, args: list[str]) -> str:
         return self.gen(define["body"], {p: (a if const(a) is not None else f"({a})")
                                          for p, a in zip(define["params"], args)})
@@ -358,7 +369,7 @@ class ExprCompiler:
         args = [self.gen(a, env) for a in e["args"]]
         for i in EDGE_ARGS.get(func, ()) if what == C.BUILTIN else ():
             if i < len(args) and const(args[i]) is None and "st.vars" in args[i]:
-                args[i] = f"_edge({args[i]})"  # an edge read from a var may still be none
+                args[i] = f"_edge({args[i]}{self.var_named(e['args'][i])})"  # a var's edge may still be none
         if what == C.DEFINE:
             return self.inline(self.binding(e).decl, args)
         if what == C.WAS:  # in an invariant: the same expression, read in the state before the step
@@ -370,7 +381,7 @@ class ExprCompiler:
             fn = self.statements([f"return {self.gen(arg, inner)}"], params=tuple(inner.values()))
             return f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n] for n in outer)})"
         if what in (C.ZONE, C.VAR) and args and "st.vars" in args[0]:
-            args[0] = f"_seat({args[0]})"  # a player read from a var may still be none
+            args[0] = f"_seat({args[0]}{self.var_named(e['args'][0])})"  # a var's player may still be none
         if what == C.ZONE:
             return f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]"
         if what == C.TILE_VAR:
@@ -392,7 +403,7 @@ class ExprCompiler:
         if func in TILE_INLINE and PLAIN.fullmatch(_bare(args[0])):
             return TILE_INLINE[func].format("G", _bare(args[0]), *args[1:])
         if func in PIECE_ARG and not self.sure_piece(args[0]):
-            args[0] = f"_piece({args[0]})"  # a var, a card's attribute or at_place may be none
+            args[0] = f"_piece({args[0]}{self.var_named(e['args'][0])})"  # a var, an attribute, at_place: none?
         if func in BUILTIN_CODE:
             return BUILTIN_CODE[func].format(*args)
         if func in ("min", "max"):

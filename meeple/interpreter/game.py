@@ -4,23 +4,28 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 import random
 from pathlib import Path
 from typing import Any, Optional
 
-from meeple.dsl import check_ir, read_checked
+from meeple.dsl import check_ir, ir_from_json, read_checked
 from meeple.dsl.checked import CheckedGame
-from meeple.dsl.diagnostics import Diagnostic, RulesError, RulesSemanticError
-from meeple.dsl.walk import span
+from meeple.dsl.diagnostics import Diagnostic, RuleRuntimeError, RulesError, RulesSemanticError
+from meeple.dsl.walk import positionless, span
 
 from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone
 from .boards import Board
 from .layout import NO_VALUE, Layout
 from .program import compile_program
-from .state import State
+from .state import STATE_VERSION, IllegalAction, State
 
 DEFAULT_MAX_STEPS = 10_000
+
+
+class StateError(ValueError):
+    """A saved state that cannot be loaded into this game (another game, another format)."""
 
 
 def load(path: str, params: Optional[dict[str, int]] = None) -> "Game":
@@ -71,7 +76,7 @@ class Game:
         self.layout = Layout(ir, self.sym, self.params)
         slots = SlotAllocator()
         self.exprs = ExprCompiler(checked, self.layout, slots, varieties_by_zone(checked))
-        self.code, self.turn_start = compile_program(ir, self.exprs)
+        self.code, self.turn_start, self.positions = compile_program(ir, self.exprs)
         ends = [self.exprs.compile(e["test"], {}) for e in ir["end"]]
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
         self.score = self._per_player(ir["score"], slots)
@@ -93,6 +98,7 @@ class Game:
         self.card_zone = [self.layout.zone_names.index(c["zone"]) for c in ir["cards"]
                           for _ in c["varieties"]]
         self.source_hash = _files_hash(ir.get("sources") or [source_path]) if source_path else ""
+        self.game_hash = _game_hash(ir, self.params)
 
     def _const(self, e: dict) -> int:
         return self.exprs.compile(e, {})(None)
@@ -153,7 +159,22 @@ class Game:
         return st
 
     def state_from_json(self, doc: dict[str, Any]) -> State:
-        """The state ``State.to_json`` described."""
+        """The state ``State.to_json`` described. Raises ``StateError`` for a document that is not
+        a saved state of this game (another game, other params, another format).
+
+        A state saved by meeple 0.1 (no ``"meeple_state"`` key) carries no game hash: it is
+        rebuilt by replaying its history, which is also what tells whether it is this game's."""
+        if not isinstance(doc, dict):
+            raise StateError("a saved state is a JSON object (made by State.to_json())")
+        version = doc.get("meeple_state")
+        if version is None and isinstance(doc.get("history"), list) and isinstance(doc.get("players"), int):
+            return self._replayed(doc)
+        if version != STATE_VERSION:
+            raise StateError(f"saved state format {version!r} is not one this meeple reads (it reads "
+                             f"{STATE_VERSION}, and states of meeple 0.1)")
+        if doc.get("game") != self.game_hash:
+            raise StateError(f"this saved state is not a state of {self.title} with these params "
+                             f"(it was saved from another game, or other params)")
         st = State(self, doc["players"])
         for key in ("pc", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags",
                     "bags", "track_length", "locals"):
@@ -168,6 +189,34 @@ class Game:
             st.rng = random.Random()
             st.rng.setstate((version, tuple(internal), gauss))
         return st
+
+    def _replayed(self, doc: dict[str, Any]) -> State:
+        """A state of meeple 0.1's format, rebuilt by replaying its history."""
+        try:
+            st = self.new_state(doc["players"], chance="explicit")
+            for step, (_, text) in enumerate(doc["history"], 1):
+                try:
+                    st.apply(text)
+                except (IllegalAction, ValueError, TypeError) as e:
+                    raise StateError(f"this saved state is not a state of {self.title}: step {step} of its "
+                                     f"history ({text!r}) cannot be played here ({e})") from None
+        except ValueError as e:  # the player count
+            raise StateError(f"this saved state is not a state of {self.title}: {e}") from None
+        if "rng" in doc:
+            version, internal, gauss = doc["rng"]
+            st.rng = random.Random()
+            st.rng.setstate((version, tuple(internal), gauss))
+        return st
+
+    def located(self, error: RuleRuntimeError, pc: int) -> RuleRuntimeError:
+        """``error``, raised while instruction ``pc`` ran, with the rules file, line and column of
+        the statement it runs (kept if the error has them already)."""
+        at = self.positions[pc] if 0 <= pc < len(self.positions) else None
+        if error.line == 0 and at:
+            sources = self.ir.get("sources") or [self.source_path]
+            error.file = sources[at[4]] if len(at) > 4 and at[4] < len(sources) else self.source_path
+            error.line, error.col = at[0], at[1]
+        return error
 
     # ---- views ----
     def value_name(self, v: Any) -> Any:
@@ -271,6 +320,14 @@ def check_players(game: Game, players: int) -> None:
                                                        f"{game.max_players} players, not {players}")])
 
 
+def _game_hash(ir: dict, params: dict[str, int]) -> str:
+    """A hash of the game itself: its IR without positions or file names (a comment added to the
+    rules changes neither) and its param values."""
+    game = {k: v for k, v in positionless(ir).items() if k not in ("source", "sources")}
+    text = json.dumps({"ir": game, "params": params}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def _files_hash(paths: list[str]) -> str:
     """A hash of the rules files a game is made of (a variant's bases too); "" if one is gone."""
     digest = hashlib.sha256()
@@ -283,8 +340,5 @@ def _files_hash(paths: list[str]) -> str:
 
 def _check_document(ir: dict, params: Optional[dict[str, int]], source_path: str) -> CheckedGame:
     """The front end on an IR document given as a dict: the schema, then the checker."""
-    import json
-
-    from meeple.dsl import ir_from_json
     where = source_path or "<ir>"
     return check_ir(ir_from_json(json.dumps(ir), where), where, params)

@@ -9,7 +9,7 @@ the state stops and waits for an action.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from . import capacity
 from .expressions import PLAIN, ExprCompiler, Fn, _seat_of, const
@@ -19,6 +19,7 @@ from meeple.dsl.checked import BUILTIN, CURRENT, DEFINE, GRID, GRID_COUNT, ROUTE
 from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.dsl.walk import names, same
 from meeple.dsl.walk import nodes as walk_nodes
+from meeple.dsl.walk import span
 
 from .layout import NO_VALUE
 from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
@@ -35,6 +36,7 @@ class ProgramBuilder:
         self.x = exprs
         self.layout = exprs.layout
         self.code: list[Instr] = []
+        self.positions: dict[int, Optional[list[int]]] = {}  # instruction → the rules statement it runs
         self.can_hold = exprs.can_hold or varieties_by_zone(exprs.checked)
 
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
@@ -81,7 +83,11 @@ class ProgramBuilder:
             self.stmt(s, env)
 
     def stmt(self, s: dict, env: dict[str, str]) -> None:
+        start = len(self.code)
         getattr(self, "s_" + s["node"])(s, env)
+        here = span(s)
+        for n in range(start, len(self.code)):  # a statement inside this one has marked its own already
+            self.positions.setdefault(n, here)
 
     # ---- control ----
     def s_let(self, s, env):
@@ -489,9 +495,9 @@ def _is_range(s: dict) -> bool:
     return s["domain"]["hi"] is not None
 
 
-def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int]:
+def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int, list[Optional[list[int]]]]:
     """The whole game as one program: lay tracks, setup, then the turn loop.
-    Returns the code and the index where each turn starts."""
+    Returns the code, the index where each turn starts, and each instruction's rules position."""
     b = ProgramBuilder(exprs, ir)
     b.lay_tracks(ir)
     b.block(ir["setup"], {})
@@ -500,7 +506,7 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int]:
     b.emit(NEXT_TURN, None, turn_start)
     b.mark_end_checks(end_reads(ir, exprs.checked))
     b.thread_jumps()
-    return b.code, turn_start
+    return b.code, turn_start, [b.positions.get(n) for n in range(len(b.code))]
 
 
 PIECE_QUERIES = {"pos", "finished", "place", "at_place", "finishers"}

@@ -11,12 +11,16 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any, Optional, Union
 
+from meeple.dsl.diagnostics import RuleRuntimeError
+
 from .moves import Action
 from .ops import CHANCE as OP_CHANCE
 from .ops import CHOICE, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN
 
 if TYPE_CHECKING:
     from .game import Game
+
+STATE_VERSION = 2  # see Game.state_from_json
 
 CHANCE = -1
 TERMINAL = -2
@@ -88,13 +92,19 @@ class State:
             if self.outcome is not None:
                 return []
             op, spec, _ = self.game.code[self.pc]
-            self._legal = spec.legal(self) if op == CHOICE else []
+            try:
+                self._legal = spec.legal(self) if op == CHOICE else []
+            except RuleRuntimeError as e:
+                raise self.game.located(e, self.pc) from None
         return self._legal
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if not self.is_chance_node():
             return []
-        return self.game.code[self.pc][1].outcomes(self)
+        try:
+            return self.game.code[self.pc][1].outcomes(self)
+        except RuleRuntimeError as e:
+            raise self.game.located(e, self.pc) from None
 
     # ---- moves ----
     def apply(self, action: Union[Action, str]) -> None:
@@ -129,7 +139,10 @@ class State:
         self._advance()
 
     def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
-        spec.apply(self, action.payload)
+        try:
+            spec.apply(self, action.payload)
+        except RuleRuntimeError as e:
+            raise self.game.located(e, self.pc) from None
         self.log_actor.append(actor)
         self.log_spec.append(spec)
         self.log_payload.append(action.payload)
@@ -151,42 +164,45 @@ class State:
         if self.outcome is not None:
             return
         pc = self.pc
-        while True:
-            op, a, b = code[pc]
-            if op == jump_if_not:
-                pc = pc + 1 if a(self) else b
-            elif op == chance:
-                if self.rng is None:
+        try:
+            while True:
+                op, a, b = code[pc]
+                if op == jump_if_not:
+                    pc = pc + 1 if a(self) else b
+                elif op == chance:
+                    if self.rng is None:
+                        break
+                    self.pc = pc
+                    a.run_seeded(self, self.rng)
+                    pc = self.pc
+                    if self.outcome is not None:
+                        return
+                elif op == exec_:
+                    self.pc = pc
+                    a(self)
+                    pc += 1
+                    if b and end_test(self):
+                        self.pc = pc
+                        self._finish("end")
+                        return
+                elif op == choice:
                     break
-                self.pc = pc
-                a.run_seeded(self, self.rng)
-                pc = self.pc
-                if self.outcome is not None:
-                    return
-            elif op == exec_:
-                self.pc = pc
-                a(self)
-                pc += 1
-                if b and end_test(self):
+                elif op == next_turn:
+                    self.current = (self.current + 1) % self.players
+                    self.turns += 1
+                    pc = b
+                    if self.turns > self.game.max_steps:
+                        self.pc = pc
+                        self._finish("step cap")
+                        return
+                elif op == jump:
+                    pc = b
+                else:  # END; ``a`` is "draw" for an end with no winner
                     self.pc = pc
-                    self._finish("end")
+                    self._finish(a or "end")
                     return
-            elif op == choice:
-                break
-            elif op == next_turn:
-                self.current = (self.current + 1) % self.players
-                self.turns += 1
-                pc = b
-                if self.turns > self.game.max_steps:
-                    self.pc = pc
-                    self._finish("step cap")
-                    return
-            elif op == jump:
-                pc = b
-            else:  # END; ``a`` is "draw" for an end with no winner
-                self.pc = pc
-                self._finish(a or "end")
-                return
+        except RuleRuntimeError as e:  # a rule failed: say which rules line ran
+            raise self.game.located(e, pc) from None
         self.pc = pc
 
     def _finish(self, outcome: str) -> None:
@@ -260,6 +276,7 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         doc = {
+            "meeple_state": STATE_VERSION, "game": self.game.game_hash,
             "players": self.players, "pc": self.pc, "current": self.current, "turns": self.turns,
             "outcome": self.outcome, "zones": self.zones, "vars": self.vars, "pos": self.pos,
             "place": self.place, "podium": self.podium, "tags": self.tags, "bags": self.bags,

@@ -19,6 +19,19 @@ from pathlib import Path
 from typing import Any
 
 PROG = "meeple"
+INTERNAL_ERROR = 3  # the exit status of a bug in meeple (1: the input or a check failed; 2: usage)
+
+
+def internal_error(e: BaseException) -> str:
+    """What a user is told of a bug in meeple: that it is one, and how to report it."""
+    return (f"meeple: internal error: {type(e).__name__}: {e}\n"
+            f"This is a bug in meeple {_version()}, not a mistake in your input. Please report it with the "
+            f"command you ran and its files; MEEPLE_DEBUG=1 shows the traceback.")
+
+
+def _version() -> str:
+    from meeple import __version__
+    return __version__
 
 DESCRIPTION = """\
 meeple: a rules-as-data engine for tabletop games.
@@ -179,7 +192,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  meeple fuzz games/mygame.rules --examples 500\n"
                "  meeple fuzz games/mygame.rules --params --seed 3    params within their declared ranges\n"
-               "  meeple replay fuzz-failure.jsonl --verbose         the shrunk game, step by step\n\n"
+               "  meeple fuzz games/mygame.rules --record bad.jsonl  the failing game, if any, to bad.jsonl\n"
+               "  meeple replay bad.jsonl --verbose                  the shrunk game, step by step\n\n"
+               "Nothing is written into the current folder unless --record says so: Hypothesis's files\n"
+               "and the failing game go under ~/.cache/meeple/fuzz/.\n\n"
                "exit status: 0 when no invariant broke (what was covered is printed), 1 when one did.")
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     p.add_argument("--examples", "-n", type=_positive, default=100, metavar="N", help="games to try (default 100)")
@@ -192,8 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--thorough", action="store_true",
                    help="check the JSON round trip and hidden cards after every step, not every 64 (slower)")
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
-    p.add_argument("--record", default="fuzz-failure.jsonl", metavar="PATH",
-                   help="where to write a failing game (default fuzz-failure.jsonl)")
+    p.add_argument("--record", metavar="PATH",
+                   help="where to write a failing game (default: ~/.cache/meeple/fuzz/FILE-failure.jsonl, "
+                        "under $XDG_CACHE_HOME when set; the path is printed)")
     _add_params(p)
     p.set_defaults(func=cmd_fuzz)
 
@@ -285,8 +302,6 @@ def _load(path: str, params: dict[str, int] | None) -> Any:
         return load(path, params)
     except RulesError as e:
         _err(str(e))
-    except (ValueError, ArithmeticError, LookupError, TypeError) as e:
-        _err(f"{path}: error: the rules do not compile: {type(e).__name__}: {e}")
     return None
 
 
@@ -302,7 +317,6 @@ def _players(game: Any, players: int | None) -> int | None:
 # ---- commands ----
 def cmd_validate(args: argparse.Namespace) -> int:
     from meeple.dsl import RulesError
-    from meeple.dsl.diagnostics import Diagnostic
 
     from meeple.interpreter import load
     failed = False
@@ -316,14 +330,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 all_diags.extend(d.to_json() for d in e.diagnostics)
             else:
                 _err(str(e))
-            continue
-        except (ValueError, ArithmeticError, LookupError, TypeError) as e:
-            failed = True
-            d = Diagnostic(path, f"the rules do not compile: {type(e).__name__}: {e}")
-            if args.json:
-                all_diags.append(d.to_json())
-            else:
-                _err(d.render())
             continue
         warnings = game.warnings
         if args.json:
@@ -473,8 +479,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    from meeple.dsl.cache import cache_root
     from meeple.interpreter import load
     from .fuzz import fuzz
+
+    # Hypothesis's own files go under the user's cache, never into the current folder
+    set_hypothesis_home_dir(cache_root() / "fuzz" / "hypothesis")
 
     params = _params(args)
     game = _load(args.file, params)
@@ -495,9 +507,14 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                   shrink_seconds=args.shrink_time, players=args.players, view_every=1 if args.thorough else 64)
     f = report.failure
     if f is not None and f.state is not None:
+        rules = args.file
+        if args.record is None:  # under the cache: the record names its rules by their full path
+            args.record = str(cache_root() / "fuzz" / f"{Path(args.file).stem}-failure.jsonl")
+            rules = os.path.abspath(args.file)
         try:
             from .records import write_record
-            write_record(args.record, f.game, f.state, f.params, rules=args.file,
+            Path(args.record).parent.mkdir(parents=True, exist_ok=True)
+            write_record(args.record, f.game, f.state, f.params, rules=rules,
                          then=(f.failed_move,) if f.failed_move else ())
         except OSError as e:
             _err(f"meeple: error: cannot write {args.record}: {e.strerror or e}")
@@ -702,11 +719,11 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(OSError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except Exception as e:  # never a traceback for the user; MEEPLE_DEBUG=1 shows it
+    except Exception as e:  # a bug in meeple, never the input's fault; MEEPLE_DEBUG=1 shows the traceback
         if os.environ.get("MEEPLE_DEBUG"):
             raise
-        _err(f"meeple: internal error: {type(e).__name__}: {e} (set MEEPLE_DEBUG=1 for the traceback)")
-        return 1
+        _err(internal_error(e))
+        return INTERNAL_ERROR
 
 
 if __name__ == "__main__":

@@ -61,8 +61,9 @@ class ReplayReport:
 
 # ---- writing ----
 def state_hash(state: State) -> str:
-    """A hash of where the game stands: ``to_json()`` without the history and the random generator."""
-    doc = {k: v for k, v in state.to_json().items() if k not in ("history", "rng")}
+    """A hash of where the game stands: ``to_json()`` without the history, the random generator and
+    the document's own format and game hash (the state alone, so old records still match)."""
+    doc = {k: v for k, v in state.to_json().items() if k not in ("history", "rng", "meeple_state", "game")}
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
