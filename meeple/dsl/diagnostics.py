@@ -1,6 +1,6 @@
 """Diagnostics: what is wrong with a rules file, where, shown like a compiler's.
 
-    games/race.rules:12:9: error: unknown piece 'rabit' (did you mean 'rabbit'?)
+    games/chase.rules:12:9: error: unknown piece 'rabit' (did you mean 'rabbit'?)
        12 |     move rabit by 2
           |          ^^^^^
 """

@@ -15,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Union
 
-from jsonschema import Draft202012Validator, _keywords, validators
+from jsonschema import Draft202012Validator, validators
 
 from . import ast as A
 from .diagnostics import Diagnostic
@@ -142,9 +142,12 @@ def validator() -> Draft202012Validator:
     return fast(json.loads(SCHEMA_PATH.read_text()))
 
 
+_PLAIN_ALL_OF = Draft202012Validator.VALIDATORS["allOf"]  # the keyword as jsonschema applies it
+
+
 def _all_of(validator: Any, all_of: list, instance: Any, schema: dict) -> Any:
     if not (isinstance(instance, dict) and type(instance.get("node")) is str):
-        yield from _keywords.allOf(validator, all_of, instance, schema)
+        yield from _PLAIN_ALL_OF(validator, all_of, instance, schema)
         return
     for index, sub in enumerate(all_of):
         kind = _dispatch_kind(sub)

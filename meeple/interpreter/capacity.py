@@ -1,7 +1,7 @@
 """Recognise capacity constraints in a choice's ``keeping`` test (``capacity_form``).
 
 Many rules limit what a zone may hold: "the table may never hold more than 8
-cards, nor more than 4 of one animal". Written as a ``keeping`` test, such a rule
+cards, nor more than 4 of one colour". Written as a ``keeping`` test, such a rule
 is a conjunction of ``count(dest [where test]) <= bound`` with constant bounds.
 In that form the legal choices follow from a few subtractions (how much room
 each limit has left) instead of judging the test once per candidate. Any other

@@ -2,7 +2,7 @@
 
 As Jinja does with templates, each expression becomes Python source once, which is
 compiled and run natively: defines are inlined, names resolved, constants folded,
-and aggregates over a fixed kind (``any(... for a in animal)``) unrolled, so a
+and aggregates over a fixed kind (``any(... for c in colour)``) unrolled, so a
 query such as ``count(table where colour == red)`` becomes ``z[2][0] + z[2][6]``.
 
 Run-time values are plain ints and bools: a piece or enum value is its global

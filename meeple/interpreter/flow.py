@@ -4,7 +4,7 @@ Cards start in the zone their ``cards`` block names and move only by the
 statements that name a source and a destination (move all, deal, refill, choose,
 and the piles they reshuffle). Following those edges from each start zone gives,
 for every zone, the varieties that can reach it. A choice then only looks at the
-varieties its source can hold: bet cards never reach a hand, say.
+varieties its source can hold: cards that stay in a market never reach a hand, say.
 """
 
 from __future__ import annotations

@@ -112,7 +112,7 @@ def _cards(content: Any) -> str:
 
 
 def _spaces(tags: list) -> str:
-    """``; stream at 2, 11 (others plain)``: the usual tag is named once, the others by space."""
+    """``; mud at 2, 11 (others plain)``: the usual tag is named once, the others by space."""
     laid = [t for t in tags if t is not None]
     if not laid:
         return ""
@@ -215,27 +215,27 @@ def render_tiles(places: list[Placement], console: Any, view: Any) -> None:
         console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
-def _isatty(stream: Any) -> bool:
+def _isatty(source: Any) -> bool:
     try:
-        return bool(stream.isatty())
+        return bool(source.isatty())
     except (AttributeError, ValueError, OSError):
         return False
 
 
-def _read_line_from(stream: Any) -> Callable[[str], str | None]:
+def _read_line_from(source: Any) -> Callable[[str], str | None]:
     def read(prompt: str) -> str | None:
-        if stream is sys.stdin and _isatty(stream) and _isatty(sys.stdout):
+        if source is sys.stdin and _isatty(source) and _isatty(sys.stdout):
             try:
                 return input(prompt)  # line editing on a terminal
             except EOFError:
                 return None
         sys.stdout.write(prompt)
         sys.stdout.flush()
-        line = stream.readline()
+        line = source.readline()
         if line == "":
             return None
         line = line.rstrip("\r\n")
-        if not _isatty(stream):  # piped answers are not echoed by a terminal: show them
+        if not _isatty(source):  # piped answers are not echoed by a terminal: show them
             sys.stdout.write(line + "\n")
         return line
     return read
