@@ -156,21 +156,12 @@ def set_closed(st, xy: Square, value: bool = True) -> None:
 
 
 # ---- vars ----
-def _var_slot(st, name: str, seat: int | None) -> int:
-    g = st.game
-    i = g.layout.var_names.index(name)
-    per_player = g.sym.vars[name]["per_player"]
-    if per_player != (seat is not None):
-        raise ValueError(f"var {name}: {'give' if per_player else 'no'} seat")
-    return st.var_base[i] + (seat if per_player else 0)
-
-
 def _set_var(st, name: str, seat: int | None, value) -> None:
-    st.vars[_var_slot(st, name, seat)] = value
+    st.set_var(name, value, seat)
 
 
 def _var(st, name: str, seat: int | None = None):
-    return st.vars[_var_slot(st, name, seat)]
+    return st.var(name, seat)
 
 
 def set_marker(st, seat: int, xy: Square | None, edge: str | None = None) -> None:

@@ -50,33 +50,14 @@ def animals(g) -> list[str]:
 
 
 # ---- zones ----
-def _slot(st, name: str, seat: int | None) -> int:
-    g = st.game
-    zi = g.layout.zone_names.index(name)
-    per_player = g.sym.zones[name]["per_player"]
-    if per_player and seat is None:
-        raise ValueError(f"zone {name} is per player: give a seat")
-    if not per_player and seat is not None:
-        raise ValueError(f"zone {name} is shared: no seat")
-    return st.zone_base[zi] + (seat if per_player else 0)
-
-
 def zone(st, name: str, seat: int | None = None) -> dict[str, int]:
     """The cards in a zone (all of them, whatever its visibility), zero counts left out."""
-    names = st.game.layout.variety_names
-    return {names[i]: c for i, c in enumerate(st.zones[_slot(st, name, seat)]) if c}
+    return st.zone(name, seat)
 
 
 def set_zone(st, name: str, counts: Mapping[str, int], seat: int | None = None) -> None:
     """Make a zone hold exactly ``counts``."""
-    names = st.game.layout.variety_names
-    unknown = set(counts) - set(names)
-    if unknown:
-        raise KeyError(f"no such card varieties: {sorted(unknown)}")
-    vec = st.zones[_slot(st, name, seat)]
-    for i, v in enumerate(names):
-        vec[i] = counts.get(v, 0)
-    _touched(st)
+    st.set_zone(name, dict(counts), seat)
 
 
 def all_cards(st) -> dict[str, int]:

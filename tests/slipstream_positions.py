@@ -30,13 +30,9 @@ def start(g, players: int = 2, seed: int = 0):
     return st
 
 
-def _slot(st, seat: int) -> int:
-    return st.var_base[st.game.layout.var_names.index("space")] + seat
-
-
 def space(st, seat: int) -> int:
     """The space of the seat's pawn."""
-    return st.vars[_slot(st, seat)]
+    return st.var("space", seat)
 
 
 def spaces(st) -> list[int]:
@@ -46,5 +42,4 @@ def spaces(st) -> list[int]:
 def set_spaces(st, where: Mapping[int, int]) -> None:
     """Put pawns on spaces: ``{seat: space}``."""
     for seat, value in where.items():
-        st.vars[_slot(st, seat)] = value
-    st._legal = None
+        st.set_var("space", value, seat)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -31,6 +32,8 @@ turn {
 }
 end when count(table) >= 3
 """
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -251,3 +254,24 @@ def test_a_rules_error_at_run_time_names_the_rules_line_and_the_var(tmp_path):
     assert str(e) == f"{path}:12:3: a player is none here: var 'leader' holds none (it was never set)"
     import pickle
     assert str(pickle.loads(pickle.dumps(e))) == str(e)  # simulate's workers send it back whole
+
+
+def test_a_position_is_read_and_set_up_by_the_rules_names():
+    """State.zone / set_zone / var / set_var: the public way to read or arrange a position."""
+    game = meeple.load(str(ROOT / "games" / "slipstream.rules"))
+    st = game.new_state(2, seed=1)
+    hand = st.zone("hand", 0)
+    assert sum(hand.values()) == game.params["hand_size"]
+    st.set_zone("hand", {"one": 2}, 0)
+    assert st.zone("hand", 0) == {"one": 2}
+    assert all(str(a).startswith("play") and "one" in str(a) for a in st.legal_actions() if "play" in str(a))
+    st.set_var("space", 7, 1)
+    assert st.var("space", 1) == 7 and st.var("space", 0) == 0
+    with pytest.raises(ValueError, match="per player"):
+        st.var("space")
+    with pytest.raises(KeyError, match="no zone 'hnad'"):
+        st.zone("hnad", 0)
+    with pytest.raises(KeyError, match="no card varieties"):
+        st.set_zone("hand", {"seven": 1}, 0)
+    with pytest.raises(ValueError, match="seats 0..1"):
+        st.zone("hand", 2)

@@ -289,6 +289,56 @@ class State:
             doc["rng"] = [version, list(internal), gauss]
         return _plain(doc)
 
+    # ---- reading and setting up a position by the rules' names (tests, puzzles, tools) ----
+    def zone(self, name: str, seat: Optional[int] = None) -> dict[str, int]:
+        """The cards in zone ``name`` (of ``seat``, for a zone per player), by variety, zero counts
+        left out: all of them, whatever the zone's visibility (``observation`` is a seat's view)."""
+        names = self.game.layout.variety_names
+        return {names[i]: c for i, c in enumerate(self.zones[self._zone_slot(name, seat)]) if c}
+
+    def set_zone(self, name: str, counts: dict[str, int], seat: Optional[int] = None) -> None:
+        """Make zone ``name`` hold exactly ``counts`` (variety → count). Nothing else moves: to keep
+        the cards of the game constant, take them from another zone yourself."""
+        names = self.game.layout.variety_names
+        unknown = sorted(set(counts) - set(names))
+        if unknown:
+            raise KeyError(f"{self.game.title} has no card varieties {unknown}")
+        vec = self.zones[self._zone_slot(name, seat)]
+        for i, v in enumerate(names):
+            vec[i] = counts.get(v, 0)
+        self._legal = None
+
+    def var(self, name: str, seat: Optional[int] = None) -> Any:
+        """The value of var ``name`` (of ``seat``, for a var per player), as the rules hold it:
+        a number, true/false, a seat, or a value's number (``game.value_name`` names it)."""
+        return self.vars[self._var_slot(name, seat)]
+
+    def set_var(self, name: str, value: Any, seat: Optional[int] = None) -> None:
+        """Set var ``name`` (of ``seat``, for a var per player); a value of a kind may be given by name."""
+        if isinstance(value, str):
+            value = self.game.layout.value_id[value]
+        self.vars[self._var_slot(name, seat)] = value
+        self._legal = None
+
+    def _zone_slot(self, name: str, seat: Optional[int]) -> int:
+        decl = self.game.sym.zones.get(name)
+        if decl is None:
+            raise KeyError(f"{self.game.title} has no zone '{name}'")
+        return self.zone_base[self.game.layout.zone_names.index(name)] + self._seat_part(decl, name, seat)
+
+    def _var_slot(self, name: str, seat: Optional[int]) -> int:
+        lay = self.game.layout
+        if name not in lay.var_names:
+            raise KeyError(f"{self.game.title} has no var '{name}' (per-tile vars are read on the grid)")
+        return self.var_base[lay.var_names.index(name)] + self._seat_part(self.game.sym.vars[name], name, seat)
+
+    def _seat_part(self, decl: dict, name: str, seat: Optional[int]) -> int:
+        if decl["per_player"] != (seat is not None):
+            raise ValueError(f"'{name}' is {'per player: give a seat' if decl['per_player'] else 'shared: no seat'}")
+        if seat is not None and not 0 <= seat < self.players:
+            raise ValueError(f"seat {seat}: the game has seats 0..{self.players - 1}")
+        return seat or 0
+
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: public zones in full, its own private zones, only sizes of the rest."""
         return self.game.observe(self, seat)
