@@ -13,7 +13,7 @@ CPU where the OS allows it):
   ``new_state(players=P, seed=s)`` and uniformly random ``legal_actions()``
   until ``is_terminal()``;
 * ratio interpreter/baseline (target >= 0.5);
-* median wall time of ``python -m meeple.cli validate RULES`` over 5 runs
+* median wall time of ``python -m meeple validate RULES`` over 5 runs
   (target < 0.3 s);
 * for a game with a route query (``GameSpec.route``): the query's time on full
   tables, made by random play with every tile placed (target: median < 2 ms),
@@ -163,7 +163,7 @@ def time_validate(rules: str, cold: bool = False) -> float:
 
     ``cold``: with the parse cache off (MEEPLE_NO_CACHE=1), as the first run after
     an edit; otherwise as a repeated run (dsl/cache.py)."""
-    cmd = [sys.executable, "-m", "meeple.cli", "validate", rules]
+    cmd = [sys.executable, "-m", "meeple", "validate", rules]
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # time it as a user's shell would run it
     if cold:
@@ -271,6 +271,8 @@ def bench_route(spec: GameSpec) -> dict[str, Any]:
     out: dict[str, Any] = {"tables": len(docs), "tiles": tiles}
     for label, params in (("as played", None), ("to the end", {spec.target_param: top})):
         game = meeple.load(str(ROOT / spec.rules), params=params)
+        # the same tables under another target: a saved state names the game (and params) it is of
+        docs = [{**doc, "game": game.game_hash} for doc in docs]
         times, lengths = [], []
         game.route(game.state_from_json(docs[0]), spec.route, 0)  # the query is compiled on first use
         for doc in docs:

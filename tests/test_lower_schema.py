@@ -328,8 +328,21 @@ def _paths(doc: Any, path: str = "$"):
             yield from _paths(v, f"{path}[{i}]")
 
 
+def _holds_nodes(hint: Any) -> bool:
+    import typing
+    args = typing.get_args(hint)
+    if args:
+        return any(_holds_nodes(a) for a in args)
+    return isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint not in (A.Ident, A.Span)
+
+
 def test_the_walk_knows_every_child_field() -> None:
-    """The child fields come from the AST: every field typed as a node or a list of nodes."""
+    """The child fields (read from the generated schema) are the AST's: every field typed as a node,
+    a list of nodes or an optional node, in declaration order."""
+    import typing
+    for cls in ast_classes():
+        hints = typing.get_type_hints(cls, vars(A))
+        assert walk.child_fields(node_kind(cls)) == tuple(n for n, h in hints.items() if _holds_nodes(h)), cls
     assert walk.child_fields("bin_op") == ("left", "right")
     assert walk.child_fields("if") == ("test", "body", "else_")
     assert "options" in walk.child_fields("choose_one") and walk.child_fields("int") == ()

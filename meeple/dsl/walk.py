@@ -1,5 +1,5 @@
-"""The one walk over IR: which fields of a node hold child nodes (``CHILD_FIELDS``, read off the
-AST classes, as the schema is), every node inside a tree (``nodes``), and the positions kept in
+"""The one walk over IR: which fields of a node hold child nodes (``child_fields``, read from the
+schema, which is generated from the AST classes), every node inside a tree (``nodes``), and the positions kept in
 a node's ``at`` member (``span``, ``positionless``, ``same``).
 
 In IR version 2 every position of a node is in its ``at`` object, apart from its fields:
@@ -11,12 +11,11 @@ index in ``"sources"`` of the file they are in.
 
 from __future__ import annotations
 
-import dataclasses
-import typing
+import json
+import re
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterator, Optional
-
-from . import ast as A
 
 AT = "at"  # the member holding a node's positions
 SPAN = "span"  # in it: where the whole node stands
@@ -24,42 +23,33 @@ SPAN = "span"  # in it: where the whole node stands
 
 def node_kind(cls: type) -> str:
     """``CaseArm`` → ``case_arm``."""
-    import re
     return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
 
 
-def _holds_nodes(hint: Any) -> bool:
-    args = typing.get_args(hint)
-    if args:
-        return any(_holds_nodes(a) for a in args)
-    return isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint not in (A.Ident, A.Span)
+def _holds_nodes(schema: Any) -> bool:
+    """Does a field's schema take a node (a ``$ref``), or a list or choice of them?"""
+    if not isinstance(schema, dict):
+        return False
+    if "$ref" in schema:
+        return True
+    return _holds_nodes(schema.get("items")) or any(_holds_nodes(s) for s in schema.get("anyOf", ()))
 
 
 @lru_cache(maxsize=1)
-def _tables() -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-    children: dict[str, tuple[str, ...]] = {}
-    positioned: dict[str, tuple[str, ...]] = {}
-    for cls in vars(A).values():
-        if not (isinstance(cls, type) and issubclass(cls, A.Node) and dataclasses.is_dataclass(cls)) \
-                or cls in (A.Node, A.Ident):
-            continue
-        hints = typing.get_type_hints(cls, vars(A))
-        children[node_kind(cls)] = tuple(n for n, h in hints.items() if n != "span" and _holds_nodes(h))
-        positioned[node_kind(cls)] = tuple(
-            n for n, h in hints.items()
-            if h in (A.Ident, A.Text, Optional[A.Ident], Optional[A.Text], list[A.Ident]))
-    return children, positioned
+def _tables() -> dict[str, tuple[str, ...]]:
+    """Node kind → its fields that hold nodes, read from the schema (which is generated from the
+    AST classes, ``dsl/schema.py``): reading a JSON file is much quicker than importing the AST."""
+    schema = json.loads(Path(__file__).with_name("schema.json").read_text(encoding="utf-8"))
+    kinds = {k: d for k, d in schema["$defs"].items() if "node" in d.get("properties", {})
+             and "const" in d["properties"]["node"]}
+    kinds["rules_file"] = schema
+    return {k: tuple(f for f, s in d["properties"].items() if f != AT and _holds_nodes(s)) for k, d in kinds.items()}
 
 
 def child_fields(kind: str) -> tuple[str, ...]:
     """The fields of a node of ``kind`` that hold nodes or lists of nodes (the top-level
     document is a ``rules_file``)."""
-    return _tables()[0].get(kind, ())
-
-
-def name_fields(kind: str) -> tuple[str, ...]:
-    """The fields of a node of ``kind`` that hold a name (or a list of names) with its own position."""
-    return _tables()[1].get(kind, ())
+    return _tables().get(kind, ())
 
 
 def kind_of(node: dict) -> str:
