@@ -129,3 +129,15 @@ def test_fuzz_writes_nothing_into_the_current_folder(tmp_path, monkeypatch, caps
     monkeypatch.chdir(tmp_path)  # the record names its rules by their full path: it replays from anywhere
     assert main(["replay", str(record)]) == 1
     assert "breaks at step" in capsys.readouterr().out
+
+
+def test_an_invariant_of_the_base_is_shown_in_the_base(tmp_path, capsys):
+    """A variant's broken invariant that its base declares is shown at the base's line."""
+    base = Path(__file__).parent / "fixtures" / "broken" / "hare_wolf_goes_back.rules"
+    variant = tmp_path / "variant.rules"
+    variant.write_text(f'extends "{base}"\nparam hand_size = 5\n', encoding="utf-8")
+    assert main(["fuzz", str(variant), "--players", "5", "--seed", "7", "--examples", "40", "--shrink-time", "1",
+                 "--record", str(tmp_path / "failure.jsonl")]) == 1
+    out = capsys.readouterr().out
+    assert f"{base}:130:1: note: invariant 'animals_never_go_back' is declared here" in out
+    assert "130 | invariant animals_never_go_back" in out

@@ -557,9 +557,11 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
               f"{' (' + ', '.join(declared) + ')' if declared else ''} and the built-in ones")
         return
     print(f"{args.file}: invariant '{f.invariant}' broke: {f.message}")
-    if f.at:
-        print(Diagnostic(args.file, f"invariant '{f.invariant}' is declared here", *f.at,
-                         kind="note").render(Path(args.file).read_text(encoding="utf-8")))
+    if f.at:  # in a variant, the invariant may be declared in one of its bases (the 5th number)
+        sources = f.game.ir.get("sources") or [args.file]
+        file = sources[f.at[4]] if len(f.at) > 4 and f.at[4] < len(sources) else args.file
+        print(Diagnostic(file, f"invariant '{f.invariant}' is declared here", *f.at[:4],
+                         kind="note").render(Path(file).read_text(encoding="utf-8")))
     if f.state is None:
         return
     history = f.state.history()

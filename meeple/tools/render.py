@@ -23,7 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Sequence
 
-from meeple.dsl.walk import calls
+from meeple.dsl.checked import TILE_VAR
+from meeple.dsl.walk import nodes
 
 N, E, S, W = 0, 1, 2, 3
 EDGE_LETTERS = ("N", "E", "S", "W")
@@ -257,7 +258,8 @@ class BoardView:
         for route in game.ir.get("routes", ()):
             for clause in route.get("clauses", ()):
                 if clause.get("name") == "blocked":
-                    blocked |= calls(clause.get("value"))
+                    blocked |= {n["func"] for n in nodes(clause.get("value"))
+                                if game.checked.what(n) == TILE_VAR}
         self.hatch = {n for n in self.tile_vars if n in blocked}
         per_player = [n for n in layout.var_names if decls[n]["per_player"]]
         self.tile_typed = [n for n in layout.var_names if types.get(n) == "tile"]
