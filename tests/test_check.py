@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import meeple
 from meeple.dsl import RulesError, ir_from_text, read_ir
 from meeple.dsl.check import check
 
@@ -447,3 +448,52 @@ def test_a_var_from_none_is_typed_by_a_set_written_below_its_read() -> None:
     found = errors(ORDER.replace("SETTING", "3"))
     assert any("a var that starts as none can hold a player, a tile or a value, not a number" in m
                for _, _, m in found)
+
+
+# ---- found by review: names the compiler reads from the checker's bindings ------------------
+
+LUCKYDOG = Path(__file__).resolve().parents[1] / "games" / "luckydog.rules"
+
+
+def _luckydog(tmp_path, old: str, new: str, extra: str = "") -> Path:
+    text = LUCKYDOG.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "ld.rules"
+    path.write_text(text.replace(old, new) + extra, encoding="utf-8")
+    return path
+
+
+def test_a_placement_counted_by_params_plays(tmp_path):
+    """The '0..1 card' of a placement may be written with params (the checker types and binds them)."""
+    path = _luckydog(tmp_path, "place road by current: 0..1 card", "place road by current: none_..one_ card",
+                     '\nparam none_ = 0 in 0..1 "placements at least"\nparam one_ = 1 in 1..1 "at most"\n')
+    game = meeple.load(str(path))
+    state = game.new_state(3, seed=2)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        state.apply(state.legal_actions()[-1])
+
+
+@pytest.mark.parametrize("define, use, message", [
+    ("define size(x) = count(x)", 'report "tiles" = size(table)',
+     "count(...) of a grid names the grid itself, not a define's parameter that holds it"),
+    ("define ntiles(g) = count(true for t in g)", 'report "tiles" = ntiles(table)',
+     "a loop over a grid's tiles names the grid itself, not a define's parameter that holds it"),
+])
+def test_a_grid_through_a_define_parameter_is_an_error(tmp_path, define, use, message):
+    anchor = "invariant police_within_the_supply"
+    path = _luckydog(tmp_path, anchor, f"{define}\n{use}\n{anchor}")
+    with pytest.raises(RulesError) as info:
+        meeple.load(str(path))
+    assert message in [d.message for d in info.value.diagnostics]
+
+
+def test_was_inside_was_is_an_error(tmp_path):
+    path = _luckydog(tmp_path, "invariant closed_tiles_stay_closed: count(closed(t) for t in table) >= was(",
+                     "invariant closed_tiles_stay_closed: count(closed(t) for t in table) >= was(was(")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("for t in table))\n", "for t in table)))\n", 1), encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        meeple.load(str(path))
+    assert any("was(...) inside was(...)" in d.message for d in info.value.diagnostics)

@@ -233,3 +233,14 @@ def test_an_engine_bug_is_an_internal_error_never_blamed_on_the_rules(monkeypatc
     err = capsys.readouterr().err
     assert "internal error: TypeError" in err and "bug in meeple" in err and "MEEPLE_DEBUG=1" in err
     assert "do not compile" not in err and "rules" not in err.split("\n")[0]
+
+
+def test_a_rule_that_fails_in_play_is_the_rules_mistake(tmp_path, monkeypatch, capsys):
+    """A rules error at run time is shown with its rules line and exit 1, not as a bug in meeple."""
+    path = tmp_path / "rt.rules"
+    path.write_text('game "RT"\nplayers 2..2\nvar w = none\ntrack lane { spaces 5 }\npieces runner on lane { r1 }\n'
+                    'turn {\n  if false { set w = r1 }\n  move w by 1\n}\n')
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", str(path), "--players", "2", "--seat", "0"]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:8:3: " in err and "none" in err and "bug in meeple" not in err

@@ -118,3 +118,19 @@ def test_a_state_of_an_unknown_format_is_refused():
     doc = {**_saved("games/hare.rules"), "meeple_state": 7}
     with pytest.raises(meeple.StateError, match="format 7"):
         meeple.load(str(ROOT / "games/hare.rules")).state_from_json(doc)
+
+
+@pytest.mark.parametrize("damage", [lambda d: d.pop("zones"), lambda d: d.update(rng=[1, 2]),
+                                    lambda d: d.update(history=[["chance"]])])
+def test_a_damaged_state_is_a_state_error(damage):
+    doc = _saved("games/hare.rules")
+    damage(doc)
+    with pytest.raises(meeple.StateError, match="damaged"):
+        meeple.load(str(ROOT / "games/hare.rules")).state_from_json(doc)
+
+
+def test_an_old_state_with_a_damaged_history_is_a_state_error():
+    doc = json.loads((COMPAT / "v1" / "hare" / "state-1.json").read_text(encoding="utf-8"))
+    doc["history"][3] = {"what": 1}
+    with pytest.raises(meeple.StateError, match="step 4"):
+        meeple.load(str(ROOT / "games/hare.rules")).state_from_json(doc)

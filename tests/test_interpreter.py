@@ -275,3 +275,12 @@ def test_a_position_is_read_and_set_up_by_the_rules_names():
         st.set_zone("hand", {"seven": 1}, 0)
     with pytest.raises(ValueError, match="seats 0..1"):
         st.zone("hand", 2)
+
+
+def test_set_zone_refuses_a_variety_no_rule_brings_there():
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    st = game.new_state(3, seed=1)
+    with pytest.raises(ValueError, match="no rule ever brings"):
+        st.set_zone("table", {"hare_bet": 1})  # bet cards never reach the table
+    st.set_zone("table", {"hare": 1})
+    assert st.zone("table") == {"hare": 1}

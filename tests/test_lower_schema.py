@@ -347,3 +347,13 @@ def test_the_walk_knows_every_child_field() -> None:
     assert walk.child_fields("if") == ("test", "body", "else_")
     assert "options" in walk.child_fields("choose_one") and walk.child_fields("int") == ()
     assert {"setup", "turn", "phases", "defines"} <= set(walk.child_fields("rules_file"))
+
+
+@pytest.mark.parametrize("node", [{"node": "nope", "x_at": [1, 1, 1, 2]}, {"node": ["x"]}])
+def test_a_damaged_version_1_document_gets_schema_errors(node: dict) -> None:
+    doc = json.loads(V1_HARE.read_text())
+    doc["turn"][0] = node
+    with pytest.raises(RulesError) as info:
+        ir_from_json(json.dumps(doc), "old.json")
+    assert all(d.path.startswith("$") for d in info.value.diagnostics)
+    assert any(d.path.startswith("$.turn[0]") for d in info.value.diagnostics)

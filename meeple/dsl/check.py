@@ -56,6 +56,7 @@ class Checker:
         self.var_types: dict[str, str] = {}  # filled in declaration order
         self.route_stack: list[str] = []
         self.in_invariant = False  # was(...) is allowed there only
+        self.in_was = False  # inside was(...): another was(...) is meaningless
         self.bindings: dict[int, C.Binding] = {}  # id(name or call node) → what it refers to
         self.types: dict[int, str] = {}  # id(expression node) → its type
         self.suggestion_work = MAX_SUGGESTION_WORK  # names left to compare for "did you mean"
@@ -530,6 +531,9 @@ class Checker:
         if s["chooser"] is not None:
             self.expect(s["chooser"], self.expr(s["chooser"], scope, f"{path}.chooser"), {PLAYER}, "'by'",
                         f"{path}.chooser")
+        for key in ("lo", "hi"):
+            self.expect(s[key], self.expr(s[key], scope, f"{path}.{key}"), {INT}, "a number of cards",
+                        f"{path}.{key}")
         lo, hi = self.const(s["lo"]), self.const(s["hi"])
         if (lo, hi) not in ((1, 1), (0, 1)):
             self.error(s["lo"], "a placement is of '1 card' or '0..1 card'", f"{path}.lo")
@@ -650,6 +654,9 @@ class Checker:
         if t == ZONE:
             return CARD
         if t == GRID:
+            if self.bindings.get(id(lo), C.Binding(C.LOCAL, "")).what != C.GRID:
+                self.error(lo, "a loop over a grid's tiles names the grid itself, not a define's parameter "
+                               "that holds it", f"{path}.lo")
             return TILE
         if t != ANY:
             self.error(lo, f"cannot loop over {_show(t)}: expected a kind, a zone, 'player' or a range", path)
@@ -735,7 +742,15 @@ class Checker:
     def e_call(self, e, scope, path):
         func, args = e["func"], e["args"]
         sym = self.sym
-        types = [self.expr(a, scope, f"{path}.args[{i}]") for i, a in enumerate(args)]
+        outer_was = self.in_was
+        if func == WAS and func not in sym.defines:
+            if outer_was:
+                self.error(e, "was(...) inside was(...): the state before the step has no step before it", path)
+            self.in_was = True
+        try:
+            types = [self.expr(a, scope, f"{path}.args[{i}]") for i, a in enumerate(args)]
+        finally:
+            self.in_was = outer_was
         self.used.add(func)
         if func in sym.defines:
             self.bind(e, C.DEFINE, sym.defines[func])
@@ -768,6 +783,9 @@ class Checker:
                 self.expect(args[0], types[0], {TILE}, f"the tile of '{func}'", f"{path}.args[0]")
             return self.var_type(func, e, path)
         if func == "count" and len(args) == 1 and types[0] == GRID:
+            if self.bindings.get(id(args[0]), C.Binding(C.LOCAL, "")).what != C.GRID:
+                self.error(args[0], "count(...) of a grid names the grid itself, not a define's parameter "
+                                    "that holds it", f"{path}.args[0]")
             self.bind(e, C.GRID_COUNT)
             return INT
         if func in sym.zones or func in sym.vars:

@@ -80,13 +80,14 @@ def upgrade(doc: Any) -> Any:
 
 def _upgrade_node(node: dict) -> dict:
     kind = kind_of(node)
+    kind = kind if isinstance(kind, str) else ""  # not a node kind: the schema says so afterwards
     fields = _fields(kind)
     out: dict[str, Any] = {}
     at: dict[str, Any] = {}
     for k, v in node.items():
         if k == "at" and "at" not in fields:
             at[SPAN] = v
-        elif k.endswith("_at") and k not in fields and (k[:-3] in fields or k[:-3] in _PLAIN_POSITIONED[kind]):
+        elif k.endswith("_at") and k not in fields and (k[:-3] in fields or k[:-3] in _PLAIN_POSITIONED.get(kind, ())):
             at[k[:-3]] = v
         else:
             out[k] = _upgrade_value(v)

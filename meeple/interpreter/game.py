@@ -175,37 +175,44 @@ class Game:
         if doc.get("game") != self.game_hash:
             raise StateError(f"this saved state is not a state of {self.title} with these params "
                              f"(it was saved from another game, or other params)")
-        st = State(self, doc["players"])
-        for key in ("pc", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags",
-                    "bags", "track_length", "locals"):
-            setattr(st, key, copy.deepcopy(doc[key]))  # the state must not share lists with ``doc``
-        st.log_actor = [a for a, _ in doc["history"]]
-        st.log_spec = [None] * len(doc["history"])
-        st.log_payload = [t for _, t in doc["history"]]
-        if doc.get("grid") is not None and self.layout.shapes is not None:
-            st.grid = Board.from_json(doc["grid"], self.layout.shapes)
-        if "rng" in doc:
-            version, internal, gauss = doc["rng"]
-            st.rng = random.Random()
-            st.rng.setstate((version, tuple(internal), gauss))
-        return st
+        try:
+            st = State(self, doc["players"])
+            for key in ("pc", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags",
+                        "bags", "track_length", "locals"):
+                setattr(st, key, copy.deepcopy(doc[key]))  # the state must not share lists with ``doc``
+            st.log_actor = [a for a, _ in doc["history"]]
+            st.log_spec = [None] * len(doc["history"])
+            st.log_payload = [t for _, t in doc["history"]]
+            if doc.get("grid") is not None and self.layout.shapes is not None:
+                st.grid = Board.from_json(doc["grid"], self.layout.shapes)
+            if "rng" in doc:
+                version, internal, gauss = doc["rng"]
+                st.rng = random.Random()
+                st.rng.setstate((version, tuple(internal), gauss))
+            return st
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            raise StateError(f"the saved state is damaged: {type(e).__name__}: {e}") from None
 
     def _replayed(self, doc: dict[str, Any]) -> State:
         """A state of meeple 0.1's format, rebuilt by replaying its history."""
         try:
             st = self.new_state(doc["players"], chance="explicit")
-            for step, (_, text) in enumerate(doc["history"], 1):
-                try:
-                    st.apply(text)
-                except (IllegalAction, ValueError, TypeError) as e:
-                    raise StateError(f"this saved state is not a state of {self.title}: step {step} of its "
-                                     f"history ({text!r}) cannot be played here ({e})") from None
         except ValueError as e:  # the player count
             raise StateError(f"this saved state is not a state of {self.title}: {e}") from None
+        for step, entry in enumerate(doc["history"], 1):
+            text = entry[1] if isinstance(entry, list) and len(entry) == 2 else entry
+            try:
+                st.apply(str(text))
+            except (IllegalAction, ValueError, TypeError) as e:
+                raise StateError(f"this saved state is not a state of {self.title}: step {step} of its "
+                                 f"history ({text!r}) cannot be played here ({e})") from None
         if "rng" in doc:
-            version, internal, gauss = doc["rng"]
-            st.rng = random.Random()
-            st.rng.setstate((version, tuple(internal), gauss))
+            try:
+                version, internal, gauss = doc["rng"]
+                st.rng = random.Random()
+                st.rng.setstate((version, tuple(internal), gauss))
+            except (TypeError, ValueError) as e:
+                raise StateError(f"the saved state is damaged: its random generator: {e}") from None
         return st
 
     def located(self, error: RuleRuntimeError, pc: int) -> RuleRuntimeError:

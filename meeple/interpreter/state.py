@@ -298,12 +298,17 @@ class State:
 
     def set_zone(self, name: str, counts: dict[str, int], seat: Optional[int] = None) -> None:
         """Make zone ``name`` hold exactly ``counts`` (variety → count). Nothing else moves: to keep
-        the cards of the game constant, take them from another zone yourself."""
+        the cards of the game constant, take them from another zone yourself. A variety that no rule
+        can bring into the zone is refused (the compiled rules never look for it there)."""
         names = self.game.layout.variety_names
         unknown = sorted(set(counts) - set(names))
         if unknown:
             raise KeyError(f"{self.game.title} has no card varieties {unknown}")
         vec = self.zones[self._zone_slot(name, seat)]
+        can_hold = self.game.exprs.can_hold.get(name)  # the compiled rules look at no other variety there
+        never = sorted(v for v, n in counts.items() if n and can_hold is not None and names.index(v) not in can_hold)
+        if never:
+            raise ValueError(f"no rule ever brings {never} into zone '{name}': the compiled rules would not see them")
         for i, v in enumerate(names):
             vec[i] = counts.get(v, 0)
         self._legal = None
