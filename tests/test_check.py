@@ -497,3 +497,31 @@ def test_was_inside_was_is_an_error(tmp_path):
     with pytest.raises(RulesError) as info:
         meeple.load(str(path))
     assert any("was(...) inside was(...)" in d.message for d in info.value.diagnostics)
+
+
+SLIPSTREAM = Path(__file__).resolve().parents[1] / "games" / "slipstream.rules"
+
+
+@pytest.mark.parametrize("invariant, ok", [
+    ("count(table where was(steps) >= 1) >= 0", False),  # the card of the enclosing 'where'
+    ("was(count(table where steps >= 1)) >= 0", True),   # the whole count, before the step
+])
+def test_was_cannot_read_the_card_of_an_enclosing_where(tmp_path, invariant, ok):
+    path = tmp_path / "s.rules"
+    path.write_text(SLIPSTREAM.read_text(encoding="utf-8") + f"invariant w: {invariant}\n", encoding="utf-8")
+    if ok:
+        meeple.load(str(path))
+        return
+    with pytest.raises(RulesError) as info:
+        meeple.load(str(path))
+    assert any("was(...) cannot read 'steps'" in d.message for d in info.value.diagnostics)
+
+
+def test_a_route_parameter_named_like_a_route_is_not_a_route(tmp_path):
+    """A second route whose parameter is named 'drive', like the first route: its clauses call no route."""
+    text = (Path(__file__).resolve().parents[1] / "games" / "luckydog.rules").read_text(encoding="utf-8")
+    path = tmp_path / "ld.rules"
+    path.write_text(text + "route far(drive) on table {\n  start = start(drive)\n  start_edge = start_edge(drive)\n}\n"
+                           'report "far" = far(current)\n', encoding="utf-8")
+    game = meeple.load(str(path))
+    assert game.route(game.new_state(3, seed=1), "far", 0) >= 0

@@ -11,7 +11,7 @@ from .expand import expansion_problems, on_cycles
 from .limits import MAX_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK
 from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES,
                       NONE, PLAYER, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
-from .walk import at_span, nodes, same, span
+from .walk import at_span, children, nodes, same, span
 
 WAS = "was"  # was(e) in an invariant: the value of e before the step
 ARITH = {"+", "-", "*", "/", "%"}
@@ -305,7 +305,7 @@ class Checker:
                 if len(c["params"]) != len(types):
                     names = {0: "no parameters", 1: "one parameter (the tile)", 2: "two parameters (tile, edge)"}
                     self.error(c, f"'{name}' takes {names[len(types)]}", cpath, "name")
-                if self.uses_route(c["value"], set()):
+                if self.uses_route(c["value"], set(), {*r["params"], *c["params"]}):
                     self.error(c, f"route clause '{name}' uses a route (routes may not use routes)", cpath, "name")
             for required in ("start", "start_edge"):
                 if required not in seen:
@@ -315,7 +315,7 @@ class Checker:
         """Check a route's clauses with its parameters of the given types."""
         scope = dict(zip(r["params"], arg_types))
         for j, c in enumerate(r["clauses"]):
-            if c["name"] not in ROUTE_CLAUSES or self.uses_route(c["value"], set()):
+            if c["name"] not in ROUTE_CLAUSES or self.uses_route(c["value"], set(), {*r["params"], *c["params"]}):
                 continue
             types, result = ROUTE_CLAUSES[c["name"]]
             if len(c["params"]) != len(types):
@@ -325,15 +325,19 @@ class Checker:
             want = {result, NONE} if result in (TILE, EDGE) else {result}
             self.expect(c["value"], got, want, f"'{c['name']}'", f"{cpath}.value")
 
-    def uses_route(self, e: Any, seen: set[str]) -> bool:
-        """Does the expression call a route, directly or through a define?"""
+    def uses_route(self, e: Any, seen: set[str], local: set[str]) -> bool:
+        """Does the expression call a route, directly or through a define? (It runs before the
+        expression is typed, so it reads names: ``local`` are the parameters that hide globals.)"""
         for n in nodes(e):
             name = n.get("func") if n["node"] in ("call", "filtered") else n.get("id") if n["node"] == "name" else None
+            if name in local:
+                continue
             if name in self.sym.routes:
                 return True
             if name in self.sym.defines and name not in seen:
                 seen.add(name)
-                if self.uses_route(self.sym.defines[name]["body"], seen):
+                define = self.sym.defines[name]
+                if self.uses_route(define["body"], seen, set(define["params"])):
                     return True
         return False
 
@@ -400,7 +404,8 @@ class Checker:
         node = e["node"]
         if node == "int":
             return e["value"]
-        if node == "name" and e["id"] in self.sym.params:
+        if node == "name" and e["id"] in self.sym.params \
+                and self.bindings.get(id(e), C.Binding(C.PARAM, "")).what == C.PARAM:  # not hidden by a local
             return self.values.get(e["id"])
         if node == "un_op" and e["op"] == "-":
             v = self.const(e["operand"])
@@ -762,6 +767,9 @@ class Checker:
             if len(args) != 1:
                 self.error(e, "was(...) takes one expression", path)
                 return ANY
+            for n in _outer_cards(args[0], self.bindings):
+                self.error(n, f"was(...) cannot read '{n['id']}', an attribute of the card an enclosing 'where' "
+                              f"looks at: put was(...) around the whole count", path)
             return types[0]
         if func in sym.routes:
             route = sym.routes[func]
@@ -951,6 +959,20 @@ def _comparable(a: str, b: str) -> bool:
     if NONE in kinds and all(k.startswith("kind:") or k in (NONE, TILE, PLAYER) for k in kinds):
         return True
     return "kind:*" in kinds and all(k.startswith("kind:") for k in kinds)
+
+
+def _outer_cards(e: Any, bindings: dict) -> list[dict]:
+    """The names in ``e`` bound to the attribute of a card that a 'where' outside ``e`` looks at."""
+    if isinstance(e, list):
+        return [n for v in e for n in _outer_cards(v, bindings)]
+    if not isinstance(e, dict):
+        return []
+    if e.get("node") == "filtered":  # its own card: only its zone can read an outer one
+        return _outer_cards(e.get("zone"), bindings)
+    if e.get("node") == "name":
+        b = bindings.get(id(e))
+        return [e] if b is not None and b.what == C.ATTRIBUTE else []
+    return [n for _, v in children(e) for n in _outer_cards(v, bindings)]
 
 
 def _runs(stmts: list) -> list[str]:
