@@ -284,3 +284,15 @@ def test_set_zone_refuses_a_variety_no_rule_brings_there():
         st.set_zone("table", {"hare_bet": 1})  # bet cards never reach the table
     st.set_zone("table", {"hare": 1})
     assert st.zone("table") == {"hare": 1}
+
+
+def test_a_loop_variable_hides_a_card_attribute_of_its_name(tmp_path):
+    """Inside 'where', a loop variable named like a card attribute is the loop variable (as the
+    checker binds it), also in a 'where' nested in the loop's body."""
+    path = tmp_path / "s.rules"
+    path.write_text((ROOT / "games" / "slipstream.rules").read_text(encoding="utf-8")
+                    + 'report "n" = count(table where any(count(table where steps == 3) > 0 for steps in 3..3))\n')
+    game = meeple.load(str(path))
+    st = game.new_state(2, seed=1)
+    st.set_zone("table", {"one": 2})
+    assert game.report_values(st)["n"] == 2

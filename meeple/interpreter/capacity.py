@@ -14,7 +14,7 @@ from typing import Optional
 
 from meeple.dsl.checked import BUILTIN, DEFINE, KIND
 
-from .expressions import ExprCompiler, const
+from .expressions import ExprCompiler, const, with_local
 
 Capacity = tuple[tuple[int, ...], int]  # (varieties counted, most the zone may hold of them)
 
@@ -39,7 +39,7 @@ def _collect(e: dict, dest: str, x: ExprCompiler, env: dict[str, str], out: list
             and e["domain"]["hi"] is None and e["domain"]["lo"]["node"] == "name" \
             and x.checked.what(e["domain"]["lo"]) == KIND:
         for value in x.layout.kind_values[e["domain"]["lo"]["id"]]:
-            if not _collect(e["body"], dest, x, {**env, e["var"]: str(value)}, out):
+            if not _collect(e["body"], dest, x, with_local(env, e["var"], str(value)), out):
                 return False
         return True
     if x.checked.what(e) == DEFINE:

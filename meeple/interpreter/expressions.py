@@ -99,6 +99,15 @@ def is_local(name: str, env: dict[str, str]) -> bool:
     return name in env and name not in env.get(CARD_ATTRS, "").split(",")
 
 
+def with_local(env: dict[str, str], name: str, code: str) -> dict[str, str]:
+    """``env`` with the local ``name`` read as ``code`` (it hides a card attribute of that name)."""
+    inner = dict(env)
+    inner[name] = code
+    if name in inner.get(CARD_ATTRS, "").split(","):
+        inner[CARD_ATTRS] = ",".join(a for a in inner[CARD_ATTRS].split(",") if a != name)
+    return inner
+
+
 def _div(a: int, b: int) -> int:
     return a // b if b else 0
 
@@ -611,8 +620,7 @@ class ExprCompiler:
         if unrolled is not None:
             return unrolled
         v = self.name("v")
-        inner = dict(env)
-        inner[e["var"]] = v
+        inner = with_local(env, e["var"], v)
         body = self.gen(e["body"], inner)
         where_code = self.gen(where, inner) if where is not None else ""
         test = f" if {where_code}" if where is not None else ""
@@ -643,8 +651,7 @@ class ExprCompiler:
             return None
         terms = []
         for i in sorted(possible):
-            inner = dict(env)
-            inner[e["var"]] = lit(i)
+            inner = with_local(env, e["var"], lit(i))
             body = self.gen(e["body"], inner)
             where = self.gen(e["where"], inner) if e["where"] is not None else "True"
             if func == "count":
@@ -663,8 +670,7 @@ class ExprCompiler:
             return None
         terms = []
         for value in values:
-            inner = dict(env)
-            inner[e["var"]] = lit(value)
+            inner = with_local(env, e["var"], lit(value))
             body = self.gen(e["body"], inner)
             where = self.gen(e["where"], inner) if e["where"] is not None else "True"
             terms.append((where, body))
