@@ -296,3 +296,24 @@ def test_a_loop_variable_hides_a_card_attribute_of_its_name(tmp_path):
     st = game.new_state(2, seed=1)
     st.set_zone("table", {"one": 2})
     assert game.report_values(st)["n"] == 2
+
+
+OPERATORS = ["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!="]
+
+
+@pytest.mark.parametrize("op", OPERATORS)
+def test_folded_and_run_time_operators_agree(tmp_path, op):
+    """dsl/fold.py is the one table of what an operator gives: the compiler folds known operands
+    with it, and the code that runs with unknown ones (read from vars) gives the same values."""
+    from meeple.dsl import fold
+    pairs = [(7, 2), (-7, 2), (7, -2), (7, 0), (0, 0), (3, 3)]
+    reports = "".join(f'report "run {i}" = a{i} {op} b{i}\nreport "fold {i}" = ({x}) {op} ({y})\n'
+                      for i, (x, y) in enumerate(pairs))
+    varlines = "".join(f"var a{i} = {x}\nvar b{i} = {y}\n" for i, (x, y) in enumerate(pairs))
+    sets = "".join(f"  set a{i} = a{i}\n" for i in range(len(pairs)))  # the vars are written: not constants
+    path = tmp_path / "ops.rules"
+    path.write_text(f'game "ops"\nplayers 2..2\n{varlines}turn {{\n{sets}  end game\n}}\n{reports}')
+    game = meeple.load(str(path))
+    values = game.report_values(game.new_state(2, seed=1))
+    for i, (x, y) in enumerate(pairs):
+        assert values[f"run {i}"] == values[f"fold {i}"] == fold.binary(op, x, y), (op, x, y)

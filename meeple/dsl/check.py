@@ -8,6 +8,7 @@ from typing import Any, Optional
 from . import checked as C
 from .diagnostics import Diagnostic, did_you_mean
 from .expand import expansion_problems, on_cycles
+from .fold import fold
 from .limits import MAX_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK
 from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES,
                       NONE, PLAYER, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
@@ -400,23 +401,18 @@ class Checker:
         return value
 
     def const(self, e: dict) -> Optional[int]:
-        """The value of a count made of numbers and params, else None."""
-        node = e["node"]
-        if node == "int":
-            return e["value"]
-        if node == "name" and e["id"] in self.sym.params \
-                and self.bindings.get(id(e), C.Binding(C.PARAM, "")).what == C.PARAM:  # not hidden by a local
+        """The value of a count made of numbers, params and arithmetic, else None (``dsl/fold.py``
+        computes it, as the compiler does)."""
+        if not all(n["node"] in ("int", "name", "un_op", "bin_op") and n.get("op", "-") in ARITH
+                   for n in nodes(e)):
+            return None
+        value = fold(e, self.param_value)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def param_value(self, e: dict) -> Optional[int]:
+        """A param's value, for a name that is the param (not a local that hides it)."""
+        if e["id"] in self.sym.params and self.bindings.get(id(e), C.Binding(C.PARAM, "")).what == C.PARAM:
             return self.values.get(e["id"])
-        if node == "un_op" and e["op"] == "-":
-            v = self.const(e["operand"])
-            return None if v is None else -v
-        if node == "bin_op" and e["op"] in ARITH:
-            a, b = self.const(e["left"]), self.const(e["right"])
-            if a is None or b is None:
-                return None
-            if e["op"] in "/%" and b == 0:
-                return None
-            return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0, "%": a % b if b else 0}[e["op"]]
         return None
 
     def check_phase_cycles(self) -> None:

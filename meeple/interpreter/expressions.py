@@ -20,6 +20,7 @@ import re
 from typing import Any, Callable
 
 from meeple.dsl import checked as C
+from meeple.dsl import fold
 from meeple.dsl.checked import CheckedGame, Symbols
 from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.dsl.limits import MAX_NUMBER, MAX_RANGE
@@ -39,7 +40,6 @@ UNROLL_LIMIT = 16
 UNROLL_NESTING = 2
 PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
             ("PL", "PL = st.place"), ("G", "G = st.grid"))
-ARITH = {"+", "-", "*"}
 # Built-in queries with fixed arguments, as Python code ({0}, {1}: the arguments' code).
 BUILTIN_CODE = {
     "count": "sum({0})",
@@ -58,7 +58,6 @@ BUILTIN_CODE = {
     "includes": "(({0}) >> {1} & 1 == 1)",
 }
 PIECE_ARG = {"pos", "finished", "place"}  # their argument indexes a list: none (-1) would read the last
-COMPARE = {"==", "!=", "<", "<=", ">", ">="}
 # Tile queries written out in place when the tile is a plain name (read twice at no cost):
 # "no tile" (-1) gives 0, -1 or false as the helper functions above would.
 TILE_INLINE = {
@@ -713,7 +712,7 @@ class ExprCompiler:
             if v is None:
                 rest.append(p)
             else:
-                total += int(v)
+                total = fold.binary("+", total, int(v))
         if not rest:
             return lit(total)
         return "(" + " + ".join(rest + ([lit(total)] if total else [])) + ")"
@@ -735,7 +734,7 @@ class ExprCompiler:
 
     def negate(self, a: str) -> str:
         ca = const(a)
-        return lit(not ca) if ca is not None else f"(not {a})"
+        return lit(fold.unary("not", ca)) if ca is not None else f"(not {a})"
 
     def g_case(self, e, env):
         subject = self.gen(e["subject"], env)
@@ -758,9 +757,7 @@ class ExprCompiler:
             return self.logic(op, a, b)
         ca, cb = const(a), const(b)
         if ca is not None and cb is not None:
-            if op in ARITH or op in COMPARE:
-                return lit(eval(f"{ca!r} {op} {cb!r}"))
-            return lit(_div(ca, cb) if op == "/" else _mod(ca, cb))
+            return lit(fold.binary(op, ca, cb))
         if op == "/":
             return f"_div({a}, {b})"
         if op == "%":
@@ -772,7 +769,7 @@ class ExprCompiler:
         if e["op"] == "not":
             return self.negate(a)
         ca = const(a)
-        return lit(-ca) if ca is not None else f"(-{a})"
+        return lit(fold.unary("-", ca)) if ca is not None else f"(-{a})"
 
     def g_cond(self, e, env):
         t, a, b = (self.gen(e[k], env) for k in ("test", "then_", "else_"))
