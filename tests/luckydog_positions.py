@@ -201,9 +201,7 @@ def size(st, name: str, seat: int | None = None) -> int:
 def begin_turn(st) -> None:
     """Start the current seat's turn afresh from this position (the turn's ``let``s are
     taken now), up to its "road" decision."""
-    st.pc = st.game.turn_start
-    _touched(st)
-    st._advance()
+    st.restart_turn()
     assert st.decision() == "road", st.decision()
 
 

@@ -166,10 +166,8 @@ def test_a_define_parameter_named_like_a_zone_counts_the_zone_passed():
 def test_a_limit_through_a_define_is_read_as_bound_not_as_spelled():
     game = meeple.load(f"{ENGINE}/limit_through_define.rules")
     st = game.new_state(2, seed=1)
-    hand = game.layout.zone_names.index("hand")
-    st.zones[st.zone_base[hand] + st.current][0] = 3  # the current player holds 3: small(current) fails
-    st._legal = None
-    spec = game.code[st.pc][1]
+    st.set_zone("hand", {"a": 3}, st.current)  # the current player holds 3: small(current) fails
+    spec = game.code[st.pc][1]  # the compiled choice: its limits and the test as written agree
     assert st.legal_actions() == [] == CardChoice.legal(spec, st)
 
 
@@ -317,3 +315,13 @@ def test_folded_and_run_time_operators_agree(tmp_path, op):
     values = game.report_values(game.new_state(2, seed=1))
     for i, (x, y) in enumerate(pairs):
         assert values[f"run {i}"] == values[f"fold {i}"] == fold.binary(op, x, y), (op, x, y)
+
+
+def test_restart_turn_takes_the_turn_again_in_the_arranged_position():
+    game = meeple.load(str(ROOT / "games" / "slipstream.rules"))
+    st = game.new_state(2, seed=3)
+    seat = st.current_player()
+    st.set_zone("hand", {"three": 1}, seat)
+    st.restart_turn()
+    assert st.current_player() == seat and st.decision() == "play"
+    assert [str(a) for a in st.legal_actions() if str(a).startswith("play")] == ["play 1 three"]

@@ -325,6 +325,15 @@ class State:
         self.vars[self._var_slot(name, seat)] = value
         self._legal = None
 
+    def restart_turn(self) -> None:
+        """Start the current player's turn again from its first rule, in the position as it stands
+        (after arranging one with ``set_zone``/``set_var``: the turn's ``let``s are taken anew)."""
+        if self.outcome is not None:
+            raise IllegalAction(f"the game is over ({self.outcome}): no turn to start")
+        self.pc = self.game.turn_start
+        self._legal = None
+        self._advance()
+
     def _zone_slot(self, name: str, seat: Optional[int]) -> int:
         decl = self.game.sym.zones.get(name)
         if decl is None:
