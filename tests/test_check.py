@@ -525,3 +525,15 @@ def test_a_route_parameter_named_like_a_route_is_not_a_route(tmp_path):
                            'report "far" = far(current)\n', encoding="utf-8")
     game = meeple.load(str(path))
     assert game.route(game.new_state(3, seed=1), "far", 0) >= 0
+
+
+def test_a_define_parameter_named_like_a_route_does_not_hide_a_route_call(tmp_path):
+    """f(...) is always the global f: a route reached through a define whose parameter is named
+    like it is still a route in a route."""
+    text = (Path(__file__).resolve().parents[1] / "games" / "luckydog.rules").read_text(encoding="utf-8")
+    path = tmp_path / "ld.rules"
+    path.write_text(text + "define via(far) = far(current)\nroute far(q) on table {\n  start = start(q)\n"
+                           "  start_edge = start_edge(q)\n  enough = via(q)\n}\n", encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        meeple.load(str(path))
+    assert any("uses a route (routes may not use routes)" in d.message for d in info.value.diagnostics)

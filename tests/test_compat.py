@@ -134,3 +134,11 @@ def test_an_old_state_with_a_damaged_history_is_a_state_error():
     doc["history"][3] = {"what": 1}
     with pytest.raises(meeple.StateError, match="step 4"):
         meeple.load(str(ROOT / "games/hare.rules")).state_from_json(doc)
+
+
+@pytest.mark.parametrize("key, value", [("players", 99), ("zones", [[0]]), ("pc", 10**6), ("current", 7),
+                                        ("locals", []), ("vars", None)])
+def test_a_state_with_values_that_do_not_fit_is_a_state_error(key, value):
+    doc = {**_saved("games/slipstream.rules"), key: value}
+    with pytest.raises(meeple.StateError, match="damaged"):
+        meeple.load(str(ROOT / "games/slipstream.rules")).state_from_json(doc)

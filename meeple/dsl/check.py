@@ -331,7 +331,7 @@ class Checker:
         expression is typed, so it reads names: ``local`` are the parameters that hide globals.)"""
         for n in nodes(e):
             name = n.get("func") if n["node"] in ("call", "filtered") else n.get("id") if n["node"] == "name" else None
-            if name in local:
+            if n["node"] == "name" and name in local:  # a parameter; f(...) is always the global f
                 continue
             if name in self.sym.routes:
                 return True

@@ -189,9 +189,36 @@ class Game:
                 version, internal, gauss = doc["rng"]
                 st.rng = random.Random()
                 st.rng.setstate((version, tuple(internal), gauss))
+            problem = self._shape_problem(st)
+            if problem:
+                raise StateError(f"the saved state is damaged: {problem}")
             return st
         except (KeyError, IndexError, TypeError, ValueError) as e:
+            if isinstance(e, StateError):
+                raise
             raise StateError(f"the saved state is damaged: {type(e).__name__}: {e}") from None
+
+    def _shape_problem(self, st: State) -> str:
+        """What is wrong with the shape of a restored state (sizes and ranges), or ""."""
+        if not (isinstance(st.players, int) and self.min_players <= st.players <= self.max_players):
+            return f"players {st.players!r} (the game is for {self.min_players}..{self.max_players})"
+        zone_slots = sum(st.players if z["per_player"] else 1 for z in self.sym.zones.values())
+        var_slots = sum(st.players if self.sym.vars[n]["per_player"] else 1 for n in self.layout.var_names)
+        nv, nvalues = len(self.layout.variety_names), len(self.layout.value_names)
+        checks = [
+            ("zones", isinstance(st.zones, list) and len(st.zones) == zone_slots
+             and all(isinstance(z, list) and len(z) == nv and all(isinstance(c, int) and c >= 0 for c in z)
+                     for z in st.zones)),
+            ("vars", isinstance(st.vars, list) and len(st.vars) == var_slots),
+            ("locals", isinstance(st.locals, list) and len(st.locals) == self.n_locals),
+            ("pos", isinstance(st.pos, list) and len(st.pos) == nvalues),
+            ("place", isinstance(st.place, list) and len(st.place) == nvalues),
+            ("pc", isinstance(st.pc, int) and 0 <= st.pc < len(self.code)),
+            ("current", isinstance(st.current, int) and 0 <= st.current < st.players),
+            ("track_length", isinstance(st.track_length, list)
+             and len(st.track_length) == len(self.const["track_length"])),
+        ]
+        return next((f"its '{key}' does not fit this game" for key, ok in checks if not ok), "")
 
     def _replayed(self, doc: dict[str, Any]) -> State:
         """A state of meeple 0.1's format, rebuilt by replaying its history."""

@@ -722,12 +722,12 @@ def main(argv: list[str] | None = None) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except Exception as e:  # a bug in meeple, never the input's fault; MEEPLE_DEBUG=1 shows the traceback
+        if os.environ.get("MEEPLE_DEBUG"):
+            raise
         from meeple.dsl.diagnostics import RuleRuntimeError
         if isinstance(e, RuleRuntimeError):  # a rule that failed while a game ran: the rules' mistake
             _err(f"{e}" if e.line else f"error: {e}")
             return 1
-        if os.environ.get("MEEPLE_DEBUG"):
-            raise
         _err(internal_error(e))
         return INTERNAL_ERROR
 
