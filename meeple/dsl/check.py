@@ -528,14 +528,18 @@ class Checker:
                 i = self.index["phases", s["phase"]]
                 self.block(self.sym.phases[s["phase"]]["body"], {}, f"$.phases[{i}].body")
 
-    def check_place(self, s: dict, scope: dict, path: str) -> None:
+    def chooser_and_count(self, s: dict, scope: dict, path: str) -> tuple[Optional[int], Optional[int]]:
+        """Check a decision's 'by' and its 'lo..hi' cards; the counts' values when known."""
         if s["chooser"] is not None:
             self.expect(s["chooser"], self.expr(s["chooser"], scope, f"{path}.chooser"), {PLAYER}, "'by'",
                         f"{path}.chooser")
         for key in ("lo", "hi"):
             self.expect(s[key], self.expr(s[key], scope, f"{path}.{key}"), {INT}, "a number of cards",
                         f"{path}.{key}")
-        lo, hi = self.const(s["lo"]), self.const(s["hi"])
+        return self.const(s["lo"]), self.const(s["hi"])
+
+    def check_place(self, s: dict, scope: dict, path: str) -> None:
+        lo, hi = self.chooser_and_count(s, scope, path)
         if (lo, hi) not in ((1, 1), (0, 1)):
             self.error(s["lo"], "a placement is of '1 card' or '0..1 card'", f"{path}.lo")
         self.zone(s["source"], scope, f"{path}.source")
@@ -575,13 +579,7 @@ class Checker:
             self.block(o["body"], inner, f"{opath}.body")
 
     def check_choose(self, s: dict, scope: dict, path: str) -> None:
-        if s["chooser"] is not None:
-            self.expect(s["chooser"], self.expr(s["chooser"], scope, f"{path}.chooser"), {PLAYER}, "'by'",
-                        f"{path}.chooser")
-        for key in ("lo", "hi"):
-            self.expect(s[key], self.expr(s[key], scope, f"{path}.{key}"), {INT}, "a number of cards",
-                        f"{path}.{key}")
-        lo, hi = self.const(s["lo"]), self.const(s["hi"])
+        lo, hi = self.chooser_and_count(s, scope, path)
         if lo is not None and lo < 0:
             self.error(s["lo"], f"cannot choose {lo} cards", f"{path}.lo")
         if lo is not None and hi is not None and lo > hi:
