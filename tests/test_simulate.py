@@ -184,3 +184,18 @@ def test_a_report_of_a_var_holding_a_value_is_tallied_by_name(tmp_path, capsys):
                     'turn {\n  set last = blue\n  end game\n}\nscore(p) = 0\nreport "last" = last\n')
     assert main(["simulate", str(path), "--games", "4", "--players", "2", "--seed", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["reports"] == {"last": {"blue": 4}}
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_simulate_exits_1_when_a_game_does_not_reach_the_end(tmp_path, capsys, json_out):
+    """A script can gate on simulate: stuck, step-capped or failed games make the exit status 1,
+    and the summary is printed all the same."""
+    stuck = tiny(tmp_path, "stuck", 100)
+    assert main(["simulate", stuck, "--games", "4", "--players", "2", "--workers", "1",
+                 *(["--json"] if json_out else [])]) == 1
+    out, err = capsys.readouterr()
+    assert "4 of 4 games did not reach the rules' end (errors 0, stuck 4, step-capped 0)" in err
+    if json_out:
+        assert json.loads(out)["stuck"] == 4
+    fine = tiny(tmp_path, "fine", 3)
+    assert main(["simulate", fine, "--games", "4", "--players", "2", "--workers", "1"]) == 0

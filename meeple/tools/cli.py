@@ -169,7 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
                "  meeple replay runs/game-00001.jsonl\n"
                "  meeple simulate games/mygame.rules -p size=20 --workers 1\n\n"
                "counts: 'completed' games reached the rules' end; 'step-capped' hit max_steps; 'stuck' games had "
-               "no legal move; 'errors' games hit a rule that failed at run time.")
+               "no legal move; 'errors' games hit a rule that failed at run time.\n\n"
+               "exit status: 0 when every game reached the rules' end; 1 when any errored, got stuck or hit "
+               "the step cap (the summary is printed all the same), or the rules do not load; 2 for a usage "
+               "mistake; 3 for a bug in meeple.")
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     p.add_argument("--games", "-n", type=_count, default=100, metavar="N", help="games to play (default 100)")
     p.add_argument("--players", type=_positive, metavar="P", help="players per game (default: the game's minimum)")
@@ -475,6 +478,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     else:
         from .simulate import plan
         _print_summary(summary, wall, plan(args.games, args.workers)[1])
+    unfinished = summary["errors"] + summary["stuck"] + summary["step_capped"]
+    if unfinished:  # a script can gate on it: the summary is printed either way
+        _err(f"meeple: {unfinished} of {summary['games']} games did not reach the rules' end (errors "
+             f"{summary['errors']}, stuck {summary['stuck']}, step-capped {summary['step_capped']})")
+        return 1
     return 0
 
 
