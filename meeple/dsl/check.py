@@ -411,7 +411,7 @@ class Checker:
 
     def param_value(self, e: dict) -> Optional[int]:
         """A param's value, for a name that is the param (not a local that hides it)."""
-        if e["id"] in self.sym.params and self.bindings.get(id(e), C.Binding(C.PARAM, "")).what == C.PARAM:
+        if e["id"] in self.sym.params and self.bound(e) in (C.PARAM, None):  # None: not typed yet
             return self.values.get(e["id"])
         return None
 
@@ -653,7 +653,7 @@ class Checker:
         if t == ZONE:
             return CARD
         if t == GRID:
-            if self.bindings.get(id(lo), C.Binding(C.LOCAL, "")).what != C.GRID:
+            if self.bound(lo) != C.GRID:
                 self.error(lo, "a loop over a grid's tiles names the grid itself, not a define's parameter "
                                "that holds it", f"{path}.lo")
             return TILE
@@ -674,6 +674,11 @@ class Checker:
         method = getattr(self, "e_" + node)
         self.types[id(e)] = t = method(e, scope, path)
         return t
+
+    def bound(self, e: dict) -> Optional[str]:
+        """What the name or call ``e`` was bound to so far (None: not bound, or not a name)."""
+        found = self.bindings.get(id(e))
+        return found.what if found is not None else None
 
     def bind(self, e: dict, what: str, decl: Optional[dict] = None) -> None:
         self.bindings[id(e)] = C.Binding(what, e.get("id") or e.get("func"), decl)
@@ -785,7 +790,7 @@ class Checker:
                 self.expect(args[0], types[0], {TILE}, f"the tile of '{func}'", f"{path}.args[0]")
             return self.var_type(func, e, path)
         if func == "count" and len(args) == 1 and types[0] == GRID:
-            if self.bindings.get(id(args[0]), C.Binding(C.LOCAL, "")).what != C.GRID:
+            if self.bound(args[0]) != C.GRID:
                 self.error(args[0], "count(...) of a grid names the grid itself, not a define's parameter "
                                     "that holds it", f"{path}.args[0]")
             self.bind(e, C.GRID_COUNT)

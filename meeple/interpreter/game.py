@@ -185,10 +185,7 @@ class Game:
             st.log_payload = [t for _, t in doc["history"]]
             if doc.get("grid") is not None and self.layout.shapes is not None:
                 st.grid = Board.from_json(doc["grid"], self.layout.shapes)
-            if "rng" in doc:
-                version, internal, gauss = doc["rng"]
-                st.rng = random.Random()
-                st.rng.setstate((version, tuple(internal), gauss))
+            _restore_rng(st, doc)
             problem = self._shape_problem(st)
             if problem:
                 raise StateError(f"the saved state is damaged: {problem}")
@@ -233,13 +230,10 @@ class Game:
             except (IllegalAction, ValueError, TypeError) as e:
                 raise StateError(f"this saved state is not a state of {self.title}: step {step} of its "
                                  f"history ({text!r}) cannot be played here ({e})") from None
-        if "rng" in doc:
-            try:
-                version, internal, gauss = doc["rng"]
-                st.rng = random.Random()
-                st.rng.setstate((version, tuple(internal), gauss))
-            except (TypeError, ValueError) as e:
-                raise StateError(f"the saved state is damaged: its random generator: {e}") from None
+        try:
+            _restore_rng(st, doc)
+        except (TypeError, ValueError) as e:
+            raise StateError(f"the saved state is damaged: its random generator: {e}") from None
         return st
 
     def located(self, error: RuleRuntimeError, pc: int) -> RuleRuntimeError:
@@ -352,6 +346,14 @@ def check_players(game: Game, players: int) -> None:
     if not game.min_players <= players <= game.max_players:
         raise RulesError([Diagnostic(game.source_path, f"{game.title} is for {game.min_players}.."
                                                        f"{game.max_players} players, not {players}")])
+
+
+def _restore_rng(st: State, doc: dict[str, Any]) -> None:
+    """The random generator of a seeded state, as ``State.to_json`` saved it (none: explicit chance)."""
+    if "rng" in doc:
+        version, internal, gauss = doc["rng"]
+        st.rng = random.Random()
+        st.rng.setstate((version, tuple(internal), gauss))
 
 
 def _game_hash(ir: dict, params: dict[str, int]) -> str:
