@@ -190,8 +190,8 @@ def test_an_unknown_start_value_is_reported_once() -> None:
                                                               "limit of 64"),
     ("6 red_chip", "(2 - goal) red_chip", "2 - goal", "a count of cards cannot be negative (-8)"),
     ("6 red_chip", "roll red_chip", "roll red_chip", "a count here must be a number or made of params"),
-    ("players 2..4", "players 3..2", "players", "players 3..2 is not a range within 1..16"),
-    ("players 2..4", "players 1..17", "players", "players 1..17 is not a range within 1..16"),
+    ("players 2..4", "players 3..2", "players", "players 3..2: the range runs backwards; write 'players 2..3'"),
+    ("players 2..4", "players 1..17", "players", "players 1..17: a game is for 1 to 16 players"),
 ])
 def test_impossible_counts(old: str, new: str, needle: str, message: str) -> None:
     one_error(change(old, new), needle, message)
@@ -246,7 +246,8 @@ def test_unknown_param_given(tmp_path: Path) -> None:
     path.write_text(BASE)
     with pytest.raises(RulesError) as info:
         read_ir(str(path), {"gaol": 12})
-    assert [d.message for d in info.value.diagnostics] == ["unknown param 'gaol'"]
+    assert [d.message for d in info.value.diagnostics] == [
+        "unknown param 'gaol' (did you mean 'goal'?); the rules declare goal, laps"]
 
 
 # ---- duplicates ----------------------------------------------------------------------

@@ -175,8 +175,7 @@ def test_unexpected_end_of_file_points_past_the_last_token() -> None:
     assert (line, col) == (line_of_test, col_of_ge + 2)  # just past '>='
     assert message.startswith("unexpected end of file; expected a name, a number, '(', ")
     assert syntax_errors('game "x"\nturn {') == [
-        (2, 7, "unexpected end of file; expected 'choose', 'deal', 'end', 'for', 'if', 'let', 'move', "
-               "'place', ...")]
+        (2, 7, "unexpected end of file; expected '}', 'choose', 'deal', 'end', 'for', 'if', 'let', 'move', ...")]
 
 
 def test_several_syntax_errors_on_different_lines_are_all_reported() -> None:
@@ -186,7 +185,7 @@ def test_several_syntax_errors_on_different_lines_are_all_reported() -> None:
     assert syntax_errors(text) == [
         (3, 11, "unexpected name 'hiden'; expected 'per' or 'public', 'private' or 'hidden'"),
         (11, 23, "unexpected '*'; expected a name, a number, '(', '-', 'case', 'false', 'none', 'true'"),
-        (13, 21, "unexpected number '5'; expected the end of the file, '%', '*', '+', '-', '.', '/', 'and', ..."),
+        (13, 21, "unexpected number '5'; expected '%', '*', '+', '-', '.', '/', 'and', 'or'"),  # (same line)
     ]
 
 

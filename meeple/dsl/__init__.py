@@ -37,7 +37,12 @@ def ir_from_text(text: str, file: str) -> dict[str, Any]:
     """Parse and lower rules text (no semantic checks)."""
     from .lower import lower
     from .parse import parse
-    return lower(parse(text, file), file)
+    try:
+        return lower(parse(text, file), file)
+    except RulesSemanticError as e:  # a part declared twice: the IR of the rest, to check it too
+        if getattr(e, "partial", None) is not None:
+            e.partial_ir = lower(e.partial, file)  # type: ignore[attr-defined]
+        raise
 
 
 def cached_ir_from_text(text: str, file: str) -> dict[str, Any]:
@@ -148,9 +153,39 @@ def read_checked(path: str, params: Optional[dict[str, int]] = None) -> "Checked
     against the schema by construction (a test holds the lowering to that); IR read as
     JSON is validated against the schema first."""
     text = read_text(path)
-    is_json = path.endswith(".json") or text.lstrip().startswith("{")
-    ir = ir_from_json(text, path) if is_json else cached_ir_from_text(text, path)
-    return check_ir(ir, path, params, None if is_json else text)
+    is_json = looks_like_ir(path, text)
+    try:
+        ir = ir_from_json(text, path) if is_json else cached_ir_from_text(text, path)
+    except RulesSemanticError as e:
+        partial = getattr(e, "partial_ir", None)
+        if partial is None:
+            raise
+        try:  # all errors at once: the checker's too
+            check_ir(partial, path, params, text)
+        except RulesError as more:
+            e.diagnostics = [*e.diagnostics, *more.diagnostics]
+            e.texts = {**more.texts, **e.texts}
+        raise e from None
+    game = check_ir(ir, path, params, None if is_json else text)
+    if not is_json:
+        from .parse import text_warnings
+        game.warnings = [*text_warnings(text, path), *game.warnings]
+    return game
+
+
+def looks_like_ir(path: str, text: str) -> bool:
+    """Is this file an IR document (else rules text)? A ``.json`` file is; so is any file that is a
+    JSON object with a "meeple" key (an IR file saved under another name). A rules file that
+    starts with '{' by mistake is still read as rules."""
+    if path.endswith(".json"):
+        return True
+    if not text.lstrip().startswith("{"):
+        return False
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and "meeple" in doc
 
 
 def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = None,
@@ -171,8 +206,11 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
                 diags = [replace(_json_diagnostic(d, path, ir.get("source", "")), path=d.path or "$.extends")
                          if d.file == path else d for d in diags]
             raise type(e)(diags, text, e.texts) from None
-    unknown = sorted(set(params or {}) - {p["name"] for p in ir["params"]})
-    diags = [Diagnostic(path, f"unknown param '{n}'") for n in unknown]
+    declared = [p["name"] for p in ir["params"]]
+    unknown = sorted(set(params or {}) - set(declared))
+    from .diagnostics import did_you_mean
+    diags = [Diagnostic(path, f"unknown param '{n}'{did_you_mean(n, declared)}; the rules declare "
+                              f"{', '.join(declared) if declared else 'no params'}") for n in unknown]
     game, found = checked_game(ir, path, params)
     diags += found
     if is_json:

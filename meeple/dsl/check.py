@@ -66,15 +66,24 @@ class Checker:
                       for i, d in reversed(list(enumerate(ir.get(key, ()))))}  # the first of a name
 
     # ---- reporting ----
-    def error(self, node: Any, message: str, path: str, at_field: Optional[str] = None, kind: str = "error") -> None:
+    def error(self, node: Any, message: str, path: str, at_field: Optional[str] = None, kind: str = "error",
+              notes: tuple[str, ...] = ()) -> None:
         """Report ``message`` at ``node`` (at its field ``at_field``'s text, when that has a position)."""
         at = span(node, at_field) or span(node)
         line, col, end_line, end_col = at[:4] if at else (0, 0, 0, 0)
-        file = self.sources[at[4]] if at and len(at) > 4 and at[4] < len(self.sources) else self.file
-        d = Diagnostic(file, message, line, col, end_line, end_col, path=path, kind=kind)
+        file = self.where_file(at)
+        d = Diagnostic(file, message, line, col, end_line, end_col, path=path, kind=kind, notes=notes)
         if d not in self.seen:
             self.seen.add(d)
             self.diags.append(d)
+
+    def where_file(self, at: Optional[list]) -> str:
+        return self.sources[at[4]] if at and len(at) > 4 and at[4] < len(self.sources) else self.file
+
+    def first_place(self, node: Any, at_field: Optional[str] = "name") -> tuple[str, ...]:
+        """A note naming where ``node`` (the first of two of the same name) stands."""
+        at = span(node, at_field) or span(node)
+        return (f"the first is at {self.where_file(at)}:{at[0]}:{at[1]}",) if at else ()
 
     def warn(self, node: Any, message: str, path: str, at_field: Optional[str] = None) -> None:
         self.error(node, message, path, at_field, kind="warning")
@@ -173,6 +182,7 @@ class Checker:
 
     def check_names(self) -> None:
         seen: dict[str, str] = {}
+        first: dict[str, Any] = {}
         groups = [("param", "params"), ("kind", "enums"), ("track", "tracks"), ("kind", "pieces"),
                   ("grid", "grids"), ("route", "routes"), ("zone", "zones"), ("var", "vars"),
                   ("define", "defines")]
@@ -189,9 +199,9 @@ class Checker:
                 elif name in seen:
                     message = f"{what} '{name}' is declared twice" if seen[name] == what else \
                         f"{what} '{name}' clashes with the {seen[name]} of the same name"
-                    self.error(d, message, f"$.{key}[{i}]", "name")
+                    self.error(d, message, f"$.{key}[{i}]", "name", notes=self.first_place(first.get(name)))
                 else:
-                    seen[name] = what
+                    seen[name], first[name] = what, d
         for key in ("enums", "pieces"):
             for i, d in enumerate(self.ir[key]):
                 for j, v in enumerate(d["values"]):
@@ -199,25 +209,27 @@ class Checker:
                     at = span(d, "values")
                     node = at_span(at[j]) if at and j < len(at) else d
                     if v in seen:
-                        self.error(node, f"value '{v}' clashes with the {seen[v]} of the same name", path)
+                        self.error(node, f"value '{v}' clashes with the {seen[v]} of the same name", path,
+                                   notes=self.first_place(first.get(v)))
                     else:
-                        seen[v] = "value"
+                        seen[v], first[v] = "value", node
         self.check_unique("phases", "phase")
         self.check_unique("cards", "card kind")
-        varieties: set[str] = set()
+        varieties: dict[str, Any] = {}
         for i, c in enumerate(self.ir["cards"]):
             for j, v in enumerate(c["varieties"]):
                 if v["name"] in varieties:
                     self.error(v, f"card '{v['name']}' is declared twice", f"$.cards[{i}].varieties[{j}]",
-                               "name")
-                varieties.add(v["name"])
+                               "name", notes=self.first_place(varieties[v["name"]]))
+                varieties.setdefault(v["name"], v)
 
     def check_unique(self, key: str, what: str) -> None:
-        names: set[str] = set()
+        names: dict[str, Any] = {}
         for i, d in enumerate(self.ir[key]):
             if d["name"] in names:
-                self.error(d, f"{what} '{d['name']}' is declared twice", f"$.{key}[{i}]", "name")
-            names.add(d["name"])
+                self.error(d, f"{what} '{d['name']}' is declared twice", f"$.{key}[{i}]", "name",
+                           notes=self.first_place(names[d["name"]]))
+            names.setdefault(d["name"], d)
 
     def check_players(self) -> None:
         if not 0 <= self.ir["max_steps"] <= MAX_STEPS:
@@ -227,8 +239,11 @@ class Checker:
             self.error(at_span([1, 1, 1, 2]), "the game does not say how many play: add 'players MIN..MAX'",
                        "$.players")
             return
-        if not 1 <= p["lo"] <= p["hi"] <= MAX_PLAYERS:
-            self.error(p, f"players {p['lo']}..{p['hi']} is not a range within 1..{MAX_PLAYERS}", "$.players")
+        if not (1 <= p["lo"] <= MAX_PLAYERS and 1 <= p["hi"] <= MAX_PLAYERS):
+            self.error(p, f"players {p['lo']}..{p['hi']}: a game is for 1 to {MAX_PLAYERS} players", "$.players")
+        elif p["lo"] > p["hi"]:
+            self.error(p, f"players {p['lo']}..{p['hi']}: the range runs backwards; write "
+                          f"'players {p['hi']}..{p['lo']}'", "$.players")
 
     def check_params(self) -> None:
         for c in self.ir.get("changes", []):  # left only in a file that extends nothing

@@ -36,22 +36,20 @@ class Diagnostic:
             text += f" (at {self.path})"
         return text
 
-    def render(self, source: Optional[str] = None) -> str:
-        """The headline, then the source line with a caret under the span."""
+    def render(self, source: Optional[str] = None, lines: Optional[list[str]] = None) -> str:
+        """The headline, then the source line with a caret under the span (``lines``: the
+        source already split by ``source_lines``, when many diagnostics of one file are shown)."""
         out = [self.headline()]
-        if source is not None and self.line:
-            lines = source.splitlines()
-            if 0 < self.line <= len(lines):
-                text = lines[self.line - 1].replace("\t", " ")
-                if len(text) > 200:
-                    text = text[:200] + " ..."
-                gutter = f"{self.line:>5} | "
-                out.append(gutter + text)
-                width = 1
-                if self.end_line == self.line and self.end_col > self.col:
-                    width = self.end_col - self.col
-                width = max(1, min(width, max(1, len(text) - self.col + 1)))
-                out.append(" " * (len(gutter) - 2) + "| " + " " * (self.col - 1) + "^" * width)
+        if lines is None and source is not None and self.line:
+            lines = source_lines(source)
+        if lines is not None and 0 < self.line <= len(lines):
+            width = 1
+            if self.end_line == self.line and self.end_col > self.col:
+                width = self.end_col - self.col
+            text, pad, caret = shown_line(lines[self.line - 1], self.col, width)
+            gutter = f"{self.line:>5} | "
+            out.append(gutter + text)
+            out.append(" " * (len(gutter) - 2) + "| " + " " * pad + "^" * caret)
         out.extend(f"      note: {n}" for n in self.notes)
         return "\n".join(out)
 
@@ -104,7 +102,18 @@ def render_all(diags: Iterable[Diagnostic], source: Optional[str] = None,
     """Every diagnostic with its line (from ``source``, or ``texts`` by file), and a count."""
     texts = texts or {}
     diags = sorted(diags, key=lambda d: (d.file in texts, d.file, d.line, d.col, d.message))
-    shown = [d.render(texts.get(d.file, source)) for d in diags[:MAX_SHOWN]]
+    split: dict[str, list[str]] = {}  # each file's text split once, however many diagnostics it has
+
+    def lines(d: Diagnostic) -> Optional[list[str]]:
+        text = texts.get(d.file, source)
+        if text is None or not d.line:
+            return None
+        key = d.file if d.file in texts else "\0source"
+        if key not in split:
+            split[key] = source_lines(text)
+        return split[key]
+
+    shown = [d.render(lines=lines(d)) for d in diags[:MAX_SHOWN]]
     if len(diags) > MAX_SHOWN:
         shown.append(f"... and {len(diags) - MAX_SHOWN} more")
     errors = sum(d.kind == "error" for d in diags)
@@ -114,6 +123,61 @@ def render_all(diags: Iterable[Diagnostic], source: Optional[str] = None,
         summary += f", {warnings} warning{'s' if warnings != 1 else ''}"
     shown.append(summary)
     return "\n".join(shown)
+
+
+def normalize_newlines(text: str) -> str:
+    """Line ends as the parser reads them: CRLF and a lone CR (old Mac files) are both LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def source_lines(text: str) -> list[str]:
+    """The lines of rules text as positions count them: ends are LF, CRLF or CR, and nothing else
+    (a form feed or U+2028 inside a line is part of it, as the parser reads it)."""
+    return normalize_newlines(text).split("\n")
+
+
+WINDOW = 120  # characters of a long source line shown around the column
+
+
+def shown_line(line: str, col: int, width: int) -> tuple[str, int, int]:
+    """A source line as it is safe to print, the caret's indent and the caret's width, both in
+    terminal cells. Control characters, escapes and bidi controls are shown as ``\\xNN`` or
+    ``<U+202E>`` (never sent to the terminal raw), a tab as a space, wide letters count two cells;
+    a line longer than ``WINDOW`` is cut to a window around the column, marked with '...'."""
+    start, end, head, tail = 0, len(line), "", ""
+    if len(line) > WINDOW:
+        start = max(0, min(col - 1 - WINDOW // 3, len(line) - WINDOW))
+        end = start + WINDOW
+        head, tail = ("..." if start else ""), ("..." if end < len(line) else "")
+    text, pad, caret = [head], len(head), 0
+    for i in range(start, end):
+        shown = visible(line[i])
+        cells = _cells(shown)
+        if i < col - 1:
+            pad += cells
+        elif i < col - 1 + width:
+            caret += cells
+        text.append(shown)
+    text.append(tail)
+    return "".join(text), pad, max(1, caret)
+
+
+def visible(ch: str) -> str:
+    """One character as printed under a diagnostic."""
+    import unicodedata
+    if ch == "\t":
+        return " "
+    category = unicodedata.category(ch)
+    if category == "Cc":
+        return f"\\x{ord(ch):02x}"
+    if category in ("Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+        return f"<U+{ord(ch):04X}>"
+    return ch
+
+
+def _cells(text: str) -> int:
+    import unicodedata
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str:

@@ -11,7 +11,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
-from .diagnostics import Diagnostic, RulesSemanticError, RulesSyntaxError
+from .diagnostics import Diagnostic, RulesSemanticError, RulesSyntaxError, normalize_newlines
 
 from .limits import MAX_DEPTH, MAX_LINE_LENGTH, MAX_NESTING, MAX_NUMBER, MAX_SOURCE_BYTES, MAX_TOKENS, too_deep
 
@@ -33,7 +33,36 @@ FRIENDLY = {"NAME": "a name", "INT": "a number", "STRING": "a quoted string",
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
     return Lark.open("rules.lark", rel_to=__file__, parser="lalr", propagate_positions=True, cache=True,
-                     maybe_placeholders=False)
+                     maybe_placeholders=False, lexer_callbacks={"NAME": _name_seen})
+
+
+@lru_cache(maxsize=1)
+def reserved_words() -> frozenset[str]:
+    """The keywords that cannot be names: those that can start an expression (``if``, ``not``,
+    ``none``, ``true`` ...), where a name of the same spelling would be read as the keyword. The
+    lexer reads any other keyword as a name where no keyword can stand (a zone may be called
+    ``all``), so those stay allowed, as they always were."""
+    words = {t.pattern.value: t.name for t in grammar().terminals
+             if t.pattern.type == "str" and t.pattern.value.isidentifier()}
+    probe = grammar().parse_interactive("end when ")  # (no name in it: the lexer calls _name_seen)
+    probe.exhaust_lexer()
+    starts = probe.accepts()
+    return frozenset(w for w, t in words.items() if t in starts)
+
+
+# Terminals that start a declaration: never inside a block (so one there means a '}' is missing).
+DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "GAME", "PLAYERS", "MAX_STEPS", "PARAM", "ENUM", "TRACK",
+                      "PIECES", "GRID", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN", "PHASE",
+                      "SCORE", "TIEBREAK", "REPORT", "INVARIANT"}
+_reserved_seen: list[Token] = []  # names that are keywords, found while lexing the current text
+
+
+def _name_seen(tok: Token) -> Token:
+    """The contextual lexer reads a keyword as a name where no keyword can stand (``var if = 0``):
+    note it, so that it is reported where it is instead of errors far away."""
+    if tok.value in reserved_words():
+        _reserved_seen.append(tok)
+    return tok
 
 
 def describe_terminal(name: str) -> str:
@@ -47,7 +76,10 @@ def describe_terminal(name: str) -> str:
 
 
 def parse(text: str, file: str = "<rules>") -> A.RulesFile:
-    """Parse ``text`` into a ``RulesFile``; raise ``RulesSyntaxError`` with every error found."""
+    """Parse ``text`` into a ``RulesFile``; raise ``RulesSyntaxError`` with every error found.
+
+    Line ends may be LF, CRLF or CR (positions and the lines shown count them alike)."""
+    text = normalize_newlines(text)
     if len(text) > MAX_SOURCE_BYTES:
         raise RulesSyntaxError([Diagnostic(file, f"file too large ({len(text):,} characters; "
                                                  f"the limit is {MAX_SOURCE_BYTES:,})", 1, 1)], text)
@@ -59,6 +91,8 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         raise RulesSyntaxError([Diagnostic(file, f"nesting deeper than {MAX_NESTING} brackets", *deep,
                                            deep[0], deep[1] + 1)], text)
     errors: list[Diagnostic] = []
+    char_errors, text = _foreign_characters(text, file)  # each reported once, then read as a plain letter
+    original, text = text, text
     last_error_end = 0
     events = 0
 
@@ -80,29 +114,39 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         if len(errors) >= MAX_SYNTAX_ERRORS or events > MAX_RECOVERIES:
             return False
         if resynced(e):
-            errors.append(_syntax_diagnostic(e, file))
+            errors.append(_syntax_diagnostic(e, file, text))
         if isinstance(e, UnexpectedToken) and e.token.type != "$END":
             _insert_missing(e)  # else lark drops the token
         return True
 
+    _reserved_seen.clear()
+    tree = None
     try:
         tree = grammar().parse(text, on_error=recover)
     except UnexpectedInput as e:
         if len(errors) < MAX_SYNTAX_ERRORS and resynced(e):
-            errors.append(_syntax_diagnostic(e, file))
-        raise RulesSyntaxError(errors, text) from None
-    if errors:
-        raise RulesSyntaxError(errors, text)
+            errors.append(_syntax_diagnostic(e, file, text))
+    keywords = [_reserved_diagnostic(t, file) for t in _reserved_seen]
+    _reserved_seen.clear()
+    errors = _merged(char_errors, keywords, errors)
+    if errors or tree is None:
+        raise RulesSyntaxError(errors, original)
     depth_error = _depth_error(tree, file)
     if depth_error:
-        raise RulesSyntaxError([depth_error], text)
+        raise RulesSyntaxError([depth_error], original)
+    to_ast = ToAst(file)
     try:
-        return ToAst(file).transform(tree)
+        rules = to_ast.transform(tree)
     except VisitError as e:
         if isinstance(e.orig_exc, RulesSemanticError):
             e.orig_exc.source = text
             raise e.orig_exc from None
         raise
+    if to_ast.problems:  # a part declared twice: the rest of the file is still checked (see read_checked)
+        error = RulesSemanticError(to_ast.problems, text)
+        error.partial = rules  # type: ignore[attr-defined]
+        raise error
+    return rules
 
 
 def _where(text: str, pos: int) -> tuple[int, int]:
@@ -145,24 +189,45 @@ def _size_errors(text: str, file: str) -> list[Diagnostic]:
 
 def _insert_missing(e: UnexpectedToken) -> bool:
     """If inserting one terminal lets the parser take the unexpected token, feed both
-    (lark's recipe for ``on_error``) and return True."""
+    (lark's recipe for ``on_error``) and return True. A declaration inside a block means its
+    '}' (or several) were forgotten: as many are inserted as it takes to get out of the blocks."""
     ip = e.interactive_parser
     quiet = copy(ip.parser_state.parse_conf)
     quiet.callbacks = {}
     choices = {t for t in ip.choices() if t.isupper() and t != "$END"}
-    for t in [t for t in INSERT_FIRST if t in choices] + sorted(choices - set(INSERT_FIRST)):
-        missing = Token.new_borrow_pos(t, "", e.token)
+    candidates: list[list[str]] = [[t] for t in INSERT_FIRST if t in choices]
+    if e.token.type in DECLARATION_STARTS and "RBRACE" in choices:
+        candidates.insert(0, ["RBRACE"] * _open_blocks(ip))
+    for missing in candidates:
         trial = ip.copy(deepcopy_values=False)
         trial.parser_state.parse_conf = quiet
         try:
-            trial.feed_token(missing)
+            for t in missing:
+                trial.feed_token(Token.new_borrow_pos(t, "", e.token))
             trial.feed_token(e.token)
         except UnexpectedInput:
             continue
-        ip.feed_token(missing)
+        for t in missing:
+            ip.feed_token(Token.new_borrow_pos(t, "", e.token))
         ip.feed_token(e.token)
         return True
     return False
+
+
+def _open_blocks(ip: Any) -> int:
+    """How many '}' the parser can take in a row here (the blocks open at this point)."""
+    trial = ip.copy(deepcopy_values=False)
+    quiet = copy(trial.parser_state.parse_conf)
+    quiet.callbacks = {}
+    trial.parser_state.parse_conf = quiet
+    n = 0
+    while n < MAX_NESTING and "RBRACE" in trial.choices():
+        try:
+            trial.feed_token(Token("RBRACE", ""))
+        except UnexpectedInput:
+            break
+        n += 1
+    return max(n, 1)
 
 
 def _depth_error(tree: Tree, file: str) -> Diagnostic | None:
@@ -177,31 +242,220 @@ def _depth_error(tree: Tree, file: str) -> Diagnostic | None:
     return None
 
 
-def _syntax_diagnostic(e: UnexpectedInput, file: str) -> Diagnostic:
+def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
+    _source_of_error[0] = text
     line, col = max(getattr(e, "line", 1) or 1, 1), max(getattr(e, "column", 1) or 1, 1)
     if isinstance(e, UnexpectedCharacters):
-        return Diagnostic(file, f"unexpected character {e.char!r}", line, col, line, col + 1)
+        msg = f"unexpected character {e.char!r}"
+        if e.char == '"':
+            msg += ": a string is closed by '\"' on the same line"
+        elif e.char in "'`":
+            msg += ': strings are written in double quotes ("...")'
+        return Diagnostic(file, msg, line, col, line, col + 1)
+    notes: tuple[str, ...] = ()
     if isinstance(e, UnexpectedEOF):
-        expected = ", ".join(sorted({describe_terminal(t) for t in e.expected}, key=lambda d: (d[0] == "'", d)))
-        return Diagnostic(file, f"unexpected end of file; expected {expected}", line, col)
+        expected = _expected(e.expected, first_on_line=True)
+        note = _unclosed(text, len(text))
+        return Diagnostic(file, f"unexpected end of file; expected {_listed(expected)}", line, col,
+                          notes=(note,) if note else ())
     assert isinstance(e, UnexpectedToken)
     tok = e.token
+    accepts = e.accepts or e.expected
     if tok.type == "$END":  # lark places it on the last token: point just past that token
         line, col = tok.end_line or tok.line or 1, tok.end_column or tok.column or 1
         if tok.end_pos == 0:  # no token at all
             line, col = 1, 1
         found = "end of file"
         width = 1
+        note = _unclosed(text, len(text))
+        notes = (note,) if note else ()
     else:
         found = f"'{tok.value}'" if tok.type not in ("NAME", "INT", "STRING") else \
             f"{describe_terminal(tok.type).removeprefix('a ')} '{tok.value}'"
         width = max(1, len(str(tok.value)))
-    # "a name", "a number" first: they are what is missing most often.
-    expected = sorted({describe_terminal(t) for t in e.accepts or e.expected}, key=lambda d: (d[0] == "'", d))
-    if len(expected) > 8:
-        expected = expected[:8] + ["..."]
-    msg = f"unexpected {found}; expected {' or '.join(expected) if len(expected) <= 2 else ', '.join(expected)}"
-    return Diagnostic(file, msg, line, col, line, col + width)
+        if (tok.type in DECLARATION_STARTS and "RBRACE" in accepts) or (tok.type == "WHEN" and "GAME" in accepts):
+            note = _unclosed(text, tok.start_pos or 0)  # ('end when' inside a block: 'end game' was expected)
+            notes = (note,) if note else ()
+    first = tok.type == "$END" or _first_on_line(text, tok.start_pos or 0)
+    lead, hint = _hint(tok, accepts)
+    expected = _expected(accepts, first)
+    if lead:
+        expected = [lead, *[e for e in expected if e != lead]][:9]
+    msg = f"unexpected {found}; expected {_listed(expected)}"
+    return Diagnostic(file, msg + hint, line, col, line, col + width, notes=notes)
+
+
+def _first_on_line(text: str, pos: int) -> bool:
+    start = text.rfind("\n", 0, pos) + 1
+    return not text[start:pos].strip()
+
+
+# The order expected tokens are listed in: what closes or continues the construct at hand first.
+_FIRST = ("RBRACE", "RPAR", "DOTDOT", "NAME", "INT")
+
+
+def _expected(terminals: set[str] | frozenset[str], first_on_line: bool) -> list[str]:
+    """What the parser would take, in the user's words. A token in the middle of a line is most
+    likely a mistake in that line: then the words that would start a new declaration are left out."""
+    names = set(terminals)
+    new_item = DECLARATION_STARTS | {"END", "$END"}  # ('end' also starts 'end when')
+    if not first_on_line and names - new_item:
+        names -= new_item
+    ordered = [t for t in _FIRST if t in names] + sorted(
+        names - set(_FIRST), key=lambda t: (describe_terminal(t)[0] == "'", describe_terminal(t)))
+    described = list(dict.fromkeys(describe_terminal(t) for t in ordered))
+    return described[:8] + ["..."] if len(described) > 8 else described
+
+
+def _listed(expected: list[str]) -> str:
+    return " or ".join(expected) if len(expected) <= 2 else ", ".join(expected)
+
+
+_source_of_error = [""]  # the text being parsed, for _word_before
+
+
+def _word_before(tok: Token) -> str:
+    text = _source_of_error[0]
+    pos = tok.start_pos or 0
+    m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[max(0, pos - 100):pos])
+    return m.group(1) if m else ""
+
+
+def _hint(tok: Token, accepts: set[str] | frozenset[str]) -> tuple[str, str]:
+    """For the mistakes people make most: the expected token to name first, and a word on it."""
+    word = str(tok.value)
+    if tok.type == "ASSIGN" and "EQ" in accepts:
+        return "'=='", " (to compare, write '=='; '=' gives a value)"
+    if tok.type == "EQ" and "ASSIGN" in accepts:
+        return "'='", " ('=' gives a value; '==' compares)"
+    if word == "with" and "WITH" not in accepts:
+        return "", (" ('end game with no winner' is a statement, inside a block; 'end when TEST' ends the game "
+                    "when TEST holds, and 'score' decides who wins)")
+    before = _word_before(tok)
+    if "random" in (word, before) and "RANDOM" not in accepts:
+        return "", " ('random' stands only in 'set VAR = random LOW..HIGH' or 'set VAR = random ZONE')"
+    if word in ("to", "-") and "DOTDOT" in accepts:
+        return "'..'", " (a range is written LOW..HIGH)"
+    return "", ""
+
+
+def _unclosed(text: str, pos: int) -> str:
+    """A note naming the '{' that is not closed before ``pos``. Indentation tells which: a '}'
+    that starts a line less indented than the line of the innermost open '{' closes an outer
+    block, so the inner one was never closed; else the innermost block followed by a line
+    indented no deeper than its own line; else the outermost open one."""
+    def indent(at: int) -> int:
+        start = text.rfind("\n", 0, at) + 1
+        return len(text[start:at]) - len(text[start:at].lstrip())
+
+    opened: list[tuple[int, int]] = []  # (offset, indent of its line)
+    suspect = None
+    for m in _TOKEN.finditer(text, 0, pos):
+        if m.group() == "{":
+            opened.append((m.start(), indent(m.start())))
+        elif m.group() == "}" and opened:
+            if _first_on_line(text, m.start()):
+                here = indent(m.start())
+                while len(opened) > 1 and opened[-1][1] > here and opened[-2][1] >= here:
+                    suspect = suspect or opened[-1][0]
+                    opened.pop()
+            opened.pop()
+    if suspect is None and not opened:
+        return ""
+    chosen = suspect if suspect is not None else opened[0][0]
+    if suspect is None:
+        for at, own in reversed(opened):  # the innermost block whose body ends (by indentation) before pos
+            line_end = text.find("\n", at)
+            rest = text[line_end + 1:pos].split("\n") if line_end != -1 else []
+            if any(line.strip() and not line.strip().startswith(("#", "}")) and
+                   len(line) - len(line.lstrip()) <= own for line in rest):
+                chosen = at
+                break
+    line, col = _where(text, chosen)
+    return f"the '{{' at line {line}, column {col} is not closed (a '}}' is missing)"
+
+
+def _reserved_diagnostic(tok: Token, file: str) -> Diagnostic:
+    return Diagnostic(file, f"'{tok.value}' is a reserved word of the language and cannot be a name; "
+                            f"choose another (e.g. '{tok.value}_')", tok.line, tok.column, tok.end_line,
+                      tok.end_column)
+
+
+def _merged(*groups: list[Diagnostic]) -> list[Diagnostic]:
+    """The errors of the passes in line order, one per place, at most MAX_SYNTAX_ERRORS."""
+    out: dict[tuple[int, int], Diagnostic] = {}
+    for d in sorted((d for g in groups for d in g), key=lambda d: (d.line, d.col)):
+        out.setdefault((d.line, d.col), d)
+    return list(out.values())[:MAX_SYNTAX_ERRORS]
+
+
+CONTROL_NAMES = {"\x00": "NULL", "\x07": "BELL", "\x08": "BACKSPACE", "\x0b": "LINE TABULATION",
+                 "\x1b": "ESCAPE", "\x7f": "DELETE", "\x85": "NEXT LINE"}
+# Letters that look like ASCII ones (Cyrillic and Greek), for "did you mean".
+LOOK_ALIKES = dict(zip("аеорсухіјѕԁһАВЕКМНОРСТХΑΒΕΖΗΙΚΜΝΟΡΤΥΧοικνρτυχ",
+                       "aeopcyxijsdhABEKMHOPCTXABEZHIKMNOPTYXoikvptux"))
+_FOREIGN = re.compile(r'"[^"\n]*"|#[^\n]*|[^\t\n\x0c\x20-\x7e]')
+
+
+def _foreign_characters(text: str, file: str) -> tuple[list[Diagnostic], str]:
+    """Characters the language does not allow outside strings and comments (letters of other
+    alphabets, look-alikes, zero-width spaces, control characters): one error each, naming the
+    character, and the text with each replaced by one ASCII character (a letter inside a name,
+    else a space) so that the parse goes on as if it were not there."""
+    import unicodedata
+    out: list[Diagnostic] = []
+    pieces: list[str] = []
+    last = 0
+    for m in _FOREIGN.finditer(text):
+        ch = m.group()
+        if len(ch) != 1 or ch in '"#':
+            continue
+        at = m.start()
+        before, after = text[at - 1:at], text[at + 1:at + 2]
+        in_name = bool(re.fullmatch(r"[A-Za-z0-9_]", before or " ") or re.fullmatch(r"[A-Za-z_]", after or " "))
+        name = unicodedata.name(ch, "") or CONTROL_NAMES.get(ch, "")
+        code = f"U+{ord(ch):04X}{' ' + name if name else ''}"
+        if unicodedata.category(ch).startswith(("L", "M", "N")):
+            plain = LOOK_ALIKES.get(ch) or unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+            hint = f" (did you mean '{plain}'?)" if plain and len(plain) == 1 else ""
+            msg = f"the character '{ch}' ({code}) cannot be part of a name: names are written in ASCII " \
+                  f"letters, digits and '_'{hint}"
+            if not hint and plain == "":
+                msg = f"the character '{ch}' ({code}) cannot be part of a name: names are written in ASCII " \
+                      f"letters, digits and '_' (other text belongs in a \"string\" or a # comment)"
+        else:
+            shown = repr(ch)[1:-1] if unicodedata.category(ch)[0] in "CZ" else ch
+            msg = f"unexpected character '{shown}' ({code}): rules are ASCII outside strings and comments"
+        line, col = _where(text, at)
+        if len(out) < MAX_SYNTAX_ERRORS:
+            out.append(Diagnostic(file, msg, line, col, line, col + 1))
+        pieces.append(text[last:at])
+        pieces.append("x" if in_name else " ")
+        last = at + 1
+    if not pieces:
+        return [], text
+    pieces.append(text[last:])
+    return out, "".join(pieces)
+
+
+# Controls that change how a line reads in an editor (the "Trojan Source" characters).
+BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
+def text_warnings(text: str, file: str) -> list[Diagnostic]:
+    """Warnings about the text itself: bidirectional controls in strings and comments, which make a
+    line read differently from how it runs."""
+    import unicodedata
+    text = normalize_newlines(text)
+    out = []
+    for m in BIDI.finditer(text):
+        line, col = _where(text, m.start())
+        out.append(Diagnostic(file, f"the invisible character U+{ord(m.group()):04X} "
+                                    f"{unicodedata.name(m.group(), '')} changes how this line reads in an "
+                                    f"editor; remove it", line, col, line, col + 1, kind="warning"))
+        if len(out) >= MAX_SYNTAX_ERRORS:
+            break
+    return out
 
 
 def _span(meta_or_token: Any) -> A.Span:
@@ -265,11 +519,13 @@ class ToAst(Transformer):
     def __init__(self, file: str):
         super().__init__()
         self.file = file
+        self.problems: list[Diagnostic] = []
 
-    def _dup(self, what: str, node: A.Node) -> None:
+    def _dup(self, what: str, node: A.Node, first: A.Node | None = None) -> None:
         s = node.span
-        raise RulesSemanticError([Diagnostic(self.file, f"{what} is declared twice", s.line, s.col,
-                                             s.end_line, s.end_col)])
+        notes = (f"the first is at {self.file}:{first.span.line}:{first.span.col}",) if first is not None else ()
+        self.problems.append(Diagnostic(self.file, f"{what} is declared twice", s.line, s.col,
+                                        s.end_line, s.end_col, notes=notes))
 
     # ---- file ----
     def start(self, meta, items):
@@ -277,6 +533,7 @@ class ToAst(Transformer):
         fields.update(title="", players=None, max_steps=0, setup=[], turn=[], score=None, tiebreak=None,
                       extends=None, changes=[])
         seen_blocks: set[str] = set()
+        firsts: dict[str, A.Node] = {}
         variant = any(kind == "extends" for kind, _ in items)
         for kind, item in items:
             changed = kind == "changes"
@@ -287,16 +544,20 @@ class ToAst(Transformer):
                     continue
             if kind == "extends":
                 if fields["extends"] is not None:
-                    self._dup("'extends'", item)
+                    self._dup("'extends'", item, fields["extends"])
+                    continue
                 fields["extends"] = item
             elif kind in SINGLETONS:
                 if changed and not variant:  # the checker says that 'replace' belongs in a variant
                     if kind not in seen_blocks:
                         _set_block(fields, kind, item)
                     continue
+                node = item[1] if isinstance(item, tuple) else item
                 if kind in seen_blocks:
-                    self._dup(f"'{KEYWORDS[kind]}'", item[1] if isinstance(item, tuple) else item)
+                    self._dup(f"'{KEYWORDS[kind]}'", node, firsts.get(kind))
+                    continue
                 seen_blocks.add(kind)
+                firsts[kind] = node
                 _set_block(fields, kind, item)
             else:
                 fields[kind].append(item)
@@ -327,8 +588,8 @@ class ToAst(Transformer):
         return ("title", (c[1][1:-1], node))
 
     def players_decl(self, meta, c):
-        k = _kept(c)
-        return ("players", A.RangeDecl(int(k[0]), int(k[1]), span=_span(meta)))
+        k = _kept(c)  # 'players 3' is 'players 3..3'
+        return ("players", A.RangeDecl(int(k[0]), int(k[-1]), span=_span(meta)))
 
     def max_steps_decl(self, meta, c):
         node = A.Int(int(c[1]), span=_span(meta))

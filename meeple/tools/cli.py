@@ -81,36 +81,55 @@ class _Parser(argparse.ArgumentParser):
 
 # ---- argument types ----
 def _param(text: str) -> tuple[str, int]:
+    from meeple.dsl.limits import MAX_NUMBER
     name, sep, value = text.partition("=")
     name, value = name.strip(), value.strip()
     if not sep or not name:
-        raise argparse.ArgumentTypeError(f"expected name=value, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected name=value, got {_shown(text)}")
     try:
-        return name, int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"the value of {name} must be a whole number, got {value!r}") from None
+        return name, _number(value, -MAX_NUMBER, MAX_NUMBER)
+    except argparse.ArgumentTypeError as e:
+        raise argparse.ArgumentTypeError(f"the value of {_shown(name)}: {e}") from None
 
 
-def _whole(text: str, least: int | None = None) -> int:
+def _number(text: str, least: int | None = None, most: int | None = None) -> int:
+    """A whole number typed on the command line, within least..most (checked before any work)."""
+    from .limits import MAX_ARGUMENT_DIGITS
+    digits = text.strip().lstrip("+-")
+    if len(digits) > MAX_ARGUMENT_DIGITS and digits.isdigit():
+        raise argparse.ArgumentTypeError(f"a number of {len(digits):,} digits is too large"
+                                         + (f" (at most {most:,})" if most is not None else ""))
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {_shown(text)}") from None
     if least is not None and n < least:
         raise argparse.ArgumentTypeError(f"must be at least {least}, got {n}")
+    if most is not None and n > most:
+        raise argparse.ArgumentTypeError(f"must be at most {most:,}, got {n:,}")
     return n
 
 
-def _positive(text: str) -> int:
-    return _whole(text, 1)
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message: control characters escaped, long text cut."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-def _count(text: str) -> int:
-    return _whole(text, 0)
+def _bounded(least: int | None, most: int | None, what: str) -> Any:
+    def parse(text: str) -> int:
+        return _number(text, least, most)
+    parse.__name__ = what  # argparse names the type in "invalid <name> value"
+    return parse
 
 
-def _int(text: str) -> int:
-    return _whole(text)
+def _players_arg() -> Any:
+    from meeple.dsl.limits import MAX_PLAYERS
+    return _bounded(1, MAX_PLAYERS, "players")
+
+
+def _seed_arg() -> Any:
+    from .limits import MAX_SEED
+    return _bounded(-MAX_SEED, MAX_SEED, "seed")
 
 
 def _add_params(p: argparse.ArgumentParser) -> None:
@@ -120,6 +139,8 @@ def _add_params(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     from meeple import __version__
+
+    from .limits import MAX_EXAMPLES, MAX_GAMES, MAX_SHRINK_SECONDS, cores
     parser = _Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=_Formatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -174,11 +195,12 @@ def build_parser() -> argparse.ArgumentParser:
                "the step cap (the summary is printed all the same), or the rules do not load; 2 for a usage "
                "mistake; 3 for a bug in meeple.")
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
-    p.add_argument("--games", "-n", type=_count, default=100, metavar="N", help="games to play (default 100)")
-    p.add_argument("--players", type=_positive, metavar="P", help="players per game (default: the game's minimum)")
-    p.add_argument("--seed", type=_int, default=0, metavar="S", help="base seed (default 0)")
-    p.add_argument("--workers", "-j", type=_positive, metavar="K",
-                   help=f"processes to use (default: all cores, {os.cpu_count()} here)")
+    p.add_argument("--games", "-n", type=_bounded(0, MAX_GAMES, "games"), default=100, metavar="N",
+                   help=f"games to play (default 100, at most {MAX_GAMES:,})")
+    p.add_argument("--players", type=_players_arg(), metavar="P", help="players per game (default: the game's minimum)")
+    p.add_argument("--seed", type=_seed_arg(), default=0, metavar="S", help="base seed (default 0)")
+    p.add_argument("--workers", "-j", type=_bounded(1, None, "workers"), metavar="K",
+                   help=f"processes to use (default and most: the cores, {cores()} here)")
     p.add_argument("--records", metavar="DIR", help="write each game's record as DIR/game-00001.jsonl ...")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     _add_params(p)
@@ -201,12 +223,14 @@ def build_parser() -> argparse.ArgumentParser:
                "and the failing game go under ~/.cache/meeple/fuzz/.\n\n"
                "exit status: 0 when no invariant broke (what was covered is printed), 1 when one did.")
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
-    p.add_argument("--examples", "-n", type=_positive, default=100, metavar="N", help="games to try (default 100)")
-    p.add_argument("--seed", type=_int, metavar="S", help="seed of the search (default: the same search every time)")
+    p.add_argument("--examples", "-n", type=_bounded(1, MAX_EXAMPLES, "examples"), default=100, metavar="N",
+                   help=f"games to try (default 100, at most {MAX_EXAMPLES:,})")
+    p.add_argument("--seed", type=_seed_arg(), metavar="S",
+                   help="seed of the search (default: the same search every time)")
     p.add_argument("--params", action="store_true", help="let the search choose the params too")
-    p.add_argument("--players", type=_positive, metavar="P",
+    p.add_argument("--players", type=_players_arg(), metavar="P",
                    help="players per game (default: the search chooses, within the game's range)")
-    p.add_argument("--shrink-time", type=_positive, default=20, metavar="SECONDS",
+    p.add_argument("--shrink-time", type=_bounded(1, MAX_SHRINK_SECONDS, "seconds"), default=20, metavar="SECONDS",
                    help="how long to shrink a failing game to a shorter one (default 20)")
     p.add_argument("--thorough", action="store_true",
                    help="check the JSON round trip and hidden cards after every step, not every 64 (slower)")
@@ -279,9 +303,10 @@ def build_parser() -> argparse.ArgumentParser:
                "  yes 1 | meeple play games/mygame.rules --players 2             always take the first move\n\n"
                "seats are numbered from 0.")
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
-    p.add_argument("--players", type=_positive, metavar="N", help="players (default: the game's minimum)")
-    p.add_argument("--seat", type=_count, default=0, metavar="K", help="your seat, 0..N-1 (default 0)")
-    p.add_argument("--seed", type=_int, metavar="S", help="seed for chance and the bots (default: random)")
+    p.add_argument("--players", type=_players_arg(), metavar="N", help="players (default: the game's minimum)")
+    p.add_argument("--seat", type=_bounded(0, None, "seat"), default=0, metavar="K",
+                   help="your seat, 0..N-1 (default 0)")
+    p.add_argument("--seed", type=_seed_arg(), metavar="S", help="seed for chance and the bots (default: random)")
     _add_params(p)
     p.set_defaults(func=cmd_play)
     return parser
@@ -447,8 +472,17 @@ def cmd_schema(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from meeple.dsl import RulesError
 
+    from .limits import MAX_RECORDED_GAMES, cores
     from .simulate import simulate
 
+    if args.records and args.games > MAX_RECORDED_GAMES:
+        _err(f"meeple simulate: error: --records writes one file per game: at most {MAX_RECORDED_GAMES:,} games "
+             f"with it, not {args.games:,}")
+        return 2
+    if args.workers is not None and args.workers > cores():
+        _err(f"meeple simulate: note: --workers {args.workers} is more than the {cores()} cores here; "
+             f"using {cores()}")
+        args.workers = cores()
     params = _params(args)
     game = _load(args.file, params)
     if game is None:

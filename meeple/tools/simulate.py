@@ -11,13 +11,12 @@ the same summary whatever the number of workers.
 from __future__ import annotations
 
 import math
-import os
-import statistics
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .bots import RandomBot, derive_seed
+from .limits import MAX_GAMES, cores
 
 # outcome kinds of one game
 END, STEP_CAP, STUCK, ERROR = "end", "step cap", "stuck", "error"
@@ -88,12 +87,11 @@ def _run_chunk(bounds: tuple[int, int]) -> tuple[int, list[tuple]]:
                    for i in range(start, stop)]
 
 
-def plan(games: int, workers: int | None) -> tuple[list[tuple[int, int]], int]:
-    """The chunks of game numbers [start, stop) and the number of processes actually used."""
-    workers = max(1, workers if workers is not None else (os.cpu_count() or 1))
+def plan(games: int, workers: int | None) -> tuple[int, int]:
+    """The games per task and the number of processes actually used (at most the cores)."""
+    workers = max(1, min(workers if workers is not None else cores(), cores()))
     chunk = max(1, min(64, math.ceil(games / (workers * 8)))) if games else 1
-    tasks = [(s, min(s + chunk, games)) for s in range(0, games, chunk)]
-    return tasks, max(1, min(workers, len(tasks)))
+    return chunk, max(1, min(workers, math.ceil(games / chunk)))
 
 
 def simulate(path: str, games: int = 100, players: int | None = None, seed: int = 0,
@@ -103,85 +101,139 @@ def simulate(path: str, games: int = 100, players: int | None = None, seed: int 
     """Play ``games`` random games of the rules at ``path`` and summarise them.
 
     Raises ``dsl.RulesError`` when the rules do not load (or the player count does not fit).
-    ``progress(done, total)`` is called as games finish. ``players`` defaults to the game's minimum."""
+    ``progress(done, total)`` is called as games finish. ``players`` defaults to the game's minimum.
+    Memory does not grow with ``games``: tasks are handed out a few at a time and each result is
+    added to a ``Tally`` in game order (so the summary is the same whatever the workers)."""
     from meeple.interpreter import load
     from meeple.interpreter.game import check_players
 
-    if games < 0:
-        raise ValueError("the number of games cannot be negative")
+    if not 0 <= games <= MAX_GAMES:
+        raise ValueError(f"the number of games must be 0..{MAX_GAMES:,}, not {games}")
     params = dict(params or {})
     game = load(path, params or None)
     players = game.min_players if players is None else players
     check_players(game, players)
     if records_dir is not None:
         Path(records_dir).mkdir(parents=True, exist_ok=True)
-    tasks, workers = plan(games, workers)
-    by_start: dict[int, list[tuple]] = {}
-    done = 0
+    chunk, workers = plan(games, workers)
+    tasks = ((s, min(s + chunk, games)) for s in range(0, games, chunk))
+    tally = Tally(game, players)
     if progress is not None:
         progress(0, games)
     if workers <= 1:
         _worker.update(game=game, path=path, players=players, seed=seed, records_dir=records_dir)
-        for task in tasks:
-            start, results = _run_chunk(task)
-            by_start[start] = results
-            done += len(results)
-            if progress is not None:
-                progress(done, games)
-        _worker.clear()
+        try:
+            for task in tasks:
+                tally.add_all(_run_chunk(task)[1])
+                if progress is not None:
+                    progress(tally.games, games)
+        finally:
+            _worker.clear()
     else:
         import multiprocessing
+        from collections import deque
         with multiprocessing.Pool(workers, _init_worker, (path, params, players, seed, records_dir)) as pool:
-            for start, results in pool.imap_unordered(_run_chunk, tasks):
-                by_start[start] = results
-                done += len(results)
+            pending: deque = deque()  # in game order; a few per worker at a time
+            for task in tasks:
+                pending.append(pool.apply_async(_run_chunk, (task,)))
+                while len(pending) >= workers * 4 or (pending and pending[0].ready()):
+                    tally.add_all(pending.popleft().get()[1])
+                    if progress is not None:
+                        progress(tally.games, games)
+            while pending:
+                tally.add_all(pending.popleft().get()[1])
                 if progress is not None:
-                    progress(done, games)
-    results = [r for start in sorted(by_start) for r in by_start[start]]
-    return summarise(results, game, path, players, seed)
+                    progress(tally.games, games)
+    return tally.summary(path, seed)
+
+
+class Tally:
+    """The summary of the games so far, in bounded memory: counts, and a histogram of game lengths
+    (the median comes from it). Results must be added in game order."""
+
+    def __init__(self, game: Any, players: int):
+        self.game, self.players = game, players
+        self.games = 0
+        self.kinds = {END: 0, STEP_CAP: 0, STUCK: 0, ERROR: 0}
+        self.draws = self.shared = 0
+        self.lengths: dict[int, int] = {}  # turns of a completed game -> games
+        self.wins = [0.0] * players
+        self.reports: dict[str, dict[str, int]] = {label: {} for label, _, _ in game.reports}
+        self.first_error: str | None = None
+
+    def add_all(self, results: list[tuple]) -> None:
+        for r in results:
+            self.add(r)
+
+    def add(self, result: tuple) -> None:
+        kind, turns, returns, n_winners, reports, error = result
+        self.games += 1
+        self.kinds[kind] += 1
+        if kind == ERROR and self.first_error is None:
+            self.first_error = error
+        if kind != END:
+            return
+        self.lengths[turns] = self.lengths.get(turns, 0) + 1
+        self.draws += n_winners == 0
+        self.shared += n_winners > 1
+        for s, x in enumerate(returns):
+            self.wins[s] += x
+        for label, value in reports:
+            key = value if isinstance(value, str) else _json_key(value)
+            tally = self.reports.setdefault(label, {})
+            tally[key] = tally.get(key, 0) + 1
+
+    def _median(self) -> float | None:
+        completed = self.kinds[END]
+        if not completed:
+            return None
+        ordered = sorted(self.lengths.items())
+        lo_rank, hi_rank = (completed - 1) // 2, completed // 2
+        lo = hi = None
+        seen = 0
+        for turns, count in ordered:
+            if lo is None and lo_rank < seen + count:
+                lo = turns
+            if hi_rank < seen + count:
+                hi = turns
+                break
+            seen += count
+        return lo if completed % 2 else (lo + hi) / 2  # as statistics.median
+
+    def summary(self, path: str, seed: int) -> dict[str, Any]:
+        n, completed = self.games, self.kinds[END]
+        total_turns = sum(t * c for t, c in self.lengths.items())
+        return {
+            "rules": path,
+            "title": self.game.title,
+            "params": dict(self.game.params),
+            "players": self.players,
+            "seed": seed,
+            "games": n,
+            "completed": completed,
+            "draws": self.draws,
+            "shared": self.shared,
+            "step_capped": self.kinds[STEP_CAP],
+            "stuck": self.kinds[STUCK],
+            "errors": self.kinds[ERROR],
+            "first_error": self.first_error,
+            "turns": {
+                "mean": round(total_turns / completed, 3) if completed else None,
+                "median": self._median(),
+                "max": max(self.lengths) if self.lengths else None,
+            },
+            "wins_by_seat": [round(w, 6) for w in self.wins],
+            "win_share_by_seat": [round(w / n, 6) if n else 0.0 for w in self.wins],
+            "reports": {label: dict(sorted(t.items(), key=lambda kv: (-kv[1], kv[0])))
+                        for label, t in self.reports.items()},
+        }
 
 
 def summarise(results: list[tuple], game: Any, path: str, players: int, seed: int) -> dict[str, Any]:
     """Combine per-game results (in game order) into the summary."""
-    n = len(results)
-    kinds = [r[0] for r in results]
-    completed = [r for r in results if r[0] == END]
-    turns = [r[1] for r in completed]
-    wins = [0.0] * players
-    for r in completed:
-        for s, x in enumerate(r[2]):
-            wins[s] += x
-    labels = [label for label, _, _ in game.reports]
-    tallies: dict[str, dict[str, int]] = {label: {} for label in labels}
-    for r in completed:
-        for label, value in r[4]:
-            key = value if isinstance(value, str) else _json_key(value)
-            tally = tallies.setdefault(label, {})
-            tally[key] = tally.get(key, 0) + 1
-    errors = [r[5] for r in results if r[0] == ERROR]
-    return {
-        "rules": path,
-        "title": game.title,
-        "params": dict(game.params),
-        "players": players,
-        "seed": seed,
-        "games": n,
-        "completed": len(completed),
-        "draws": sum(1 for r in completed if r[3] == 0),
-        "shared": sum(1 for r in completed if r[3] > 1),
-        "step_capped": kinds.count(STEP_CAP),
-        "stuck": kinds.count(STUCK),
-        "errors": len(errors),
-        "first_error": errors[0] if errors else None,
-        "turns": {
-            "mean": round(statistics.fmean(turns), 3) if turns else None,
-            "median": statistics.median(turns) if turns else None,
-            "max": max(turns) if turns else None,
-        },
-        "wins_by_seat": [round(w, 6) for w in wins],
-        "win_share_by_seat": [round(w / n, 6) if n else 0.0 for w in wins],
-        "reports": {label: dict(sorted(t.items(), key=lambda kv: (-kv[1], kv[0]))) for label, t in tallies.items()},
-    }
+    tally = Tally(game, players)
+    tally.add_all(results)
+    return tally.summary(path, seed)
 
 
 def _json_key(value: Any) -> str:

@@ -15,6 +15,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from meeple.dsl import RulesError, read_ir
+from meeple.dsl.diagnostics import source_lines
 from meeple.dsl.parse import parse
 
 import hostile
@@ -39,7 +40,7 @@ def assert_reads_or_says_where(text: str, path: Path) -> None:
         read_ir(str(path))
     except RulesError as e:
         assert e.diagnostics, "a RulesError carries at least one diagnostic"
-        lines = text.count("\n") + 1
+        lines = len(source_lines(text))  # (a lone CR ends a line too)
         for d in e.diagnostics:
             assert d.file == str(path)
             if d.line:

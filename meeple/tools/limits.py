@@ -1,0 +1,28 @@
+"""How much work a command takes on: every limit of the tools in one place (the language's
+are in ``meeple.dsl.limits``). Each is checked before the work it bounds, so that a mistyped
+``--games 10000000000`` is an argument error at once, not 4 GB of memory later.
+
+docs/errors.md lists them for users.
+"""
+
+from __future__ import annotations
+
+import os
+
+MAX_GAMES = 100_000_000  # meeple simulate --games (a summary is a few counters whatever the number)
+MAX_RECORDED_GAMES = 100_000  # meeple simulate --records: one file per game
+MAX_EXAMPLES = 1_000_000  # meeple fuzz --examples
+MAX_SHRINK_SECONDS = 3_600  # meeple fuzz --shrink-time
+MAX_SEED = 2**64 - 1  # --seed is a whole number in -MAX_SEED..MAX_SEED
+MAX_ARGUMENT_DIGITS = 30  # digits of any number typed on the command line or as a move
+MAX_RECORD_BYTES = 50_000_000  # a record read by meeple replay
+MAX_RECORD_LINES = 1_000_001  # its lines: a header, one per step (a game's max_steps is at most 10**6), a result
+MAX_MOVE_CHARS = 1_000  # a move typed in meeple play
+
+
+def cores() -> int:
+    """The cores this process may run on (a container may allow fewer than the machine has)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
