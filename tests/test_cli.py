@@ -198,7 +198,7 @@ def test_play_exact_text(capsys, monkeypatch):
 def test_play_eof_exits_cleanly(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     code, out, _ = run(capsys, "play", RULES, "--players", "2", "--seed", "2")
-    assert code == 0 and "End of input" in out
+    assert code == 1 and "End of input before the game ended" in out  # a script can tell: not finished
 
 
 def test_play_bad_seat(capsys):

@@ -210,7 +210,7 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
     unknown = sorted(set(params or {}) - set(declared))
     from .diagnostics import did_you_mean
     diags = [Diagnostic(path, f"unknown param '{n}'{did_you_mean(n, declared)}; the rules declare "
-                              f"{', '.join(declared) if declared else 'no params'}") for n in unknown]
+                              f"{', '.join(declared) if declared else 'no params'}", param=n) for n in unknown]
     game, found = checked_game(ir, path, params)
     diags += found
     if is_json:

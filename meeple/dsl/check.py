@@ -3,6 +3,8 @@ are possible, nothing is declared twice or left unused. All problems are collect
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Any, Optional
 
 from . import checked as C
@@ -263,6 +265,7 @@ class Checker:
             if value is not None and value != p["default"] and not p["lo"] <= value <= p["hi"]:
                 self.error(p, f"param '{p['name']}' was set to {value}, outside its range "
                               f"{p['lo']}..{p['hi']}", f"$.params[{i}]")
+                self.diags[-1] = replace(self.diags[-1], param=p["name"])
 
     def check_tracks(self) -> None:
         for i, t in enumerate(self.ir["tracks"]):

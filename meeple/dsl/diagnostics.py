@@ -28,6 +28,7 @@ class Diagnostic:
     path: str = ""
     kind: str = "error"
     notes: tuple[str, ...] = ()
+    param: str = ""  # the param given from outside (``-p NAME=VALUE``) that this is about, if any
 
     def headline(self) -> str:
         where = f"{self.file}:{self.line}:{self.col}" if self.line else self.file

@@ -71,6 +71,10 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         return "\n\n".join(paragraphs)
 
 
+class UsageError(Exception):
+    """A mistake on the command line (a missing file, a value the game rules out): exit status 2."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error names the command and points at --help."""
 
@@ -123,8 +127,7 @@ def _bounded(least: int | None, most: int | None, what: str) -> Any:
 
 
 def _players_arg() -> Any:
-    from meeple.dsl.limits import MAX_PLAYERS
-    return _bounded(1, MAX_PLAYERS, "players")
+    return _bounded(1, None, "players")  # (the game's own range is checked once it is loaded)
 
 
 def _seed_arg() -> Any:
@@ -195,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
                "the step cap (the summary is printed all the same), or the rules do not load; 2 for a usage "
                "mistake; 3 for a bug in meeple.")
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
-    p.add_argument("--games", "-n", type=_bounded(0, MAX_GAMES, "games"), default=100, metavar="N",
+    p.add_argument("--games", "-n", type=_bounded(1, MAX_GAMES, "games"), default=100, metavar="N",
                    help=f"games to play (default 100, at most {MAX_GAMES:,})")
     p.add_argument("--players", type=_players_arg(), metavar="P", help="players per game (default: the game's minimum)")
     p.add_argument("--seed", type=_seed_arg(), default=0, metavar="S", help="base seed (default 0)")
@@ -309,6 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed_arg(), metavar="S", help="seed for chance and the bots (default: random)")
     _add_params(p)
     p.set_defaults(func=cmd_play)
+    parser.commands = dict(sub.choices)  # type: ignore[attr-defined]
     return parser
 
 
@@ -321,24 +325,42 @@ def _params(args: argparse.Namespace) -> dict[str, int] | None:
     return dict(args.param) if getattr(args, "param", None) else None
 
 
+def _need_file(path: str) -> None:
+    """A file named on the command line exists and is a file, else a usage error (exit 2)."""
+    if "\0" in path:
+        raise UsageError(f"{_shown(path)}: a file name cannot hold a NUL character")
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise UsageError(f"{path}: is a folder, not a file")
+
+
 def _load(path: str, params: dict[str, int] | None) -> Any:
-    """The game, or None after printing why not."""
+    """The game, or None after printing why not. A file that is not there, or a ``-p`` the rules
+    do not allow, is a ``UsageError``."""
     from meeple.dsl import RulesError
 
     from meeple.interpreter import load
+    _need_file(path)
     try:
         return load(path, params)
     except RulesError as e:
+        _param_errors(e)
         _err(str(e))
     return None
 
 
-def _players(game: Any, players: int | None) -> int | None:
+def _param_errors(e: Any) -> None:
+    """When every error of ``e`` is about a param given with -p, raise it as a usage error."""
+    errors = [d for d in e.diagnostics if d.kind == "error"]
+    if errors and all(d.param for d in errors):
+        raise UsageError("\n".join(f"-p {d.param}: {d.message}" for d in errors))
+
+
+def _players(game: Any, players: int | None) -> int:
     n = game.min_players if players is None else players
     if not game.min_players <= n <= game.max_players:
-        _err(f"{game.source_path}: error: {game.title} is for {game.min_players}..{game.max_players} players, "
-             f"not {n}")
-        return None
+        raise UsageError(f"--players {n}: {game.title} is for {game.min_players}..{game.max_players} players")
     return n
 
 
@@ -350,9 +372,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     failed = False
     all_diags: list[dict] = []
     for path in args.files:
+        _need_file(path)
         try:
             game = load(path, _params(args))
         except RulesError as e:
+            _param_errors(e)
             failed = True
             if args.json:
                 all_diags.extend(d.to_json() for d in e.diagnostics)
@@ -365,25 +389,33 @@ def cmd_validate(args: argparse.Namespace) -> int:
             continue
         print(f"{path}: ok ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})")
         if warnings:
-            source = None
-            if not path.endswith(".json"):
-                try:
-                    with open(path, encoding="utf-8") as f:
-                        source = f.read()
-                except (OSError, UnicodeDecodeError):
-                    source = None
-            for w in sorted(warnings, key=lambda d: (d.line, d.col, d.message)):
-                print(w.render(source))
+            print(_render_warnings(warnings))
     if args.json:
         print(json.dumps(all_diags, indent=2))
     return 1 if failed else 0
 
 
+def _render_warnings(warnings: list) -> str:
+    """Warnings with their lines, each from its own file (a variant's base has its own)."""
+    from meeple.dsl import RulesError, read_text
+    from meeple.dsl.diagnostics import render_all
+    texts: dict[str, str] = {}
+    for file in {w.file for w in warnings}:
+        if not file.endswith(".json"):
+            try:
+                texts[file] = read_text(file)
+            except RulesError:
+                pass
+    return render_all(warnings, None, texts).rsplit("\n", 1)[0]  # (the count is on the 'ok' line)
+
+
 def cmd_ir(args: argparse.Namespace) -> int:
     from meeple.dsl import RulesError, read_ir
+    _need_file(args.file)
     try:
         ir, _warnings = read_ir(args.file, _params(args))
     except RulesError as e:
+        _param_errors(e)
         _err(str(e))
         return 1
     print(json.dumps(ir, indent=2))
@@ -395,16 +427,21 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     from meeple.dsl.printer import print_rules
 
     if not args.check and not args.write and len(args.files) > 1:
-        _err("meeple fmt: error: printing goes to stdout, so give one file (or use --check or --write)")
-        return 2
+        raise UsageError("printing goes to stdout, so give one file (or use --check or --write)")
     status = 0
     for path in args.files:
+        _need_file(path)
         try:
             text = read_text(path)
+            from meeple.dsl import looks_like_ir
+            if looks_like_ir(path, text):
+                _err(f"{path}: error: this is an IR document (JSON); meeple fmt formats rules files (.rules)")
+                status = 1
+                continue
             canonical = print_rules(text, path)
         except RulesError as e:
             _err(str(e))
-            status = 2
+            status = 1
             continue
         if args.check:
             if canonical != text:
@@ -416,7 +453,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
                     Path(path).write_text(canonical, encoding="utf-8")
                 except OSError as e:
                     _err(f"meeple fmt: error: cannot write {path}: {e.strerror or e}")
-                    status = 2
+                    status = 1
                     continue
                 print(f"{path}: reformatted")
         else:
@@ -429,24 +466,26 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from meeple.dsl.compare import compare, render
 
     if len(args.files) > 2:
-        _err("meeple diff: error: give BASE VARIANT, or a VARIANT alone")
-        return 2
+        raise UsageError("give BASE VARIANT, or a VARIANT alone")
+    for path in args.files:
+        _need_file(path)
     try:
         if len(args.files) == 1:
             variant = args.files[0]
-            extends = cached_ir_from_text(read_text(variant), variant).get("extends")
-            if not extends:
-                _err(f"meeple diff: error: {variant} extends no base; give the base too: meeple diff BASE {variant}")
-                return 2
-            base = os.path.normpath(Path(variant).parent / extends)
+            new, _ = read_ir(variant)  # first: a variant whose base is missing says so, at its 'extends'
+            sources = new.get("sources") or []
+            if len(sources) < 2:
+                raise UsageError(f"{variant} extends no base; give the base too: meeple diff BASE {variant}")
+            base = sources[1]
         else:
             base, variant = args.files
+            new, _ = read_ir(variant)
         old, _ = read_ir(base)
-        new, _ = read_ir(variant)
-        texts = {f: read_text(f) for ir in (old, new) for f in (ir.get("sources") or [ir["source"]])}
+        texts = {f: read_text(f) for ir in (old, new) for f in (ir.get("sources") or [ir["source"]])
+                 if not f.endswith(".json")}
     except RulesError as e:
         _err(str(e))
-        return 2
+        return 1
     differences = compare(old, new, texts)
     if args.json:
         print(json.dumps([d.to_json() for d in differences], indent=2, ensure_ascii=False))
@@ -476,9 +515,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .simulate import simulate
 
     if args.records and args.games > MAX_RECORDED_GAMES:
-        _err(f"meeple simulate: error: --records writes one file per game: at most {MAX_RECORDED_GAMES:,} games "
-             f"with it, not {args.games:,}")
-        return 2
+        raise UsageError(f"--records writes one file per game: at most {MAX_RECORDED_GAMES:,} games with it, "
+                         f"not {args.games:,}")
+    if args.records and os.path.exists(args.records) and not os.path.isdir(args.records):
+        raise UsageError(f"--records {args.records}: is a file, not a folder")
     if args.workers is not None and args.workers > cores():
         _err(f"meeple simulate: note: --workers {args.workers} is more than the {cores()} cores here; "
              f"using {cores()}")
@@ -488,8 +528,6 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if game is None:
         return 1
     players = _players(game, args.players)
-    if players is None:
-        return 1
     if args.records:
         try:
             os.makedirs(args.records, exist_ok=True)
@@ -534,9 +572,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     game = _load(args.file, params)
     if game is None:
         return 1
-    if args.players is not None and not game.min_players <= args.players <= game.max_players:
-        _err(f"meeple: error: --players {args.players}: the game is for {game.min_players} to {game.max_players}")
-        return 2
+    if args.players is not None:
+        _players(game, args.players)
     last = [time.perf_counter()]
 
     def progress(example: int, step: int) -> None:
@@ -705,6 +742,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .records import RecordError, replay_record
 
     verbose = print if args.verbose else None
+    _need_file(args.record)
     try:
         report = replay_record(args.record, verbose=verbose)
     except RecordError as e:
@@ -735,19 +773,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     if game is None:
         return 1
     players = _players(game, args.players)
-    if players is None:
-        return 1
     if not 0 <= args.seat < players:
-        _err(f"meeple: error: --seat must be 0..{players - 1} with {players} players, not {args.seat}")
-        return 1
+        raise UsageError(f"--seat {args.seat}: with {players} players the seats are 0..{players - 1}")
     return play(game, players, args.seat, args.seed)
 
 
 # ---- entry point ----
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; the exit status is 0 ok, 1 the input or a check failed, 2 a usage mistake,
+    3 a bug in meeple (docs/errors.md)."""
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        args = parser.parse_args(argv)
+        _known_command(parser, argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            _unknown_arguments(parser, args, extra)
     except SystemExit as e:  # --help (0) or a usage error (2)
         return e.code if isinstance(e.code, int) else 2
     if not getattr(args, "func", None):
@@ -755,6 +796,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.func(args)
+    except UsageError as e:
+        _err(f"{PROG} {args.command}: error: {e}\n(run '{PROG} {args.command} --help' for help)")
+        return 2
     except KeyboardInterrupt:
         _err("interrupted")
         return 130
@@ -772,6 +816,34 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         _err(internal_error(e))
         return INTERNAL_ERROR
+
+
+def _known_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """A mistyped command gets "did you mean" (argparse lists every command)."""
+    import difflib
+    commands = parser.commands  # type: ignore[attr-defined]
+    first = next((a for a in argv if not a.startswith("-")), None)
+    if first is None or first in commands or argv.index(first) != 0:
+        return
+    close = difflib.get_close_matches(first, list(commands), n=1, cutoff=0.5)
+    hint = f" (did you mean '{close[0]}'?)" if close else f"; the commands are {', '.join(commands)}"
+    parser.error(f"unknown command {_shown(first)}{hint}")
+
+
+def _unknown_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str]) -> None:
+    """Arguments the command does not take, reported by that command (with its usage), with the
+    option meant when it is close to one."""
+    import difflib
+    sub = parser.commands.get(getattr(args, "command", None) or "", parser)  # type: ignore[attr-defined]
+    options = [o for action in sub._actions for o in action.option_strings]
+    hints = []
+    for word in extra:
+        if word.startswith("-"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], options, n=1, cutoff=0.6)
+            hints.append(f"{_shown(word)}" + (f" (did you mean {close[0]}?)" if close else ""))
+        else:
+            hints.append(_shown(word))
+    sub.error(f"unrecognized argument{'s' if len(extra) > 1 else ''}: {', '.join(hints)}")
 
 
 if __name__ == "__main__":

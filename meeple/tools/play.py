@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
+from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text.
   The decision's name may be left out, and a unique beginning of a move is enough.
@@ -243,7 +244,8 @@ def _read_line_from(source: Any) -> Callable[[str], str | None]:
 
 def play(game: Any, players: int, seat: int, seed: int | None = None, console: Any = None,
          read_line: Callable[[str], str | None] | None = None) -> int:
-    """Run one game with a human at ``seat``; returns a process exit code (0, also on quit or end of input)."""
+    """Run one game with a human at ``seat``; returns a process exit code: 0 when the game ended or the
+    player quit, 1 when it got stuck or the input ended before the game did."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -296,10 +298,14 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
         _list_moves(legal, console, escape, places)
         while True:
             answer = read_line(f"move 1..{len(legal)} (? help, q quit)> ")
-            if answer is None:
-                console.print("\nEnd of input: leaving the game.")
-                return 0
+            if answer is None:  # a script's answers ran out before the game ended: not a success
+                console.print("\nEnd of input before the game ended: leaving it.")
+                return 1
             answer = answer.strip()
+            if len(answer) > MAX_MOVE_CHARS:
+                console.print(f"[red]Not a legal move:[/red] an answer of {len(answer):,} characters "
+                              f"(at most {MAX_MOVE_CHARS:,}); give a number 1..{len(legal)} or a move's text.")
+                continue
             if not answer:
                 continue
             if answer.lower() in ("q", "quit", "exit"):
@@ -313,10 +319,14 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                 render_observation(state.observation(seat), seat, console, view, spots)
                 continue
             chosen, candidates = None, []
-            if answer.isdigit():
-                k = int(answer)
+            if re.fullmatch(r"[0-9]+", answer):
+                k = int(answer) if len(answer) <= MAX_ARGUMENT_DIGITS else 0
                 if 1 <= k <= len(legal):
                     chosen = legal[k - 1]
+                else:
+                    console.print(f"[red]Not a legal move:[/red] there are moves 1..{len(legal)}, "
+                                  f"not {escape(answer if len(answer) <= 20 else answer[:20] + '...')}.")
+                    continue
             else:
                 chosen, candidates = match_answer(answer, legal, label)
             if chosen is None and len(candidates) > 1:
@@ -325,8 +335,11 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                 console.print(f"[yellow]Which one?[/yellow] {escape(answer)} could be {escape(shown)}{more}.")
                 continue
             if chosen is None:
-                console.print(f"[red]Not a legal move:[/red] {escape(answer)} — give a number 1..{len(legal)}, "
-                              "a move's text, ? for help or q to quit.")
+                import difflib
+                close = difflib.get_close_matches(answer, [a.text for a in legal], n=1, cutoff=0.6)
+                hint = f" (did you mean '{escape(close[0])}'?)" if close else ""
+                console.print(f"[red]Not a legal move:[/red] {escape(repr(answer)[1:-1])}{hint} — give a number "
+                              f"1..{len(legal)}, a move's text, ? for help or q to quit.")
                 continue
             console.print(f"you: {escape(chosen.text)}")
             state.apply(chosen)

@@ -1,0 +1,30 @@
+"""The corpus of mistakes (tests/fixtures/mistakes/, format in tests/mistakes.py): every case
+gives its stated exit status, names its place and says its message, within 500 MB of address
+space and 20 s, and never a traceback or "internal error"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mistakes import cases, problems, read_case, run_case
+
+CASES = cases()
+
+
+def test_the_corpus_covers_every_command() -> None:
+    read = [read_case(p) for p in CASES]
+    assert len(read) >= 80
+    commands = {c.command[0] for c in read}
+    assert commands >= {"validate", "ir", "simulate", "fuzz", "fmt", "diff", "replay", "play"}, commands
+    assert {c.exit for c in read} >= {0, 1, 2}
+    assert all(c.exit != 3 for c in read)  # 3 is a bug in meeple: never the right answer
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda p: p.stem)
+def test_mistake(path: Path, tmp_path: Path) -> None:
+    case = read_case(path)
+    outcome = run_case(case, tmp_path / "case")
+    wrong = problems(case, outcome)
+    assert not wrong, f"{case.title}\n{'; '.join(wrong)}\n--- output:\n{outcome.output}"
