@@ -77,20 +77,22 @@ def test_validate_json(capsys, bad_file):
 
 def test_validate_missing_file(capsys, tmp_path):
     code, _, err = run(capsys, "validate", str(tmp_path / "nope.rules"))
-    assert code == 1
-    assert "cannot read" in err
+    assert code == 2  # a file that is not there: a usage mistake
+    assert "no such file" in err
 
 
 def test_validate_not_utf8_and_directory(capsys, tmp_path):
     junk = tmp_path / "junk.rules"
     junk.write_bytes(b"\xff\xfe\x00garbage")
-    code, _, err = run(capsys, "validate", str(junk), str(tmp_path))
+    code, _, err = run(capsys, "validate", str(junk))
     assert code == 1 and "junk.rules" in err
+    code, _, err = run(capsys, "validate", str(junk), str(tmp_path))  # a folder: a usage mistake, said first
+    assert code == 2 and "is a folder" in err
 
 
 def test_validate_unknown_param(capsys):
     code, _, err = run(capsys, "validate", RULES, "--param", "no_such_param=3")
-    assert code == 1 and "no_such_param" in err
+    assert code == 2 and "-p no_such_param: unknown param" in err
 
 
 # ---- ir / schema ----
@@ -151,7 +153,7 @@ def test_help_teaches(capsys):
 
 def test_players_out_of_range(capsys):
     code, _, err = run(capsys, "simulate", RULES, "--players", "9", "--games", "2")
-    assert code == 1 and "players" in err
+    assert code == 2 and "players" in err
 
 
 def test_module_entry_point_no_traceback():
@@ -203,7 +205,7 @@ def test_play_eof_exits_cleanly(capsys, monkeypatch):
 
 def test_play_bad_seat(capsys):
     code, _, err = run(capsys, "play", RULES, "--players", "2", "--seat", "2")
-    assert code == 1 and "--seat" in err
+    assert code == 2 and "--seat" in err
 
 
 def test_play_hides_other_seats_private_moves(capsys, monkeypatch):

@@ -31,6 +31,6 @@ def test_fmt_prints_check_finds_and_write_rewrites(tmp_path: Path, capsys) -> No
 def test_a_file_that_does_not_parse_is_an_error_with_its_position(tmp_path: Path, capsys) -> None:
     path = tmp_path / "bad.rules"
     path.write_text('game "G"\nturn {\n')
-    assert main(["fmt", "--check", str(path)]) == 2
+    assert main(["fmt", "--check", str(path)]) == 1  # (exit 1: the input failed; 2 is for usage mistakes)
     assert f"{path}:2:7: error: unexpected end of file" in capsys.readouterr().err
     assert path.read_text() == 'game "G"\nturn {\n'

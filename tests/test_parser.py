@@ -299,7 +299,7 @@ def test_non_utf8_file_is_a_diagnostic(tmp_path: Path) -> None:
         read_ir(str(path))
     [d] = info.value.diagnostics
     assert d.kind == "error" and d.file == str(path)
-    assert d.message == "the file is not UTF-8 text (byte 9)"
+    assert d.message == "the file is not UTF-8 text: byte 9 is 0xe9 (save the file as UTF-8)"
 
 
 def test_missing_file_is_a_diagnostic(tmp_path: Path) -> None:

@@ -106,7 +106,7 @@ def test_dropped_action_is_caught(records, tmp_path, capsys):
 
 @pytest.mark.parametrize("text,message", [
     ("", "empty"),
-    ("not json\n", "not a JSON line"),
+    ("not json\n", "not a game record"),
     ('{"hello": 1}\n', "header"),
     ('{"meeple_record": 99, "rules": "x", "players": 2}\n', "version"),
     ('{"meeple_record": 1, "rules": "x", "players": 2}\n{"actor": 0, "action": "a"}\n', "no result line"),
@@ -123,7 +123,7 @@ def test_unreadable_records(tmp_path, capsys, text, message):
 
 def test_missing_record_and_missing_rules(tmp_path, capsys):
     code, _, err = replay_cli(capsys, tmp_path / "nope.jsonl")
-    assert code == 1 and "cannot read" in err
+    assert code == 2 and "no such file" in err  # a usage mistake
     path = tmp_path / "r.jsonl"
     path.write_text('{"meeple_record": 1, "rules": "gone.rules", "players": 2, "params": {}}\n{"result": {}}\n')
     code, out, _ = replay_cli(capsys, path)

@@ -244,7 +244,7 @@ def run_play(capsys, monkeypatch, answers: str, seed: int = 4) -> tuple[int, str
 
 def test_play_draws_the_grid_and_takes_a_placement(capsys, monkeypatch):
     code, out = run_play(capsys, monkeypatch, "")
-    assert code == 0 and "End of input" in out
+    assert code == 1 and "End of input" in out  # (before the game ended)
     # the board: x along the top, y down the left, squares open to a tile marked
     assert re.search(r"^table: \d+ tiles?$", out, re.MULTILINE)
     header = re.search(r"^\s+(-?\d+(?:\s+-?\d+)+)$", out, re.MULTILINE)
@@ -261,10 +261,10 @@ def test_play_draws_the_grid_and_takes_a_placement(capsys, monkeypatch):
     tile, x, y, r = first.groups()
 
     code, out = run_play(capsys, monkeypatch, f"{tile} at {x},{y} rotation {r}\n")
-    assert code == 0
+    assert code == 1
     assert f"you: start_tile {tile} at {x},{y} rotation {r}" in out
     assert "Not a legal move" not in out
-    assert out.rstrip().endswith("End of input: leaving the game.")
+    assert out.rstrip().endswith("End of input before the game ended: leaving it.")
     # the tile is on the next board drawn, with the seat's marker once it has an edge
     assert out.count("table: ") >= 2
 
@@ -275,7 +275,7 @@ def test_play_draws_the_grid_and_takes_a_placement(capsys, monkeypatch):
 
 def test_play_many_moves_listed_compactly(capsys, monkeypatch):
     code, out = run_play(capsys, monkeypatch, "1\n" * 3)
-    assert code == 0
+    assert code == 1  # the answers ran out before the game ended
     table = re.search(r"^  tile +at +r0 +r1", out, re.MULTILINE)
     assert table, out
     moves = re.findall(r"move 1\.\.(\d+)", out)

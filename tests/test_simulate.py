@@ -101,7 +101,7 @@ def test_human_output(capsys):
 def test_cli_param_and_unknown_param(capsys):
     s = cli_json(capsys, RULES, "--games", "3", "--players", "2", "--workers", "1", "--param", "track_length=20")
     assert s["params"]["track_length"] == 20
-    assert main(["simulate", RULES, "--games", "3", "--param", "nonsense=1"]) == 1
+    assert main(["simulate", RULES, "--games", "3", "--param", "nonsense=1"]) == 2  # a usage mistake
     assert "nonsense" in capsys.readouterr().err
 
 

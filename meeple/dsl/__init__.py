@@ -30,7 +30,10 @@ def read_text(path: str) -> str:
     try:
         return data.decode("utf-8-sig")  # a byte-order mark some editors write is not part of the rules
     except UnicodeDecodeError as e:
-        raise RulesSyntaxError([Diagnostic(path, f"the file is not UTF-8 text (byte {e.start})")]) from None
+        line = data.count(b"\n", 0, e.start) + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise RulesSyntaxError([Diagnostic(path, f"the file is not UTF-8 text: byte {e.start} is 0x{data[e.start]:02x} "
+                                                 f"(save the file as UTF-8)", line, col, line, col + 1)]) from None
 
 
 def ir_from_text(text: str, file: str) -> dict[str, Any]:
@@ -62,6 +65,13 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
     try:  # a number of thousands of digits stays text here (Python refuses to read it): _ir_limits reports it
         doc = json.loads(text, parse_int=lambda s: int(s) if len(s) < 100 else _Digits(s))
     except json.JSONDecodeError as e:
+        if not text.strip():
+            raise RulesSyntaxError([Diagnostic(file, "the file is empty: an IR document is a JSON object "
+                                                     "(make one with `meeple ir RULES_FILE`)", 1, 1)], text) from None
+        first = text.lstrip().split("\n", 1)[0]
+        if e.msg == "Extra data" and '"meeple_record"' in first:
+            raise RulesSyntaxError([Diagnostic(file, "this is a game record (JSON lines), not an IR document: "
+                                                     "`meeple replay` reads it", 1, 1)], text) from None
         raise RulesSyntaxError([Diagnostic(file, f"not valid JSON: {e.msg}", e.lineno, e.colno)], text) from None
     except RecursionError:
         line, col = too_deep(text, "[{", "]}", MAX_IR_DEPTH) or (1, 1)
@@ -154,6 +164,12 @@ def read_checked(path: str, params: Optional[dict[str, int]] = None) -> "Checked
     JSON is validated against the schema first."""
     text = read_text(path)
     is_json = looks_like_ir(path, text)
+    from .limits import MAX_SOURCE_BYTES
+    if not is_json and len(text) <= MAX_SOURCE_BYTES:
+        from .parse import empty_file
+        empty = empty_file(text, path)
+        if empty is not None:
+            raise RulesSyntaxError([empty], text)
     try:
         ir = ir_from_json(text, path) if is_json else cached_ir_from_text(text, path)
     except RulesSemanticError as e:

@@ -234,7 +234,7 @@ class Checker:
             names.setdefault(d["name"], d)
 
     def check_players(self) -> None:
-        if not 0 <= self.ir["max_steps"] <= MAX_STEPS:
+        if not 0 <= self.ir["max_steps"] <= MAX_STEPS or (self.ir["max_steps"] == 0 and span(self.ir, "max_steps")):
             self.error(self.ir, f"max_steps must be within 1..{MAX_STEPS}", "$.max_steps", "max_steps")
         p = self.ir["players"]
         if p is None:

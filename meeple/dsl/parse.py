@@ -54,6 +54,7 @@ def reserved_words() -> frozenset[str]:
 DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "GAME", "PLAYERS", "MAX_STEPS", "PARAM", "ENUM", "TRACK",
                       "PIECES", "GRID", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN", "PHASE",
                       "SCORE", "TIEBREAK", "REPORT", "INVARIANT"}
+STATEMENT_STARTS = {"LET", "SET", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL", "RUN"}
 _reserved_seen: list[Token] = []  # names that are keywords, found while lexing the current text
 
 
@@ -108,15 +109,18 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         last_error_end = token.end_pos if isinstance(token, Token) and token.end_pos is not None else start + 1
         return not errors or (between >= RESYNC_TOKENS and getattr(e, "line", 0) > errors[-1].line)
 
+    opened_by_recovery = [0]  # '{' the recovery inserted: their blocks end at some later '}' of the file
+
     def recover(e: UnexpectedInput) -> bool:
         nonlocal events
         events += 1
         if len(errors) >= MAX_SYNTAX_ERRORS or events > MAX_RECOVERIES:
             return False
-        if resynced(e):
+        if resynced(e) and not _cascade(e, bool(errors), opened_by_recovery):
             errors.append(_syntax_diagnostic(e, file, text))
         if isinstance(e, UnexpectedToken) and e.token.type != "$END":
-            _insert_missing(e)  # else lark drops the token
+            if _insert_missing(e) == "LBRACE":  # else lark drops the token
+                opened_by_recovery[0] += 1
         return True
 
     _reserved_seen.clear()
@@ -130,6 +134,9 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     _reserved_seen.clear()
     errors = _merged(char_errors, keywords, errors)
     if errors or tree is None:
+        if original.lstrip().startswith(("{", "[")) and _is_json(original):
+            errors = [Diagnostic(file, "this file is JSON, not rules text: an IR document is read from a file "
+                                       "named .json (make one with 'meeple ir RULES_FILE')", 1, 1)]
         raise RulesSyntaxError(errors, original)
     depth_error = _depth_error(tree, file)
     if depth_error:
@@ -147,6 +154,23 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         error.partial = rules  # type: ignore[attr-defined]
         raise error
     return rules
+
+
+def empty_file(text: str, file: str) -> Diagnostic | None:
+    """The error for a file with nothing but blanks and comments in it, or None."""
+    if re.sub(r"#[^\n\r]*", "", text).strip():
+        return None
+    return Diagnostic(file, "the file is empty: a game declares at least 'players MIN..MAX', a 'turn { ... }' "
+                            "block and an 'end when TEST' (see docs/authoring.md)", 1, 1)
+
+
+def _is_json(text: str) -> bool:
+    import json
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _where(text: str, pos: int) -> tuple[int, int]:
@@ -187,9 +211,9 @@ def _size_errors(text: str, file: str) -> list[Diagnostic]:
     return out
 
 
-def _insert_missing(e: UnexpectedToken) -> bool:
+def _insert_missing(e: UnexpectedToken) -> str:
     """If inserting one terminal lets the parser take the unexpected token, feed both
-    (lark's recipe for ``on_error``) and return True. A declaration inside a block means its
+    (lark's recipe for ``on_error``) and return the terminal inserted (else ""). A declaration inside a block means its
     '}' (or several) were forgotten: as many are inserted as it takes to get out of the blocks."""
     ip = e.interactive_parser
     quiet = copy(ip.parser_state.parse_conf)
@@ -210,6 +234,22 @@ def _insert_missing(e: UnexpectedToken) -> bool:
         for t in missing:
             ip.feed_token(Token.new_borrow_pos(t, "", e.token))
         ip.feed_token(e.token)
+        return missing[0]
+    return ""
+
+
+def _cascade(e: UnexpectedInput, after_error: bool, opened_by_recovery: list[int]) -> bool:
+    """Is this error only the echo of an earlier one? A statement where declarations go (an
+    earlier mistake closed the block early), or a declaration or 'end when' inside a block that a
+    '{' inserted by the recovery keeps open."""
+    if not after_error or not isinstance(e, UnexpectedToken):
+        return False
+    tok, accepts = e.token, e.accepts or e.expected
+    if tok.type in STATEMENT_STARTS and tok.type not in accepts and accepts & DECLARATION_STARTS:
+        return True
+    if opened_by_recovery[0] and ((tok.type in DECLARATION_STARTS and "RBRACE" in accepts)
+                                  or (tok.type == "WHEN" and "GAME" in accepts)):
+        opened_by_recovery[0] -= 1
         return True
     return False
 
@@ -251,6 +291,8 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
             msg += ": a string is closed by '\"' on the same line"
         elif e.char in "'`":
             msg += ': strings are written in double quotes ("...")'
+        else:
+            msg += CHARACTER_HINTS.get(e.char, "")
         return Diagnostic(file, msg, line, col, line, col + 1)
     notes: tuple[str, ...] = ()
     if isinstance(e, UnexpectedEOF):
@@ -282,6 +324,10 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
     if lead:
         expected = [lead, *[e for e in expected if e != lead]][:9]
     msg = f"unexpected {found}; expected {_listed(expected)}"
+    if hint.startswith(" ('random'") and _word_before(tok) == "random":  # the mistake is the word before
+        at = text.rfind("random", 0, tok.start_pos or 0)
+        line, col = _where(text, at)
+        return Diagnostic(file, f"'random' cannot stand here{hint}", line, col, line, col + len("random"))
     return Diagnostic(file, msg + hint, line, col, line, col + width, notes=notes)
 
 
@@ -311,6 +357,9 @@ def _listed(expected: list[str]) -> str:
     return " or ".join(expected) if len(expected) <= 2 else ", ".join(expected)
 
 
+CHARACTER_HINTS = {"&": " (write 'and')", "|": " (write 'or')", "!": " (write 'not'; '!=' compares)",
+                   ";": " (a statement ends with its line: no ';')", "@": "", "$": "", "?": "",
+                   "^": " (there is no power operator: multiply)", "~": " (write 'not')"}
 _source_of_error = [""]  # the text being parsed, for _word_before
 
 
@@ -336,6 +385,18 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str]) -> tuple[str, str]:
         return "", " ('random' stands only in 'set VAR = random LOW..HIGH' or 'set VAR = random ZONE')"
     if word in ("to", "-") and "DOTDOT" in accepts:
         return "'..'", " (a range is written LOW..HIGH)"
+    if word in ("elif", "elsif", "elseif"):
+        return "", " (write 'else if')"
+    if tok.type in ("MINUS", "PLUS", "STAR", "SLASH", "PERCENT") and set(accepts) <= {"NAME", "LBRACE"}:
+        return "", " (a count made of an expression is written in brackets, e.g. (n - 2))"
+    if word == "/" and (before == "" or _source_of_error[0][(tok.start_pos or 0) + 1:][:1] == "/"):
+        return "", " (a comment starts with '#')"
+    if tok.type == "NAME":
+        import difflib
+        words = {describe_terminal(t).strip("'"): t for t in accepts if describe_terminal(t).startswith("'")}
+        close = difflib.get_close_matches(word.lower(), [w for w in words if w.isidentifier()], n=1, cutoff=0.7)
+        if close:
+            return f"'{close[0]}'", f" (did you mean '{close[0]}'?)"
     return "", ""
 
 

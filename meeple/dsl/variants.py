@@ -64,13 +64,23 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
         raise RulesSemanticError([_diag(path, at, f"the variants extend each other in a cycle: {cycle}")])
     if len(chain) >= MAX_CHAIN:
         raise RulesSemanticError([_diag(path, at, f"variants of variants more than {MAX_CHAIN} deep")])
+    if Path(base_path).is_dir():
+        raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is a folder ({base_path}); "
+                                                  f"'extends' names a rules file")])
+    if not base_path.endswith((".rules", ".json")):
+        raise RulesSemanticError([_diag(path, at, f"'extends' names a rules file (.rules) or an IR file (.json), "
+                                                  f"not '{ir['extends']}'")])
     if not Path(base_path).is_file():
         raise RulesSemanticError([_diag(path, at, f"the base file '{ir['extends']}' does not exist "
                                                   f"(looked for {base_path}; the path is relative to this file)")])
     try:
         text = read_text(base_path)
-        texts[base_path] = text
-        base = _resolve(cached_ir_from_text(text, base_path), base_path, [*chain, here], texts)
+        if base_path.endswith(".json"):
+            from . import ir_from_json
+            base = _resolve(ir_from_json(text, base_path), base_path, [*chain, here], texts)
+        else:
+            texts[base_path] = text
+            base = _resolve(cached_ir_from_text(text, base_path), base_path, [*chain, here], texts)
     except RulesError as e:  # the base's own syntax errors, or its variant's merge errors: shown in its text
         note = _diag(path, at, f"the base file '{ir['extends']}' has errors", kind="note")
         raise type(e)([*e.diagnostics, note], None, {**texts, **e.texts}) from None

@@ -82,11 +82,11 @@ class Game:
         self.score = self._per_player(ir["score"], slots)
         self.tiebreak = self._per_player(ir["tiebreak"], slots) or (lambda st, seat: 0)
         # (label, compiled expression, whether its value is a piece or enum value to show by name)
-        self.reports = [(r["label"], self.exprs.compile(r["expr"], {}),
+        self.reports = [(r["label"], self._placed(self.exprs.compile(r["expr"], {}), r),
                          checked.type_of(r["expr"]).startswith("kind:")) for r in ir["reports"]]
         # (name, test(state, state before the step), where it is declared)
-        self.invariants = [(inv["name"], self.exprs.statements([f"return {self.exprs.gen(inv['test'], {})}"],
-                                                               params=("_before",)), span(inv))
+        self.invariants = [(inv["name"], self._placed(self.exprs.statements(
+            [f"return {self.exprs.gen(inv['test'], {})}"], params=("_before",)), inv), span(inv))
                            for inv in ir.get("invariants", [])]
         self.var_inits = [self.exprs.compile(self.sym.vars[n]["init"], {}) for n in self.layout.var_names]
         self.n_locals = slots.count
@@ -114,9 +114,20 @@ class Game:
             st.locals[slot] = seat
             try:
                 return fn(st)
+            except RuleRuntimeError as e:
+                raise self.located_at(e, span(decl)) from None
             finally:
                 st.locals[slot] = saved
         return per_player
+
+    def _placed(self, fn: Any, decl: dict) -> Any:
+        """``fn``, whose run-time rules errors name ``decl``'s place in the rules."""
+        def placed(*args: Any) -> Any:
+            try:
+                return fn(*args)
+            except RuleRuntimeError as e:
+                raise self.located_at(e, span(decl)) from None
+        return placed
 
     def bases(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Where each zone's and var's slots start, for a player count (computed once per count)."""
@@ -239,7 +250,10 @@ class Game:
     def located(self, error: RuleRuntimeError, pc: int) -> RuleRuntimeError:
         """``error``, raised while instruction ``pc`` ran, with the rules file, line and column of
         the statement it runs (kept if the error has them already)."""
-        at = self.positions[pc] if 0 <= pc < len(self.positions) else None
+        return self.located_at(error, self.positions[pc] if 0 <= pc < len(self.positions) else None)
+
+    def located_at(self, error: RuleRuntimeError, at: Optional[list]) -> RuleRuntimeError:
+        """``error`` with the rules file, line and column of ``at`` (kept if it has them already)."""
         if error.line == 0 and at:
             sources = self.ir.get("sources") or [self.source_path]
             error.file = sources[at[4]] if len(at) > 4 and at[4] < len(sources) else self.source_path

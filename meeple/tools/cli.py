@@ -71,6 +71,10 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
         return "\n\n".join(paragraphs)
 
 
+USAGE_EXITS = (" 2 for a usage mistake (an unknown option, a value out of range, a file that is not there); 3 for a "
+               "bug in meeple. See docs/errors.md.")
+
+
 class UsageError(Exception):
     """A mistake on the command line (a missing file, a value the game rules out): exit status 2."""
 
@@ -157,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
                "  meeple validate games/*.rules            several files; exit 1 if any has an error\n"
                "  meeple validate --json my.rules          diagnostics as a JSON list (for editors/CI)\n"
                "  meeple validate my.rules -p size=20\n\n"
-               "exit status: 0 when every file is free of errors (warnings are fine), 1 otherwise.")
+               "exit status: 0 when every file is free of errors (warnings are fine); 1 when a file has errors;"
+               + USAGE_EXITS)
     p.add_argument("files", nargs="+", metavar="FILE", help=".rules or IR .json file")
     p.add_argument("--json", action="store_true", help="print all diagnostics (errors and warnings) as one JSON list")
     _add_params(p)
@@ -169,7 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "The IR is what the interpreter runs; it validates against 'meeple schema'.",
         epilog="examples:\n"
                "  meeple ir games/mygame.rules > mygame.json\n"
-               "  meeple simulate mygame.json --games 100     IR files work wherever rules files do")
+               "  meeple simulate mygame.json --games 100     IR files work wherever rules files do\n\n"
+               "exit status: 0 when the IR is printed; 1 when the file has errors;" + USAGE_EXITS)
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     _add_params(p)
     p.set_defaults(func=cmd_ir)
@@ -177,7 +183,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "schema", help="print the JSON Schema of the IR", formatter_class=_Formatter,
         description="Print the JSON Schema that every IR document follows.",
-        epilog="example:\n  meeple schema > ir.schema.json")
+        epilog="example:\n  meeple schema > ir.schema.json\n\n"
+               "exit status: 0; 1 when meeple's own schema file cannot be read;" + USAGE_EXITS)
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser(
@@ -195,8 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
                "counts: 'completed' games reached the rules' end; 'step-capped' hit max_steps; 'stuck' games had "
                "no legal move; 'errors' games hit a rule that failed at run time.\n\n"
                "exit status: 0 when every game reached the rules' end; 1 when any errored, got stuck or hit "
-               "the step cap (the summary is printed all the same), or the rules do not load; 2 for a usage "
-               "mistake; 3 for a bug in meeple.")
+               "the step cap (the summary is printed all the same), or the rules do not load;" + USAGE_EXITS)
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     p.add_argument("--games", "-n", type=_bounded(1, MAX_GAMES, "games"), default=100, metavar="N",
                    help=f"games to play (default 100, at most {MAX_GAMES:,})")
@@ -224,7 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
                "  meeple replay bad.jsonl --verbose                  the shrunk game, step by step\n\n"
                "Nothing is written into the current folder unless --record says so: Hypothesis's files\n"
                "and the failing game go under ~/.cache/meeple/fuzz/.\n\n"
-               "exit status: 0 when no invariant broke (what was covered is printed), 1 when one did.")
+               "exit status: 0 when no invariant broke (what was covered is printed); 1 when one did, or the "
+               "rules do not load;" + USAGE_EXITS)
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     p.add_argument("--examples", "-n", type=_bounded(1, MAX_EXAMPLES, "examples"), default=100, metavar="N",
                    help=f"games to try (default 100, at most {MAX_EXAMPLES:,})")
@@ -254,8 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
                "  meeple fmt games/mygame.rules                 the canonical form, on stdout\n"
                "  meeple fmt --check games/*.rules              exit 1 if a file is not in canonical form\n"
                "  meeple fmt --write games/mygame.rules         rewrite the file in place\n\n"
-               "exit status: 0 when done (with --check: every file is canonical), 1 when --check finds a file "
-               "that is not, 2 when a file does not parse.")
+               "exit status: 0 when done (with --check: every file is canonical); 1 when a file does not "
+               "parse, or --check finds one that is not canonical;" + USAGE_EXITS)
     p.add_argument("files", metavar="FILE", nargs="+", help=".rules files")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="print nothing but the files not in canonical form")
@@ -272,7 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
                "  meeple diff games/variants/my-variant.rules            against the base it extends\n"
                "  meeple diff games/mygame.rules games/variants/my-variant.rules\n"
                "  meeple diff a.rules b.rules --json\n\n"
-               "exit status: 0 when the games are the same, 1 when they differ (as diff(1)), 2 on an error.")
+               "exit status: 0 when the games are the same; 1 when they differ (printed on stdout) or a file "
+               "has errors (on stderr);" + USAGE_EXITS)
     p.add_argument("files", metavar="FILE", nargs="+", help="BASE VARIANT, or a VARIANT alone")
     p.add_argument("--json", action="store_true", help="print the differences as a JSON list")
     p.set_defaults(func=cmd_diff)
@@ -289,8 +297,9 @@ def build_parser() -> argparse.ArgumentParser:
                "  meeple replay runs/game-00001.jsonl\n"
                "  meeple replay runs/game-00001.jsonl --verbose   every step as it is applied\n"
                "  meeple replay fuzz-failure.jsonl                the game 'meeple fuzz' found\n\n"
-               "exit status: 0 when the replay matches the record and no invariant breaks, 1 otherwise "
-               "(the first differing step, or the broken invariant, is named).")
+               "exit status: 0 when the replay matches the record and no invariant breaks; 1 otherwise "
+               "(the first differing step, or the broken invariant, is named, with its line in the record), "
+               "or when the record cannot be read;" + USAGE_EXITS)
     p.add_argument("record", metavar="RECORD.jsonl", help="a game record")
     p.add_argument("--verbose", "-v", action="store_true", help="print every step")
     p.set_defaults(func=cmd_replay)
@@ -304,7 +313,9 @@ def build_parser() -> argparse.ArgumentParser:
                "  meeple play games/mygame.rules --players 3 --seat 0\n"
                "  meeple play games/mygame.rules --players 4 --seat 2 --seed 7   the same deal every time\n"
                "  yes 1 | meeple play games/mygame.rules --players 2             always take the first move\n\n"
-               "seats are numbered from 0.")
+               "seats are numbered from 0.\n\n"
+               "exit status: 0 when the game ended or you quit ('q'); 1 when the rules do not load, the game "
+               "got stuck, or the input ended before the game did;" + USAGE_EXITS)
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     p.add_argument("--players", type=_players_arg(), metavar="N", help="players (default: the game's minimum)")
     p.add_argument("--seat", type=_bounded(0, None, "seat"), default=0, metavar="K",
@@ -371,8 +382,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from meeple.interpreter import load
     failed = False
     all_diags: list[dict] = []
-    for path in args.files:
+    for path in args.files:  # every file first: a usage mistake is said before any work
         _need_file(path)
+    for path in args.files:
         try:
             game = load(path, _params(args))
         except RulesError as e:
@@ -462,7 +474,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from meeple.dsl import RulesError, cached_ir_from_text, read_ir, read_text
+    from meeple.dsl import RulesError, read_ir, read_text
     from meeple.dsl.compare import compare, render
 
     if len(args.files) > 2:

@@ -44,6 +44,12 @@ class Record:
     actions: list[tuple[int | str, str]]
     result: dict[str, Any]
     path: str = ""
+    lines: list[int] = field(default_factory=list)  # the record's line of each action (1-based)
+    result_line: int = 0
+
+    def at(self, line: int) -> str:
+        """``RECORD:LINE``, how a message names a place in the record."""
+        return f"{self.path}:{line}" if line else self.path
 
 
 @dataclass
@@ -106,38 +112,68 @@ def write_record(path: str | Path, game: Game, state: State, params: dict[str, i
 
 # ---- reading ----
 def read_record(path: str | Path) -> Record:
-    """Read and check the shape of a record. Raises ``RecordError`` with a readable message."""
+    """Read and check the shape of a record. Raises ``RecordError`` with a readable message that
+    names the record's line (and column, for JSON that does not parse)."""
+    from meeple.dsl.limits import MAX_NUMBER, MAX_PLAYERS
+
+    from .limits import MAX_RECORD_BYTES, MAX_RECORD_LINES
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)  # no more: a record is never larger
     except OSError as e:
         raise RecordError(f"{where}: cannot read the record: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{where}: the record is not UTF-8 text") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{where}: the record is larger than {MAX_RECORD_BYTES:,} bytes; no game's record is")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise RecordError(f"{where}:{line}: the record is not UTF-8 text (byte {e.start})") from None
+    raw = text.split("\n")
+    if len(raw) > MAX_RECORD_LINES + 1:
+        raise RecordError(f"{where}: the record has more than {MAX_RECORD_LINES:,} lines; no game's record has")
+
+    def number(digits: str) -> int:
+        if len(digits.lstrip("-")) > len(str(MAX_NUMBER)):
+            raise ValueError(f"a number of {len(digits.lstrip('-')):,} digits is too large")
+        return int(digits)
+
     docs: list[tuple[int, Any]] = []
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(raw, 1):
         if not line.strip():
             continue
         try:
-            docs.append((n, json.loads(line)))
-        except (json.JSONDecodeError, RecursionError) as e:
-            msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
-            raise RecordError(f"{where}:{n}: not a JSON line: {msg}") from None
+            docs.append((n, json.loads(line, parse_int=number)))
+        except json.JSONDecodeError as e:
+            if n == 1 and not line.lstrip().startswith("{"):
+                raise RecordError(f"{where}:1: this is not a game record (JSON lines, as 'meeple simulate --records' "
+                                  f"and 'meeple fuzz' write them){_looks_like(line)}") from None
+            cut = " (the record was cut short?)" if n == len(raw) and not text.endswith("\n") else ""
+            raise RecordError(f"{where}:{n}:{e.colno}: not a JSON line: {e.msg}{cut}") from None
+        except RecursionError:
+            raise RecordError(f"{where}:{n}: not a JSON line: nested too deeply") from None
+        except ValueError as e:  # a number too long to read
+            raise RecordError(f"{where}:{n}: {e}") from None
     if not docs:
         raise RecordError(f"{where}: the record is empty")
 
     n, header = docs[0]
     if not isinstance(header, dict) or header.get("meeple_record") is None:
+        what = " (it is an IR document: 'meeple replay' takes a game record)" \
+            if isinstance(header, dict) and "meeple" in header else ""
         raise RecordError(f"{where}:{n}: the first line is not a meeple record header "
-                          '(expected {"meeple_record": 1, ...})')
+                          '(expected {"meeple_record": 1, ...})' + what)
     if header["meeple_record"] != RECORD_VERSION:
         raise RecordError(f"{where}:{n}: record version {header['meeple_record']!r} is not supported "
                           f"(this meeple reads version {RECORD_VERSION})")
     rules, players, params = header.get("rules"), header.get("players"), header.get("params", {})
-    if not isinstance(rules, str) or not rules:
+    if not isinstance(rules, str) or not rules or "\0" in rules:
         raise RecordError(f"{where}:{n}: the header has no 'rules' path")
     if not isinstance(players, int) or isinstance(players, bool):
         raise RecordError(f"{where}:{n}: the header's 'players' is not a number")
+    if not 1 <= players <= MAX_PLAYERS:
+        raise RecordError(f"{where}:{n}: the header's 'players' is {players}; a game has 1..{MAX_PLAYERS} players")
     if not isinstance(params, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                                                 for k, v in params.items()):
         raise RecordError(f"{where}:{n}: the header's 'params' must map names to whole numbers")
@@ -146,12 +182,14 @@ def read_record(path: str | Path) -> Record:
         raise RecordError(f"{where}:{n}: the header's 'rules_hash' is not a string")
 
     actions: list[tuple[int | str, str]] = []
+    lines: list[int] = []
     result: dict[str, Any] | None = None
+    result_line = 0
     for n, doc in docs[1:]:
         if result is not None:
             raise RecordError(f"{where}:{n}: a line after the result line")
         if isinstance(doc, dict) and "result" in doc:
-            result = doc["result"]
+            result, result_line = doc["result"], n
             if not isinstance(result, dict):
                 raise RecordError(f"{where}:{n}: 'result' is not an object")
             continue
@@ -161,10 +199,22 @@ def read_record(path: str | Path) -> Record:
         actor = doc["actor"]
         if not (actor == CHANCE_ACTOR or isinstance(actor, int) and not isinstance(actor, bool)):
             raise RecordError(f"{where}:{n}: the actor must be a seat number or \"chance\", not {actor!r}")
+        if isinstance(actor, int) and not 0 <= actor < players:
+            raise RecordError(f"{where}:{n}: seat {actor} does not exist: the record is of {players} players, "
+                              f"seats 0..{players - 1}")
         actions.append((actor, doc["action"]))
+        lines.append(n)
     if result is None:
         raise RecordError(f"{where}: the record has no result line (was it cut short?)")
-    return Record(rules, rules_hash, dict(params), players, actions, result, where)
+    return Record(rules, rules_hash, dict(params), players, actions, result, where, lines, result_line)
+
+
+def _looks_like(line: str) -> str:
+    """What a file given as a record seems to be instead, when its first line tells."""
+    words = line.split()
+    if words and words[0] in ("game", "players", "extends", "param", "zone", "cards", "var", "#"):
+        return "; this looks like a rules file: 'meeple play' or 'meeple simulate' run it"
+    return ""
 
 
 def resolve_rules(record: Record) -> Path | None:
@@ -204,17 +254,23 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
         where = f" (nor beside the record, in {Path(rec.path).parent})" if rec.path else ""
         report.problems.append(f"the rules file {rec.rules} was not found{where}")
         return report
+    header = rec.at(1)
     try:
         game = load(str(rules_path), rec.params or None)
     except RulesError as e:
-        report.problems.append(f"the rules file {rules_path} does not load:\n{e}")
+        if rec.rules_hash and all(d.param for d in e.diagnostics if d.kind == "error"):
+            report.problems.append(f"{header}: the record was made with other rules than {rules_path}: its params "
+                                   f"do not fit them:\n{e}")
+        else:
+            report.problems.append(f"the rules file {rules_path} does not load:\n{e}")
         return report
     if rec.rules_hash and game.source_hash and rec.rules_hash != game.source_hash:
-        report.warnings.append(f"{rules_path} has changed since the record was made (its hash differs)")
+        report.warnings.append(f"{header}: {rules_path} has changed since the record was made (its rules_hash "
+                               f"differs), or the record is of other rules: the replay may part from it")
     try:
         state = game.new_state(rec.players, chance="explicit")
     except ValueError as e:
-        report.problems.append(str(e))
+        report.problems.append(f"{header}: {e}")
         return report
 
     from meeple.interpreter.invariants import broken_after, total_cards
@@ -223,7 +279,7 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
     for i, (actor, text) in enumerate(rec.actions, 1):
         before = state.clone()
         now = state.current_player()
-        step = f"step {i} ({_actor_name(actor)}: {text})"
+        step = f"{rec.at(rec.lines[i - 1] if i <= len(rec.lines) else 0)}: step {i} ({_actor_name(actor)}: {text})"
         if now == TERMINAL:
             return _fail(report, i, f"{step}: the game is already over ({state.outcome}); "
                                     f"the record has {len(rec.actions) - i + 1} more action(s)")
@@ -247,11 +303,13 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
     if report.broken is None:
         report.broken = _stalled(state, report.steps)
     got = result_of(state)
+    at = rec.at(rec.result_line)
     for key in ("outcome", "winners", "scores", "turns", "final_state_hash"):
         if key not in rec.result:
-            report.problems.append(f"the record's result has no '{key}'")
+            report.problems.append(f"{at}: the record's result has no '{key}'")
         elif rec.result[key] != got[key]:
-            report.problems.append(f"result {key}: the record says {rec.result[key]!r}, the replay gives {got[key]!r}")
+            report.problems.append(f"{at}: result {key}: the record says {rec.result[key]!r}, the replay gives "
+                                   f"{got[key]!r}")
     report.ok = not report.problems
     return report
 

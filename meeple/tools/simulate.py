@@ -49,20 +49,23 @@ def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | 
             if not legal:
                 break
             state.apply(bots[seat].rng.choice(legal))
-    except Exception as e:  # noqa: BLE001 -- a rule that fails at run time, or an engine bug: count it, keep going
-        error = f"game {index + 1}: {type(e).__name__}: {e}"
-        if records_dir is not None and state is not None:
+        if records_dir is not None:
             _write(records_dir, index, game, state, rules)
+        if state.outcome is None:
+            return (STUCK, state.turns, None, 0, None, None)
+        if state.outcome not in ("end", "draw"):
+            return (STEP_CAP, state.turns, None, 0, None, None)
+        winners = state.winners()  # (the score and the reports are rules too: they may fail)
+        reports = tuple(game.report_values(state).items())
+        return (END, state.turns, tuple(state.returns()), len(winners), reports, None)
+    except Exception as e:  # noqa: BLE001 -- a rule that fails at run time, or an engine bug: count it, keep going
+        error = f"game {index + 1} (seed {seed}): {type(e).__name__}: {e}"
+        if records_dir is not None and state is not None:
+            try:
+                _write(records_dir, index, game, state, rules)
+            except Exception:  # noqa: BLE001 -- the record of a game that failed is a help, not a must
+                pass
         return (ERROR, state.turns if state is not None else 0, None, 0, None, error)
-    if records_dir is not None:
-        _write(records_dir, index, game, state, rules)
-    if state.outcome is None:
-        return (STUCK, state.turns, None, 0, None, None)
-    if state.outcome not in ("end", "draw"):
-        return (STEP_CAP, state.turns, None, 0, None, None)
-    winners = state.winners()
-    reports = tuple(game.report_values(state).items())
-    return (END, state.turns, tuple(state.returns()), len(winners), reports, None)
 
 
 def record_path(records_dir: str, index: int) -> Path:
