@@ -134,6 +134,11 @@ class Checker:
         for i, e in enumerate(ir["end"]):
             self.expect(e["test"], self.expr(e["test"], {}, f"$.end[{i}].test"), {BOOL}, "'end when'",
                         f"$.end[{i}].test")
+            self.constant_test(e["test"], "end", f"$.end[{i}].test")
+        if not ir["end"] and not any(n.get("node") == "end_game" for part in ("setup", "turn", "phases")
+                                     for n in nodes(ir[part])):
+            self.warn(at_span([1, 1, 1, 2]), "nothing ends the game: there is no 'end when TEST' and no 'end game' "
+                                             "statement, so every game runs into the step cap", "$.end")
         for key in ("score", "tiebreak"):
             pe = ir[key]
             if pe:
@@ -478,11 +483,14 @@ class Checker:
                            path)
             elif s["target"] == "current" and got == NONE:
                 self.error(s, "'current' must be a player, not none", path)
+            elif s["target"] == "current" and node == "set" and self.const(s["value"]) is not None:
+                self.check_seat(s["value"], self.const(s["value"]), f"{path}.value")
             elif want not in (None, ANY) and got not in (want, ANY, NONE if want not in (INT, BOOL) else ANY) \
                     and not (want == PLAYER and got == INT and s["target"] == "current"):
                 self.error(s, f"'{s['target']}' holds {_show(want)} but is set to {_show(got)}", path)
         elif node == "if":
             self.expect(s["test"], self.expr(s["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
+            self.constant_test(s["test"], "if", f"{path}.test")
             self.block(s["body"], scope, f"{path}.body")
             self.block(s["else_"], scope, f"{path}.else_")
         elif node == "for":
@@ -491,6 +499,7 @@ class Checker:
             if s["where"] is not None:
                 self.expect(s["where"], self.expr(s["where"], inner, f"{path}.where"), {BOOL}, "'where'",
                             f"{path}.where")
+                self.constant_test(s["where"], "where", f"{path}.where")
             self.block(s["body"], inner, f"{path}.body")
         elif node == "move":
             t = self.expr(s["piece"], scope, f"{path}.piece")
@@ -510,6 +519,7 @@ class Checker:
         elif node == "deal":
             self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
                         f"{path}.amount")
+            self.not_negative(s["amount"], "cards dealt", f"{path}.amount")
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
             if s["reshuffle"] is not None:
@@ -519,6 +529,7 @@ class Checker:
         elif node == "refill":
             self.zone(s["zone"], scope, f"{path}.zone")
             self.expect(s["size"], self.expr(s["size"], scope, f"{path}.size"), {INT}, "the size", f"{path}.size")
+            self.not_negative(s["size"], "a hand's size", f"{path}.size")
             self.zone(s["source"], scope, f"{path}.source")
             if s["reshuffle"] is not None:
                 self.zone(s["reshuffle"], scope, f"{path}.reshuffle")
@@ -527,6 +538,7 @@ class Checker:
         elif node == "move_cards":
             self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
                         f"{path}.amount")
+            self.not_negative(s["amount"], "cards moved", f"{path}.amount")
             if s["variety"] not in self.sym.varieties:
                 self.error(s, f"unknown card '{s['variety']}'{self.suggest(s['variety'], self.sym.varieties)}",
                            path, "variety")
@@ -555,6 +567,36 @@ class Checker:
             self.expect(s[key], self.expr(s[key], scope, f"{path}.{key}"), {INT}, "a number of cards",
                         f"{path}.{key}")
         return self.const(s["lo"]), self.const(s["hi"])
+
+    def check_seat(self, e: dict, seat: int, path: str) -> None:
+        """A seat number written as a number: it exists with every count of players, or it is said."""
+        p = self.ir["players"] or {"lo": 1, "hi": MAX_PLAYERS}
+        if not 0 <= seat < p["hi"]:
+            self.error(e, f"seat {seat} does not exist: the game is for {p['lo']}..{p['hi']} players, seats "
+                          f"0..{p['hi'] - 1}", path)
+        elif seat >= p["lo"]:
+            self.warn(e, f"seat {seat} exists only with {seat + 1} or more players (the game is for "
+                         f"{p['lo']}..{p['hi']}); with fewer, this fails at run time", path)
+
+    def not_negative(self, e: dict, what: str, path: str) -> None:
+        """A count that is negative whatever the game does (numbers and params): an error here, not a
+        game that is stuck every time."""
+        value = self.const(e)
+        if value is not None and value < 0:
+            self.error(e, f"a count of {what} cannot be negative ({value})", path)
+
+    def constant_test(self, e: dict, where: str, path: str) -> None:
+        """A warning for a test that is true or false whatever happens (numbers and literals only:
+        one made of params may be meant for another value of them)."""
+        value = fold(e, lambda name: None)
+        if isinstance(value, bool):
+            what = {("if", True): "always true: the 'else' never runs",
+                    ("if", False): "always false: the block never runs",
+                    ("where", True): "always true: it filters nothing",
+                    ("where", False): "always false: the loop never runs",
+                    ("end", True): "always true: every game ends at once",
+                    ("end", False): "never true: this 'end when' never ends the game"}[where, value]
+            self.warn(e, f"the test is {what}", path)
 
     def check_place(self, s: dict, scope: dict, path: str) -> None:
         lo, hi = self.chooser_and_count(s, scope, path)
@@ -874,6 +916,12 @@ class Checker:
             self.error(e, f"only count(zone where ...) takes 'where', not '{e['func']}'", path)
         self.zone(e["zone"], scope, f"{path}.zone")
         inner = {**{a: _Attr(t) for a, t in self.sym.attrs.items()}, **scope}
+        for n in nodes(e["where"]):
+            if n.get("node") == "name" and n["id"] in self.sym.attrs and n["id"] in scope \
+                    and not isinstance(scope[n["id"]], _Attr):
+                self.warn(n, f"'{n['id']}' here is the local name (a parameter, 'let' or loop variable), which "
+                             f"hides the card attribute '{n['id']}'; rename the local to read the attribute",
+                          path)
         self.expect(e["where"], self.expr(e["where"], inner, f"{path}.where"), {BOOL}, "'where'", f"{path}.where")
         return INT
 

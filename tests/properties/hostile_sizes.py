@@ -84,7 +84,8 @@ def cases(work: Path) -> dict[str, Callable[[], Path]]:
             "set roll = random 1..3", "set roll = random 1..3\n  set roll = random 1..(roll * 1000000000000)", 1)),
         "var_squared_every_turn": text("square", HOST.replace("var roll = 0", "var roll = 0\nvar big = 2", 1).replace(
             HOST_TURN, HOST_TURN + "  set big = big * big\n", 1).replace(HOST_END, "end when big < 0", 1)),
-        "current_set_to_no_seat": text("current", HOST.replace(HOST_TURN, HOST_TURN + "  set current = 7\n", 1)),
+        "current_set_to_no_seat": text("current", HOST.replace(HOST_TURN, HOST_TURN + "  set current = players + 6\n",
+                                                               1)),
         "ir_number_of_5000_digits": text("ir_digits", ir.replace('"max_steps": 300', '"max_steps": 1' + "0" * 5000),
                                          ".json"),
         "ir_float": text("ir_float", ir.replace('"max_steps": 300', '"max_steps": 300.0'), ".json"),
