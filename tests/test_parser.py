@@ -159,8 +159,8 @@ def test_expected_lists_readable_terminals() -> None:
     text = SMALL.replace("set total = total + 1", "set total =")
     [(line, col, message)] = syntax_errors(text)
     assert (line, col) == (12, 1)
-    # the names of things come first, then the keywords and punctuation, quoted
-    assert message.startswith("unexpected '}'; expected a name, a number, '(', '-', 'case', 'false', ")
+    # the names of things come first, then the keywords, then operators and brackets, quoted
+    assert message.startswith("unexpected '}'; expected a name, a number, 'case', 'false', ")
 
 
 def test_unexpected_character() -> None:
@@ -173,7 +173,7 @@ def test_unexpected_end_of_file_points_past_the_last_token() -> None:
     [(line, col, message)] = syntax_errors(text)
     line_of_test, col_of_ge = locate(text, ">=  ")
     assert (line, col) == (line_of_test, col_of_ge + 2)  # just past '>='
-    assert message.startswith("unexpected end of file; expected a name, a number, '(', ")
+    assert message.startswith("unexpected end of file; expected a name, a number, 'case', ")
     assert syntax_errors('game "x"\nturn {') == [
         (2, 7, "unexpected end of file; expected '}', 'choose', 'deal', 'end', 'for', 'if', 'let', 'move', ...")]
 
@@ -184,8 +184,8 @@ def test_several_syntax_errors_on_different_lines_are_all_reported() -> None:
                 .replace("end when total >= 5", "end when total >= 5 5")
     assert syntax_errors(text) == [
         (3, 11, "unexpected name 'hiden'; expected 'per' or 'public', 'private' or 'hidden'"),
-        (11, 23, "unexpected '*'; expected a name, a number, '(', '-', 'case', 'false', 'none', 'true'"),
-        (13, 21, "unexpected number '5'; expected '%', '*', '+', '-', '.', '/', 'and', 'or'"),  # (same line)
+        (11, 23, "unexpected '*'; expected a name, a number, 'case', 'false', 'none', 'true', '(', '-'"),
+        (13, 21, "unexpected number '5'; expected 'and', 'or', '%', '*', '+', '-', '.', '/'"),  # (same line)
     ]
 
 

@@ -347,8 +347,10 @@ def _expected(terminals: set[str] | frozenset[str], first_on_line: bool) -> list
     new_item = DECLARATION_STARTS | {"END", "$END"}  # ('end' also starts 'end when')
     if not first_on_line and names - new_item:
         names -= new_item
-    ordered = [t for t in _FIRST if t in names] + sorted(
-        names - set(_FIRST), key=lambda t: (describe_terminal(t)[0] == "'", describe_terminal(t)))
+    def order(t: str) -> tuple:  # names and numbers, then keywords, then operators and brackets
+        d = describe_terminal(t)
+        return d[0] == "'", not d.strip("'")[:1].isalpha(), d
+    ordered = [t for t in _FIRST if t in names] + sorted(names - set(_FIRST), key=order)
     described = list(dict.fromkeys(describe_terminal(t) for t in ordered))
     return described[:8] + ["..."] if len(described) > 8 else described
 
@@ -491,7 +493,7 @@ def _foreign_characters(text: str, file: str) -> tuple[list[Diagnostic], str]:
         if len(out) < MAX_SYNTAX_ERRORS:
             out.append(Diagnostic(file, msg, line, col, line, col + 1))
         pieces.append(text[last:at])
-        pieces.append("x" if in_name else " ")
+        pieces.append((LOOK_ALIKES.get(ch) or "x") if in_name else " ")
         last = at + 1
     if not pieces:
         return [], text

@@ -23,6 +23,7 @@ Built-in invariants:
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -40,6 +41,9 @@ from meeple.interpreter.state import State
 
 VIEW_EVERY = 64  # steps between JSON round-trip and hidden-card checks (and at the end of every game)
 SHRINK_SECONDS = 20.0  # how long Hypothesis may shrink a failing game
+# Steps whose moves Hypothesis chooses (and shrinks); the rest of a longer game is played from one
+# seed it draws, so that a game that never ends reaches its step cap and is reported at once.
+CHOSEN_STEPS = 1_000
 BUILT_IN = ("legal actions apply", "never stuck", "cards kept", "ends within the step cap", "JSON round trip",
             "replay", "hidden stays hidden")
 
@@ -156,6 +160,7 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
         state = g.new_state(players, chance="explicit")
         cards = total_cards(state)
         step = 0
+        rng = None
         while not state.is_terminal():
             before = state.clone()
             if state.is_chance_node():
@@ -166,7 +171,14 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
             if not options:
                 raise broken(g, state, params, "never stuck", f"seat {state.current_player()} is to decide "
                              f"'{state.decision()}' but has no legal move, and the game is not over")
-            action = options[pick(data, len(options))] if len(options) > 1 else options[0]
+            if len(options) == 1:
+                action = options[0]
+            elif step < CHOSEN_STEPS:
+                action = options[pick(data, len(options))]
+            else:  # a long game: Hypothesis's buffer would run out (and the game be dropped, unseen)
+                if rng is None:
+                    rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="rest of the game"))
+                action = options[rng.randrange(len(options))]
             actor = "chance" if state.is_chance_node() else state.current_player()
             try:
                 state.apply(action)
@@ -185,7 +197,8 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
                 name, what, at = failed
                 raise broken(g, state, params, name, f"{what} after step {step} ('{action}', and what the "
                              f"rules did after it)", at)
-            if step % view_every == 0:
+            # (the round trip costs as much as the game is long: past the chosen steps, at powers of two)
+            if step % view_every == 0 and (step <= CHOSEN_STEPS or step & (step - 1) == 0):
                 check_views(g, state, params, players, f"after '{action}'")
         check_views(g, state, params, players, "at the end")
         if state.outcome == "step cap":  # as long as the cap, whatever is tried: not worth shrinking
