@@ -2,7 +2,7 @@
 # make test  : the whole test suite (sets up .venv if needed)
 # make bench : playouts per second against the hand-written baselines
 # make fuzz  : meeple fuzz on every bundled game and variant (500 games each; minutes, not seconds)
-# make hunt  : the long hunt for inputs that crash the front end (HUNT=25000 per property; about 1.5 hours)
+# make hunt  : the long hunt for inputs that crash meeple: rules, IR, records, arguments, typed moves (HUNT=25000 per property)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
@@ -28,6 +28,7 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py
+	$(PY) bench/mistakes.py
 
 fuzz: $(STAMP)
 	@for f in games/*.rules games/variants/*.rules; do \
@@ -37,7 +38,7 @@ fuzz: $(STAMP)
 HUNT ?= 25000
 hunt: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz MEEPLE_HOSTILE_EXAMPLES=$(HUNT) $(PY) -m pytest -p no:cacheprovider \
-	  tests/properties/test_hostile_input.py --hypothesis-show-statistics
+	  tests/properties/test_hostile_input.py tests/properties/test_hostile_tools.py --hypothesis-show-statistics
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check meeple tests bench

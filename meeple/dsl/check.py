@@ -11,7 +11,7 @@ from . import checked as C
 from .diagnostics import Diagnostic, did_you_mean
 from .expand import expansion_problems, on_cycles
 from .fold import fold
-from .limits import MAX_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK
+from .limits import MAX_CARDS, MAX_CHOSEN_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK
 from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES,
                       NONE, PLAYER, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
 from .walk import at_span, children, nodes, same, span
@@ -644,8 +644,9 @@ class Checker:
             self.error(s["lo"], f"cannot choose {lo} cards", f"{path}.lo")
         if lo is not None and hi is not None and lo > hi:
             self.error(s["lo"], f"impossible choice: at least {lo} and at most {hi} cards", f"{path}.lo")
-        if hi is not None and hi > 64:
-            self.error(s["hi"], f"choosing up to {hi} cards at once is beyond the limit of 64", f"{path}.hi")
+        if hi is not None and hi > MAX_CHOSEN_CARDS:
+            self.error(s["hi"], f"choosing up to {hi} cards at once is beyond the limit of {MAX_CHOSEN_CARDS}",
+                       f"{path}.hi")
         if s["same"] is not None and s["same"] not in self.sym.attrs:
             self.error(s, f"unknown card attribute '{s['same']}'{self.suggest(s['same'], self.sym.attrs)}", path,
                        "same")

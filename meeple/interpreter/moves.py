@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.dsl.limits import MAX_CHOSEN_CARDS
 
 Fn = Callable[[Any], Any]
 CHANCE_ACTOR = "chance"
@@ -77,6 +78,14 @@ def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
     return extend(0, 0)
 
 
+def _at_most_chosen(hi: int) -> int:
+    """A choice's upper count, known only as the game runs, held to the limit the checker holds
+    written counts to (the legal moves grow as combinations of it)."""
+    if hi > MAX_CHOSEN_CARDS:
+        raise RuleRuntimeError(f"a choice of up to {hi} cards at once is beyond the limit of {MAX_CHOSEN_CARDS}")
+    return hi
+
+
 class CardChoice:
     """Choose lo..hi cards (optionally all alike in one attribute) from a zone to another.
 
@@ -109,7 +118,7 @@ class CardChoice:
 
     def legal(self, st) -> list[Action]:
         src = self.source(st)
-        lo, hi = max(self.lo(st), 0), self.hi(st)
+        lo, hi = max(self.lo(st), 0), _at_most_chosen(self.hi(st))
         out = [Action(self, ())] if lo == 0 and self.keeps(st, ()) else []
         for group in self.groups:
             present = [i for i in group if src[i]]
@@ -138,7 +147,7 @@ class CardChoice:
         if self.may_alias and src is self.dest(st):  # within one zone, limits are not room left
             return CardChoice.legal(self, st)
         bounds = self.bounds
-        lo, hi = bounds if bounds is not None else (max(self.lo(st), 0), self.hi(st))
+        lo, hi = bounds if bounds is not None else (max(self.lo(st), 0), _at_most_chosen(self.hi(st)))
         room = self.room(st)
         if min(room, default=0) < 0:  # already over a limit: adding cards cannot help
             return []

@@ -11,12 +11,14 @@ Any other exception propagates: that is the failure these properties look for.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import LarkStrategy
 from lark import Lark
@@ -509,3 +511,15 @@ def sized(kind: str, n: int) -> str:
 
 SIZE_KINDS = ["deck", "track", "number", "parens", "ifs", "nots", "sum", "else_if", "define_chain",
               "define_doubling", "phase_chain", "aggregates", "range", "line", "unknown_names"]
+
+
+SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large, HealthCheck.large_base_example,
+        HealthCheck.function_scoped_fixture]
+
+
+def hunt(test):
+    """The profile's settings, slow generation allowed; ``MEEPLE_HOSTILE_EXAMPLES`` examples if set
+    (``make hunt`` sets it)."""
+    count = os.environ.get("MEEPLE_HOSTILE_EXAMPLES")
+    extra = {"max_examples": int(count)} if count else {}
+    return settings(suppress_health_check=SLOW, deadline=None, **extra)(test)

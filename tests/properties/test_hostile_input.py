@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 import hostile
@@ -44,14 +44,7 @@ from meeple.dsl.limits import MAX_IR_DEPTH, MAX_NUMBER
 from meeple.dsl.walk import positionless
 
 HERE = Path(__file__).parent
-SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large, HealthCheck.large_base_example]
-
-
-def hunt(test):
-    """The profile's settings, slow generation allowed; ``MEEPLE_HOSTILE_EXAMPLES`` examples if set."""
-    count = os.environ.get("MEEPLE_HOSTILE_EXAMPLES")
-    extra = {"max_examples": int(count)} if count else {}
-    return settings(suppress_health_check=SLOW, deadline=None, **extra)(test)
+hunt = hostile.hunt
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -146,7 +139,7 @@ def test_ir_documents_are_rejected_by_path_or_play(doc: dict, seed: int, work: P
 
 
 @given(doc=st.one_of(hostile.mutated_ir(HOST_IR), IR.document()))
-@settings(suppress_health_check=SLOW, deadline=None, max_examples=10)
+@settings(suppress_health_check=hostile.SLOW, deadline=None, max_examples=10)
 def test_the_schema_validator_reports_what_jsonschema_does(doc: dict) -> None:
     """dsl/schema.py applies a union's if/then dispatch by the node's kind: the same errors."""
     from jsonschema import Draft202012Validator
