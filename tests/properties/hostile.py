@@ -515,6 +515,8 @@ SIZE_KINDS = ["deck", "track", "number", "parens", "ifs", "nots", "sum", "else_i
 
 SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large, HealthCheck.large_base_example,
         HealthCheck.function_scoped_fixture]
+# (the tools' property runs 'meeple fuzz', itself a Hypothesis search, inside its own)
+SLOW += [h for h in (getattr(HealthCheck, "nested_given", None),) if h is not None]
 
 
 def hunt(test):
