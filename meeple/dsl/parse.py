@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import typing
 from copy import copy
 from functools import lru_cache
 from typing import Any
@@ -92,8 +93,8 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         raise RulesSyntaxError([Diagnostic(file, f"nesting deeper than {MAX_NESTING} brackets", *deep,
                                            deep[0], deep[1] + 1)], text)
     errors: list[Diagnostic] = []
+    original = text  # (the lines shown under errors are the file's own)
     char_errors, text = _foreign_characters(text, file)  # each reported once, then read as a plain letter
-    original, text = text, text
     last_error_end = 0
     events = 0
 
@@ -489,8 +490,8 @@ def _foreign_characters(text: str, file: str) -> tuple[list[Diagnostic], str]:
         else:
             shown = repr(ch)[1:-1] if unicodedata.category(ch)[0] in "CZ" else ch
             msg = f"unexpected character '{shown}' ({code}): rules are ASCII outside strings and comments"
-        line, col = _where(text, at)
-        if len(out) < MAX_SYNTAX_ERRORS:
+        if len(out) < MAX_SYNTAX_ERRORS:  # (past them, no position: counting lines costs the file so far)
+            line, col = _where(text, at)
             out.append(Diagnostic(file, msg, line, col, line, col + 1))
         pieces.append(text[last:at])
         pieces.append((LOOK_ALIKES.get(ch) or "x") if in_name else " ")
@@ -709,7 +710,12 @@ class ToAst(Transformer):
         return ("edges", c)
 
     def edge_set(self, meta, c):
-        return [str(t) for t in _kept(c)]
+        edges = typing.get_args(A.EdgeName)
+        for t in _kept(c):
+            if str(t) not in edges:  # (the IR holds edge names only: a schema enum)
+                self.problems.append(Diagnostic(self.file, f"unknown edge '{t}': edges are N, E, S and W",
+                                                t.line, t.column, t.end_line, t.end_column))
+        return [str(t) for t in _kept(c) if str(t) in edges]
 
     def zone_decl(self, meta, c):
         k = _kept(c)

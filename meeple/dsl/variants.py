@@ -67,9 +67,6 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
     if Path(base_path).is_dir():
         raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is a folder ({base_path}); "
                                                   f"'extends' names a rules file")])
-    if not base_path.endswith((".rules", ".json")):
-        raise RulesSemanticError([_diag(path, at, f"'extends' names a rules file (.rules) or an IR file (.json), "
-                                                  f"not '{ir['extends']}'")])
     if not Path(base_path).is_file():
         raise RulesSemanticError([_diag(path, at, f"the base file '{ir['extends']}' does not exist "
                                                   f"(looked for {base_path}; the path is relative to this file)")])
@@ -77,7 +74,13 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
         text = read_text(base_path)
         if base_path.endswith(".json"):
             from . import ir_from_json
+            texts[base_path] = text
             base = _resolve(ir_from_json(text, base_path), base_path, [*chain, here], texts)
+        elif not base_path.endswith(".rules") and not _parses(text, base_path):
+            # not a rules file by its name, nor by its text: said without showing the file
+            raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is not a rules file (it does not "
+                                                      f"parse as one): 'extends' names a rules file (.rules) or an "
+                                                      f"IR file (.json)")])
         else:
             texts[base_path] = text
             base = _resolve(cached_ir_from_text(text, base_path), base_path, [*chain, here], texts)
@@ -85,6 +88,15 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
         note = _diag(path, at, f"the base file '{ir['extends']}' has errors", kind="note")
         raise type(e)([*e.diagnostics, note], None, {**texts, **e.texts}) from None
     return merge(base, ir, base_path, path, texts)
+
+
+def _parses(text: str, path: str) -> bool:
+    from . import cached_ir_from_text
+    try:
+        cached_ir_from_text(text, path)
+    except RulesError:
+        return False
+    return True
 
 
 def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: str,

@@ -248,7 +248,9 @@ class State:
         return [1 / len(won) if s in won else 0.0 for s in range(self.players)]
 
     # ---- copies and views ----
-    def clone(self) -> "State":
+    def clone(self, log: bool = True) -> "State":
+        """A copy that plays on alone. ``log=False`` leaves the action log out (the copy's history is
+        empty): a snapshot to compare with, at a cost that does not grow with the game."""
         c = State.__new__(State)
         c.game, c.players, c.zone_base, c.var_base = self.game, self.players, self.zone_base, self.var_base
         c.zones = [z[:] for z in self.zones]
@@ -261,7 +263,10 @@ class State:
         c.grid = self.grid.clone() if self.grid is not None else None
         c.locals = [x[:] if isinstance(x, list) else x for x in self.locals]
         c.pc, c.current, c.turns, c.outcome = self.pc, self.current, self.turns, self.outcome
-        c.log_actor, c.log_spec, c.log_payload = self.log_actor[:], self.log_spec[:], self.log_payload[:]
+        if log:
+            c.log_actor, c.log_spec, c.log_payload = self.log_actor[:], self.log_spec[:], self.log_payload[:]
+        else:
+            c.log_actor, c.log_spec, c.log_payload = [], [], []
         c.rng = None
         if self.rng is not None:
             c.rng = random.Random()

@@ -800,7 +800,7 @@ def main(argv: list[str] | None = None) -> int:
         _known_command(parser, argv)
         args, extra = parser.parse_known_args(argv)
         if extra:
-            _unknown_arguments(parser, args, extra)
+            _unknown_arguments(parser, args, extra, argv)
     except SystemExit as e:  # --help (0) or a usage error (2)
         return e.code if isinstance(e.code, int) else 2
     if not getattr(args, "func", None):
@@ -842,15 +842,24 @@ def _known_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
     parser.error(f"unknown command {_shown(first)}{hint}")
 
 
-def _unknown_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str]) -> None:
+def _before_command(argv: list[str], command: str | None) -> set[str]:
+    """The words typed before the command (``meeple --json validate``: '--json')."""
+    return set(argv[:argv.index(command)]) if command in argv else set()
+
+
+def _unknown_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace, extra: list[str],
+                       argv: list[str]) -> None:
     """Arguments the command does not take, reported by that command (with its usage), with the
     option meant when it is close to one."""
     import difflib
     sub = parser.commands.get(getattr(args, "command", None) or "", parser)  # type: ignore[attr-defined]
     options = [o for action in sub._actions for o in action.option_strings]
     hints = []
+    before = _before_command(argv, getattr(args, "command", None))
     for word in extra:
-        if word.startswith("-"):
+        if word in before:
+            hints.append(f"{_shown(word)} (a command's options go after the command: meeple COMMAND {word} ...)")
+        elif word.startswith("-"):
             close = difflib.get_close_matches(word.split("=", 1)[0], options, n=1, cutoff=0.6)
             hints.append(f"{_shown(word)}" + (f" (did you mean {close[0]}?)" if close else ""))
         else:

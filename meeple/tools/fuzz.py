@@ -162,7 +162,7 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
         step = 0
         rng = None
         while not state.is_terminal():
-            before = state.clone()
+            before = state.clone(log=False)  # (its log is added only if it is reported: see logged)
             if state.is_chance_node():
                 options = [a for a, _ in state.chance_outcomes()]
             else:
@@ -183,11 +183,11 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
             try:
                 state.apply(action)
             except RuleRuntimeError as e:
-                raise broken(g, before, params, "legal actions apply", f"'{action}' stopped the game: {e}",
-                             failed_move=(actor, str(action))) from e
+                raise broken(g, logged(before, state, step), params, "legal actions apply",
+                             f"'{action}' stopped the game: {e}", failed_move=(actor, str(action))) from e
             except Exception as e:  # noqa: BLE001 - any other failure of the engine is a finding too
-                raise broken(g, before, params, "legal actions apply", f"'{action}' raised {type(e).__name__}: {e}",
-                             failed_move=(actor, str(action))) from e
+                raise broken(g, logged(before, state, step), params, "legal actions apply",
+                             f"'{action}' raised {type(e).__name__}: {e}", failed_move=(actor, str(action))) from e
             step += 1
             report.steps += 1
             if progress is not None:
@@ -223,6 +223,14 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
             raise
         report.failure = best[0]
     return report
+
+
+def logged(before: State, state: State, steps: int) -> State:
+    """``before`` (a snapshot without its log) with the log of its first ``steps`` actions, taken
+    from ``state``, the same game one action on."""
+    before.log_actor, before.log_spec = state.log_actor[:steps], state.log_spec[:steps]
+    before.log_payload = state.log_payload[:steps]
+    return before
 
 
 def pick(data: Any, n: int) -> int:

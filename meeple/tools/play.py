@@ -232,12 +232,16 @@ def _read_line_from(source: Any) -> Callable[[str], str | None]:
                 return None
         sys.stdout.write(prompt)
         sys.stdout.flush()
-        line = source.readline()
+        line = source.readline(MAX_MOVE_CHARS + 1)  # no more: a longer answer is not a move
         if line == "":
             return None
+        if not line.endswith("\n"):  # the rest of an overlong line is dropped, unread into memory
+            rest = line
+            while rest and not rest.endswith("\n"):
+                rest = source.readline(MAX_MOVE_CHARS + 1)
         line = line.rstrip("\r\n")
         if not _isatty(source):  # piped answers are not echoed by a terminal: show them
-            sys.stdout.write(line + "\n")
+            sys.stdout.write((line if len(line) <= 80 else line[:80] + "...") + "\n")
         return line
     return read
 
@@ -303,8 +307,8 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                 return 1
             answer = answer.strip()
             if len(answer) > MAX_MOVE_CHARS:
-                console.print(f"[red]Not a legal move:[/red] an answer of {len(answer):,} characters "
-                              f"(at most {MAX_MOVE_CHARS:,}); give a number 1..{len(legal)} or a move's text.")
+                console.print(f"[red]Not a legal move:[/red] an answer longer than {MAX_MOVE_CHARS:,} characters; "
+                              f"give a number 1..{len(legal)} or a move's text.")
                 continue
             if not answer:
                 continue

@@ -130,42 +130,47 @@ def read_record(path: str | Path) -> Record:
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise RecordError(f"{where}:{line}: the record is not UTF-8 text (byte {e.start})") from None
-    raw = text.split("\n")
-    if len(raw) > MAX_RECORD_LINES + 1:
-        raise RecordError(f"{where}: the record has more than {MAX_RECORD_LINES:,} lines; no game's record has")
+    lines_in_all = text.count("\n") + (not text.endswith("\n"))
+    if lines_in_all > MAX_RECORD_LINES:
+        raise RecordError(f"{where}: the record has {lines_in_all:,} lines; a game's record has at most "
+                          f"{MAX_RECORD_LINES:,} (a header, a line per step, a result)")
 
     def number(digits: str) -> int:
         if len(digits.lstrip("-")) > len(str(MAX_NUMBER)):
             raise ValueError(f"a number of {len(digits.lstrip('-')):,} digits is too large")
         return int(digits)
 
-    docs: list[tuple[int, Any]] = []
-    for n, line in enumerate(raw, 1):
-        if not line.strip():
-            continue
+    def parsed(n: int, line: str) -> Any:
         try:
-            docs.append((n, json.loads(line, parse_int=number)))
+            return json.loads(line, parse_int=number)
         except json.JSONDecodeError as e:
             if n == 1 and not line.lstrip().startswith("{"):
                 raise RecordError(f"{where}:1: this is not a game record (JSON lines, as 'meeple simulate --records' "
                                   f"and 'meeple fuzz' write them){_looks_like(line)}") from None
-            cut = " (the record was cut short?)" if n == len(raw) and not text.endswith("\n") else ""
+            if n == 1 and line.strip() == "{":
+                raise RecordError(f"{where}:1: this is not a game record but a JSON document spread over "
+                                  f"lines (an IR document? 'meeple replay' takes a record, one JSON object per "
+                                  f"line)") from None
+            cut = " (the record was cut short?)" if n == lines_in_all and not text.endswith("\n") else ""
             raise RecordError(f"{where}:{n}:{e.colno}: not a JSON line: {e.msg}{cut}") from None
         except RecursionError:
             raise RecordError(f"{where}:{n}: not a JSON line: nested too deeply") from None
         except ValueError as e:  # a number too long to read
             raise RecordError(f"{where}:{n}: {e}") from None
-    if not docs:
-        raise RecordError(f"{where}: the record is empty")
 
-    n, header = docs[0]
+    # one line at a time, kept only as what it says (a record may have a million lines)
+    numbered = ((n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip())
+    first = next(numbered, None)
+    if first is None:
+        raise RecordError(f"{where}: the record is empty")
+    n, header = first[0], parsed(*first)
     if not isinstance(header, dict) or header.get("meeple_record") is None:
         what = " (it is an IR document: 'meeple replay' takes a game record)" \
             if isinstance(header, dict) and "meeple" in header else ""
         raise RecordError(f"{where}:{n}: the first line is not a meeple record header "
                           '(expected {"meeple_record": 1, ...})' + what)
     if header["meeple_record"] != RECORD_VERSION:
-        raise RecordError(f"{where}:{n}: record version {header['meeple_record']!r} is not supported "
+        raise RecordError(f"{where}:{n}: record version {_cut(header['meeple_record'])} is not supported "
                           f"(this meeple reads version {RECORD_VERSION})")
     rules, players, params = header.get("rules"), header.get("players"), header.get("params", {})
     if not isinstance(rules, str) or not rules or "\0" in rules:
@@ -185,7 +190,8 @@ def read_record(path: str | Path) -> Record:
     lines: list[int] = []
     result: dict[str, Any] | None = None
     result_line = 0
-    for n, doc in docs[1:]:
+    for n, line in numbered:
+        doc = parsed(n, line)
         if result is not None:
             raise RecordError(f"{where}:{n}: a line after the result line")
         if isinstance(doc, dict) and "result" in doc:
@@ -198,7 +204,7 @@ def read_record(path: str | Path) -> Record:
                               '{"actor": seat or "chance", "action": "..."}')
         actor = doc["actor"]
         if not (actor == CHANCE_ACTOR or isinstance(actor, int) and not isinstance(actor, bool)):
-            raise RecordError(f"{where}:{n}: the actor must be a seat number or \"chance\", not {actor!r}")
+            raise RecordError(f"{where}:{n}: the actor must be a seat number or \"chance\", not {_cut(actor)}")
         if isinstance(actor, int) and not 0 <= actor < players:
             raise RecordError(f"{where}:{n}: seat {actor} does not exist: the record is of {players} players, "
                               f"seats 0..{players - 1}")
@@ -207,6 +213,12 @@ def read_record(path: str | Path) -> Record:
     if result is None:
         raise RecordError(f"{where}: the record has no result line (was it cut short?)")
     return Record(rules, rules_hash, dict(params), players, actions, result, where, lines, result_line)
+
+
+def _cut(value: Any, limit: int = 60) -> str:
+    """A value of a record, as a message shows it: its repr, cut when long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _looks_like(line: str) -> str:
@@ -277,9 +289,10 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
 
     cards = total_cards(state)
     for i, (actor, text) in enumerate(rec.actions, 1):
-        before = state.clone()
+        before = state.clone(log=False)  # (for the invariants; the log would make each step cost the game so far)
         now = state.current_player()
-        step = f"{rec.at(rec.lines[i - 1] if i <= len(rec.lines) else 0)}: step {i} ({_actor_name(actor)}: {text})"
+        step = f"{rec.at(rec.lines[i - 1] if i <= len(rec.lines) else 0)}: step {i} ({_actor_name(actor)}: " \
+               f"{text if len(text) <= 80 else text[:80] + '...'})"
         if now == TERMINAL:
             return _fail(report, i, f"{step}: the game is already over ({state.outcome}); "
                                     f"the record has {len(rec.actions) - i + 1} more action(s)")
