@@ -543,9 +543,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.records:
         try:
             os.makedirs(args.records, exist_ok=True)
-        except OSError as e:
-            _err(f"meeple: error: cannot make the records folder {args.records}: {e.strerror or e}")
-            return 1
+        except OSError as e:  # a folder named on the command line that cannot be: a usage mistake
+            raise UsageError(f"--records {args.records}: cannot make the folder: {e.strerror or e}") from None
     progress, finish = _progress(args.games, quiet=args.json)
     t0 = time.perf_counter()
     try:
