@@ -133,7 +133,8 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
             errors.append(_syntax_diagnostic(e, file, text))
     keywords = [_reserved_diagnostic(t, file) for t in _reserved_seen]
     _reserved_seen.clear()
-    errors = _merged(char_errors, keywords, errors)
+    foreign = {(d.line, d.col) for d in char_errors}  # what the parser says just after one is its echo
+    errors = _merged(char_errors, keywords, [e for e in errors if (e.line, e.col - 1) not in foreign])
     if errors or tree is None:
         if original.lstrip().startswith(("{", "[")) and _is_json(original):
             errors = [Diagnostic(file, "this file is JSON, not rules text: an IR document is read from a file "
