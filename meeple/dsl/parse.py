@@ -224,6 +224,14 @@ def _insert_missing(e: UnexpectedToken) -> str:
     candidates: list[list[str]] = [[t] for t in INSERT_FIRST if t in choices]
     if e.token.type in DECLARATION_STARTS and "RBRACE" in choices:
         candidates.insert(0, ["RBRACE"] * _open_blocks(ip))
+    elif e.token.type == "WHEN" and "GAME" in choices:  # 'end when' ran into an open block: the 'end' was
+        after_end = ip.copy(deepcopy_values=False)     # read as 'end game'; close it and the blocks, then
+        after_end.parser_state.parse_conf = quiet      # read 'end' again
+        try:
+            after_end.feed_token(Token.new_borrow_pos("GAME", "", e.token))
+            candidates.insert(0, ["GAME", *["RBRACE"] * _open_blocks(after_end), "END"])
+        except UnexpectedInput:
+            pass
     for missing in candidates:
         trial = ip.copy(deepcopy_values=False)
         trial.parser_state.parse_conf = quiet
