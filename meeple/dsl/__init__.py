@@ -166,7 +166,7 @@ def read_checked(path: str, params: Optional[dict[str, int]] = None) -> "Checked
     is_json = looks_like_ir(path, text)
     from .limits import MAX_SOURCE_BYTES
     if not is_json and len(text) <= MAX_SOURCE_BYTES:
-        from .parse import empty_file
+        from .text import empty_file
         empty = empty_file(text, path)
         if empty is not None:
             raise RulesSyntaxError([empty], text)
@@ -184,7 +184,7 @@ def read_checked(path: str, params: Optional[dict[str, int]] = None) -> "Checked
         raise e from None
     game = check_ir(ir, path, params, None if is_json else text)
     if not is_json:
-        from .parse import text_warnings
+        from .text import text_warnings
         game.warnings = [*text_warnings(text, path), *game.warnings]
     return game
 

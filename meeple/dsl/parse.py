@@ -158,14 +158,6 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     return rules
 
 
-def empty_file(text: str, file: str) -> Diagnostic | None:
-    """The error for a file with nothing but blanks and comments in it, or None."""
-    if re.sub(r"#[^\n\r]*", "", text).strip():
-        return None
-    return Diagnostic(file, "the file is empty: a game declares at least 'players MIN..MAX', a 'turn { ... }' "
-                            "block and an 'end when TEST' (see docs/authoring.md)", 1, 1)
-
-
 def _is_json(text: str) -> bool:
     import json
     try:
@@ -509,26 +501,6 @@ def _foreign_characters(text: str, file: str) -> tuple[list[Diagnostic], str]:
         return [], text
     pieces.append(text[last:])
     return out, "".join(pieces)
-
-
-# Controls that change how a line reads in an editor (the "Trojan Source" characters).
-BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
-
-
-def text_warnings(text: str, file: str) -> list[Diagnostic]:
-    """Warnings about the text itself: bidirectional controls in strings and comments, which make a
-    line read differently from how it runs."""
-    import unicodedata
-    text = normalize_newlines(text)
-    out = []
-    for m in BIDI.finditer(text):
-        line, col = _where(text, m.start())
-        out.append(Diagnostic(file, f"the invisible character U+{ord(m.group()):04X} "
-                                    f"{unicodedata.name(m.group(), '')} changes how this line reads in an "
-                                    f"editor; remove it", line, col, line, col + 1, kind="warning"))
-        if len(out) >= MAX_SYNTAX_ERRORS:
-            break
-    return out
 
 
 def _span(meta_or_token: Any) -> A.Span:
