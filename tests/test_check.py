@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import meeple
-from meeple.dsl import RulesError, ir_from_text, read_ir
+from meeple.dsl import RulesError, RulesSemanticError, ir_from_text, read_ir
 from meeple.dsl.check import check
 
 BASE = """\
@@ -81,7 +81,11 @@ def change(old: str, new: str, text: str = BASE) -> str:
 
 
 def diagnostics(text: str, params: dict[str, int] | None = None) -> list[tuple[str, int, int, str]]:
-    return [(d.kind, d.line, d.col, d.message) for d in check(ir_from_text(text, "t.rules"), "t.rules", params)]
+    try:
+        found = check(ir_from_text(text, "t.rules"), "t.rules", params)
+    except RulesSemanticError as e:  # found while parsing (a word outside a closed vocabulary): then the rest
+        found = [*e.diagnostics, *check(e.partial_ir, "t.rules", params)]
+    return [(d.kind, d.line, d.col, d.message) for d in found]
 
 
 def errors(text: str, params: dict[str, int] | None = None) -> list[tuple[int, int, str]]:

@@ -12,7 +12,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as A
-from .diagnostics import Diagnostic, RulesSemanticError, RulesSyntaxError, normalize_newlines
+from .diagnostics import Diagnostic, RulesSemanticError, RulesSyntaxError, did_you_mean, normalize_newlines
 
 from .limits import MAX_DEPTH, MAX_LINE_LENGTH, MAX_NESTING, MAX_NUMBER, MAX_SOURCE_BYTES, MAX_TOKENS, too_deep
 
@@ -903,13 +903,26 @@ class ToAst(Transformer):
     def args(self, meta, c):
         return _kept(c)
 
+    def _closed(self, tok: Token, vocabulary: Any, message: str) -> str:
+        """A word of a closed vocabulary (the IR holds only those: a schema enum), else an error
+        here and the vocabulary's first word in its place."""
+        words = typing.get_args(vocabulary)
+        if str(tok) in words:
+            return str(tok)
+        self.problems.append(Diagnostic(self.file, message, tok.line, tok.column, tok.end_line, tok.end_column))
+        return words[0]
+
     def filtered(self, meta, c):
-        return A.Filtered(str(c[0]), c[2], c[4], span=_span(meta))
+        func = self._closed(c[0], A.ZoneQuery, f"only count(zone where ...) takes 'where', not '{c[0]}'")
+        return A.Filtered(func, c[2], c[4], span=_span(meta))
 
     def comprehension(self, meta, c):
         k = _kept(c)
         where = k[4] if len(k) > 4 else None
-        return A.Comprehension(str(k[0]), k[1], _ident(k[2]), k[3], where, span=_span(meta))
+        aggregates = typing.get_args(A.Aggregate)
+        hint = did_you_mean(str(k[0]), aggregates) or f" (the aggregates are {', '.join(aggregates)})"
+        func = self._closed(k[0], A.Aggregate, f"unknown aggregate '{k[0]}'{hint}")
+        return A.Comprehension(func, k[1], _ident(k[2]), k[3], where, span=_span(meta))
 
     def case_arm(self, meta, c):
         return A.CaseArm(c[0], c[2], span=_span(meta))
