@@ -285,7 +285,6 @@ def _depth_error(tree: Tree, file: str) -> Diagnostic | None:
 
 
 def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
-    _source_of_error[0] = text
     line, col = max(getattr(e, "line", 1) or 1, 1), max(getattr(e, "column", 1) or 1, 1)
     if isinstance(e, UnexpectedCharacters):
         msg = f"unexpected character {e.char!r}"
@@ -321,12 +320,12 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
             note = _unclosed(text, tok.start_pos or 0)  # ('end when' inside a block: 'end game' was expected)
             notes = (note,) if note else ()
     first = tok.type == "$END" or _first_on_line(text, tok.start_pos or 0)
-    lead, hint = _hint(tok, accepts)
+    lead, hint = _hint(tok, accepts, text)
     expected = _expected(accepts, first)
     if lead:
         expected = [lead, *[e for e in expected if e != lead]][:9]
     msg = f"unexpected {found}; expected {_listed(expected)}"
-    if hint.startswith(" ('random'") and _word_before(tok) == "random":  # the mistake is the word before
+    if hint.startswith(" ('random'") and _word_before(text, tok) == "random":  # the mistake is the word before
         at = text.rfind("random", 0, tok.start_pos or 0)
         line, col = _where(text, at)
         return Diagnostic(file, f"'random' cannot stand here{hint}", line, col, line, col + len("random"))
@@ -364,17 +363,13 @@ def _listed(expected: list[str]) -> str:
 CHARACTER_HINTS = {"&": " (write 'and')", "|": " (write 'or')", "!": " (write 'not'; '!=' compares)",
                    ";": " (a statement ends with its line: no ';')", "@": "", "$": "", "?": "",
                    "^": " (there is no power operator: multiply)", "~": " (write 'not')"}
-_source_of_error = [""]  # the text being parsed, for _word_before
-
-
-def _word_before(tok: Token) -> str:
-    text = _source_of_error[0]
+def _word_before(text: str, tok: Token) -> str:
     pos = tok.start_pos or 0
     m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[max(0, pos - 100):pos])
     return m.group(1) if m else ""
 
 
-def _hint(tok: Token, accepts: set[str] | frozenset[str]) -> tuple[str, str]:
+def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[str, str]:
     """For the mistakes people make most: the expected token to name first, and a word on it."""
     word = str(tok.value)
     if tok.type == "ASSIGN" and "EQ" in accepts:
@@ -384,7 +379,7 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str]) -> tuple[str, str]:
     if word == "with" and "WITH" not in accepts:
         return "", (" ('end game with no winner' is a statement, inside a block; 'end when TEST' ends the game "
                     "when TEST holds, and 'score' decides who wins)")
-    before = _word_before(tok)
+    before = _word_before(text, tok)
     if "random" in (word, before) and "RANDOM" not in accepts:
         return "", " ('random' stands only in 'set VAR = random LOW..HIGH' or 'set VAR = random ZONE')"
     if word in ("to", "-") and "DOTDOT" in accepts:
@@ -393,7 +388,7 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str]) -> tuple[str, str]:
         return "", " (write 'else if')"
     if tok.type in ("MINUS", "PLUS", "STAR", "SLASH", "PERCENT") and set(accepts) <= {"NAME", "LBRACE"}:
         return "", " (a count made of an expression is written in brackets, e.g. (n - 2))"
-    if word == "/" and (before == "" or _source_of_error[0][(tok.start_pos or 0) + 1:][:1] == "/"):
+    if word == "/" and (before == "" or text[(tok.start_pos or 0) + 1:][:1] == "/"):
         return "", " (a comment starts with '#')"
     if tok.type == "NAME":
         import difflib
