@@ -34,28 +34,41 @@ def lower(tree: A.RulesFile, source: str) -> dict[str, Any]:
 
 
 def _node(node: A.Node) -> dict[str, Any]:
-    out: dict[str, Any] = {"node": node_kind(type(node))}
+    kind, fields = _plan(type(node))
+    out: dict[str, Any] = {"node": kind}
     at: dict[str, Any] = {}
     if node.span != A.NOWHERE:
         at[SPAN] = span_json(node.span)
-    for f in dataclasses.fields(node):
-        if f.name == "span":
-            continue
-        value = getattr(node, f.name)
-        if f.type == "Optional[Span]":  # "<field>_at": the position of a plain-value field, when known
+    for name, position_of in fields:
+        value = getattr(node, name)
+        if position_of:  # "<field>_at": the position of a plain-value field, when known
             if value is not None:
-                at[f.name.removesuffix("_at")] = span_json(value)
+                at[position_of] = span_json(value)
         elif isinstance(value, A.Ident):
-            out[f.name] = value.text
-            at[f.name] = span_json(value.span)
+            out[name] = value.text
+            at[name] = span_json(value.span)
         elif isinstance(value, list) and value and all(isinstance(v, A.Ident) for v in value):
-            out[f.name] = [v.text for v in value]
-            at[f.name] = [span_json(v.span) for v in value]
+            out[name] = [v.text for v in value]
+            at[name] = [span_json(v.span) for v in value]
         else:
-            out[f.name] = _value(value)
+            out[name] = _value(value)
     if at:
         out[AT] = at
     return out
+
+
+_PLANS: dict[type, tuple[str, list[tuple[str, str]]]] = {}
+
+
+def _plan(cls: type) -> tuple[str, list[tuple[str, str]]]:
+    """A node class's kind, and its fields but the span, each with the field whose position it
+    holds ("" for a field of its own)."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = (node_kind(cls), [
+            (f.name, f.name.removesuffix("_at") if f.type == "Optional[Span]" else "")
+            for f in dataclasses.fields(cls) if f.name != "span"])
+    return plan
 
 
 def _value(value: Any) -> Any:

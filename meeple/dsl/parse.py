@@ -8,8 +8,8 @@ from copy import copy
 from functools import lru_cache
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast as A
 from .diagnostics import Diagnostic, RulesSemanticError, RulesSyntaxError, did_you_mean, normalize_newlines
@@ -146,10 +146,8 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     to_ast = ToAst(file)
     try:
         rules = to_ast.transform(tree)
-    except VisitError as e:
-        if isinstance(e.orig_exc, RulesSemanticError):
-            e.orig_exc.source = text
-            raise e.orig_exc from None
+    except RulesSemanticError as e:
+        e.source = text
         raise
     if to_ast.problems:  # a part declared twice: the rest of the file is still checked (see read_checked)
         error = RulesSemanticError(to_ast.problems, text)
@@ -552,14 +550,26 @@ def _set_block(fields: dict[str, Any], kind: str, item: Any) -> None:
     fields[kind] = item
 
 
-@v_args(meta=True)
-class ToAst(Transformer):
-    """Lark parse tree → AST."""
+class ToAst:
+    """Lark parse tree → AST: each rule's method takes the node's position and its children,
+    already turned into AST (a rule with no method stays a ``Tree`` for its parent to read)."""
 
     def __init__(self, file: str):
-        super().__init__()
         self.file = file
         self.problems: list[Diagnostic] = []
+
+    def transform(self, tree: Tree) -> Any:
+        """What lark's ``Transformer`` does, without its cost per node (a file may hold tens of
+        thousands of declarations). The recursion is bounded: the tree's depth was checked."""
+        methods: dict[str, Any] = {}
+
+        def walk(node: Tree) -> Any:
+            children = [walk(c) if isinstance(c, Tree) else c for c in node.children]
+            method = methods.get(node.data)
+            if method is None:
+                method = methods[node.data] = getattr(self, node.data, False)
+            return method(node.meta, children) if method else Tree(node.data, children, node.meta)
+        return walk(tree)
 
     def _dup(self, what: str, node: A.Node, first: A.Node | None = None) -> None:
         s = node.span

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import random
@@ -98,7 +99,12 @@ class Game:
         self.card_zone = [self.layout.zone_names.index(c["zone"]) for c in ir["cards"]
                           for _ in c["varieties"]]
         self.source_hash = _files_hash(ir.get("sources") or [source_path]) if source_path else ""
-        self.game_hash = _game_hash(ir, self.params)
+
+    @functools.cached_property
+    def game_hash(self) -> str:
+        """A hash of the game and its params (records and saved states name it): made when first
+        needed, as a large game's IR takes a while to hash."""
+        return _game_hash(self.ir, self.params)
 
     def _const(self, e: dict) -> int:
         return self.exprs.compile(e, {})(None)
