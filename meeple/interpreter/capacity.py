@@ -14,24 +14,25 @@ from typing import Optional
 
 from meeple.dsl.checked import BUILTIN, DEFINE, KIND
 
-from .expressions import ExprCompiler, const, with_local
+from .code import Code, lit
+from .expressions import Env, ExprCompiler, with_local
 
 Capacity = tuple[tuple[int, ...], int]  # (varieties counted, most the zone may hold of them)
 
 
-def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: dict[str, str]) -> Optional[list[Capacity]]:
+def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: Env) -> Optional[list[Capacity]]:
     """The test as capacities of the zone ``dest``, or None if it is not only that.
 
     A count is of ``dest`` when its zone compiles to the same code as ``dest`` does
     where the choice stands: names are compared as bound, not as spelled."""
     out: list[Capacity] = []
-    if not _collect(test, x.gen(dest, env), x, env, out):
+    if not _collect(test, x.gen(dest, env).text, x, env, out):
         return None
     possible = x.possible(dest, env)
     return [(tuple(i for i in idx if i in possible), bound) for idx, bound in out]
 
 
-def _collect(e: dict, dest: str, x: ExprCompiler, env: dict[str, str], out: list[Capacity]) -> bool:
+def _collect(e: dict, dest: str, x: ExprCompiler, env: Env, out: list[Capacity]) -> bool:
     node = e["node"]
     if node == "bin_op" and e["op"] == "and":
         return _collect(e["left"], dest, x, env, out) and _collect(e["right"], dest, x, env, out)
@@ -39,7 +40,7 @@ def _collect(e: dict, dest: str, x: ExprCompiler, env: dict[str, str], out: list
             and e["domain"]["hi"] is None and e["domain"]["lo"]["node"] == "name" \
             and x.checked.what(e["domain"]["lo"]) == KIND:
         for value in x.layout.kind_values[e["domain"]["lo"]["id"]]:
-            if not _collect(e["body"], dest, x, with_local(env, e["var"], str(value)), out):
+            if not _collect(e["body"], dest, x, with_local(env, e["var"], lit(value)), out):
                 return False
         return True
     if x.checked.what(e) == DEFINE:
@@ -49,7 +50,7 @@ def _collect(e: dict, dest: str, x: ExprCompiler, env: dict[str, str], out: list
         counted, bound_expr, op = e["left"], e["right"], e["op"]
         if op in (">=", ">"):
             counted, bound_expr, op = e["right"], e["left"], "<=" if op == ">=" else "<"
-        bound = const(x.gen(bound_expr, env))
+        bound = x.gen(bound_expr, env).value
         idx = _counted(counted, dest, x, env)
         if bound is None or isinstance(bound, bool) or idx is None:
             return False
@@ -58,29 +59,29 @@ def _collect(e: dict, dest: str, x: ExprCompiler, env: dict[str, str], out: list
     return False
 
 
-def _collect_define(define: dict, args: list[str], dest: str, x: ExprCompiler, out: list[Capacity]) -> bool:
+def _collect_define(define: dict, args: list[Code], dest: str, x: ExprCompiler, out: list[Capacity]) -> bool:
     inner = {p: a for p, a in zip(define["params"], args)}
     return _collect(define["body"], dest, x, inner, out)
 
 
-def _counted(e: dict, dest: str, x: ExprCompiler, env: dict[str, str]) -> Optional[tuple[int, ...]]:
+def _counted(e: dict, dest: str, x: ExprCompiler, env: Env) -> Optional[tuple[int, ...]]:
     """The varieties that ``e`` counts in ``dest``, if ``e`` is such a count."""
     if e["node"] == "call" and x.checked.what(e) == DEFINE:
         define = x.checked.binding(e).decl
         args = [x.gen(a, env) for a in e["args"]]
         return _counted(define["body"], dest, x, dict(zip(define["params"], args)))
     if x.checked.what(e) == BUILTIN and e["func"] == "count" and len(e["args"]) == 1 \
-            and x.gen(e["args"][0], env) == dest:
+            and x.gen(e["args"][0], env).text == dest:
         return tuple(range(len(x.layout.variety_names)))
-    if e["node"] == "filtered" and e["func"] == "count" and x.gen(e["zone"], env) == dest:
-        decided = [const(x.gen(e["where"], x.card_env(env, str(i)))) for i in range(len(x.layout.variety_names))]
+    if e["node"] == "filtered" and e["func"] == "count" and x.gen(e["zone"], env).text == dest:
+        decided = [x.gen(e["where"], x.card_env(env, lit(i))).value for i in range(len(x.layout.variety_names))]
         if any(d is None for d in decided):
             return None
         return tuple(i for i, d in enumerate(decided) if d)
     return None
 
 
-def room_function(caps: list[Capacity], dest: dict, dest_code: str, x: ExprCompiler, env: dict[str, str]):
+def room_function(caps: list[Capacity], dest: dict, dest_code: str, x: ExprCompiler, env: Env):
     """A compiled function: the room each limit has left in the zone ``dest_code``."""
     possible = set(x.possible(dest, env))
     terms = []

@@ -17,7 +17,7 @@ board of the grid (a tile is its number on the board, an edge is 0..3).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Union
 
 from meeple.dsl import checked as C
 from meeple.dsl import fold
@@ -28,6 +28,7 @@ from meeple.dsl.walk import names
 from meeple.dsl.walk import nodes as walk_nodes
 from meeple.dsl.walk import span
 
+from .code import VARS, Code, joined, lit, name, paren, renamed, subscript
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
 from .routes import route_length
@@ -75,11 +76,9 @@ TILE_SURE = {  # the same for a tile that cannot be none
     "joined": "({0}.ends[{1}][{2}] >> {3} & 1 == 1)",
 }
 EDGE_ARGS = {"neighbour": (1,), "opposite": (0,), "open": (1,), "joined": (1, 2), "includes": (1,)}
-PLAIN = re.compile(r"[A-Za-z_]\w*(\[\w+\])*")
-# A tile that is a loop variable over the grid is always a tile (never none): no guard needed.
-LOOP_VAR = re.compile(r"_[vw]\d+")  # an aggregate's variable (or was()'s copy): it runs over values that exist
-COLUMN_READ = re.compile(r"(_A_\w+)\[(?:[^\[\]]|\[[^\[\]]*\])*\]")  # a card attribute's column, indexed by the card
-SURE_TILE = re.compile(r"_tile|_b\d+|_v\d+")
+PLAIN_RESULT = {"pos": "P", "place": "PL"}  # built-in queries that are a subscript ("P[_v1]": plain)
+TILE = name("_tile", sure=True)  # the tile a placement test or a route clause judges (never none)
+Env = dict[str, Any]  # a name of the rules → its Code (and CARD_ATTRS → the names a filter's card binds)
 
 
 class TooDeep(Exception):
@@ -93,17 +92,17 @@ class TooDeep(Exception):
 CARD_ATTRS = "\0card"  # env entry: the names a filter's card binds (a name no rule can spell)
 
 
-def is_local(name: str, env: dict[str, str]) -> bool:
+def is_local(name: str, env: Env) -> bool:
     """Is ``name`` a local, loop variable or define parameter (not a filtered card's attribute)?"""
-    return name in env and name not in env.get(CARD_ATTRS, "").split(",")
+    return name in env and name not in env.get(CARD_ATTRS, ())
 
 
-def with_local(env: dict[str, str], name: str, code: str) -> dict[str, str]:
+def with_local(env: Env, name: str, code: Code) -> Env:
     """``env`` with the local ``name`` read as ``code`` (it hides a card attribute of that name)."""
     inner = dict(env)
     inner[name] = code
-    if name in inner.get(CARD_ATTRS, "").split(","):
-        inner[CARD_ATTRS] = ",".join(a for a in inner[CARD_ATTRS].split(",") if a != name)
+    if name in inner.get(CARD_ATTRS, ()):
+        inner[CARD_ATTRS] = tuple(a for a in inner[CARD_ATTRS] if a != name)
     return inner
 
 
@@ -211,33 +210,9 @@ def _pick(subject: Any, matches: tuple, values: tuple, default: Any) -> Any:
     return default
 
 
-def _bare(code: str) -> str:
-    """``((L[3]))`` → ``L[3]``: the parentheses that inlining a define puts around an argument."""
-    while code.startswith("((") and code.endswith("))") or (code.startswith("(") and code.endswith(")")
-                                                             and code.count("(") == 1):
-        code = code[1:-1]
-    return code
-
-
-def const(code: str) -> Any:
-    """The Python value of ``code`` if it is a literal int or bool, else ``None``."""
-    c = code[1:-1] if code.startswith("(") and code.endswith(")") and code.count("(") == 1 else code
-    if c in ("True", "False"):
-        return c == "True"
-    if c.lstrip("-").isdigit():
-        return int(c)
-    return None
-
-
-def lit(value: Any) -> str:
-    if isinstance(value, bool):
-        return "True" if value else "False"
-    return f"({value})" if value < 0 else str(value)
-
-
 class ExprCompiler:
-    """IR expression → Python source → function. ``env`` maps a name to the Python
-    code that reads it (a local slot, a loop variable, a define's argument)."""
+    """IR expression → ``Code`` → function. ``env`` maps a name to the ``Code`` that reads it
+    (a local slot, a loop variable, a define's argument)."""
 
     def __init__(self, checked: CheckedGame, layout: Layout, slots: "SlotAllocator",
                  can_hold: dict[str, set[int]] | None = None):
@@ -264,27 +239,30 @@ class ExprCompiler:
             if shapes else {}
         self.route_fns: dict[str, str] = {}
 
-    def name(self, prefix: str) -> str:
+    def name(self, prefix: str, sure: bool = False) -> Code:
+        """A fresh name of generated code (``sure``: it only ever holds values that exist)."""
         self.fresh += 1
-        return f"_{prefix}{self.fresh}"
+        return name(f"_{prefix}{self.fresh}", sure)
 
     def constant(self, value: Any, prefix: str = "K") -> str:
         """Put ``value`` in the namespace of generated code; return its name."""
-        name = self.name(re.sub(r"\W", "_", prefix))
-        self.ns[name] = value
-        return name
+        key = self.name(re.sub(r"\W", "_", prefix)).text
+        self.ns[key] = value
+        return key
 
     # ---- functions ----
-    def compile(self, e: dict, env: dict[str, str]) -> Fn:
+    def compile(self, e: dict, env: Env) -> Fn:
         return self.function(self.gen(e, env))
 
-    def function(self, code: str, assign: tuple[str, str] | None = None, params: tuple[str, ...] = ()) -> Fn:
+    def function(self, code: Union[Code, str], assign: tuple[str, str] | None = None,
+                 params: tuple[str, ...] = ()) -> Fn:
         """``def _f(st, *params): return code`` compiled; ``assign`` = (name, code) sets a local first."""
-        value = const(code)
+        value = code.value if isinstance(code, Code) else None
         if value is not None and assign is None and not params:
             fn = lambda st: value  # noqa: E731
             fn.constant = value  # callers may read it once instead of calling
             return fn
+        code = str(code)
         needed = code + (" " + assign[1] if assign else "")
         lines = [f"    {line}" for word, line in PREAMBLE
                  if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
@@ -322,7 +300,7 @@ class ExprCompiler:
         return fn
 
     # ---- dispatch ----
-    def gen(self, e: dict, env: dict[str, str]) -> str:
+    def gen(self, e: dict, env: Env) -> Code:
         if span(e):
             self.at = span(e)  # where to point should Python refuse the code
         return getattr(self, "g_" + e["node"])(e, env)
@@ -342,9 +320,9 @@ class ExprCompiler:
         if what in (C.LOCAL, C.ATTRIBUTE):
             return env[name]
         if what == C.PLAYERS:
-            return "st.players"
+            return Code("st.players")
         if what == C.CURRENT:
-            return "st.current"
+            return Code("st.current", sure=True)
         if what == C.PARAM:
             return lit(lay.params[name])
         if what == C.DEFINE:
@@ -352,13 +330,13 @@ class ExprCompiler:
         if what == C.VALUE:
             return lit(lay.value_id[name])
         if what == C.ZONE:
-            return f"z[{lay.shared_zone_slot[name]}]"
+            return subscript("z", lit(lay.shared_zone_slot[name]))
         if what == C.VAR:
-            return f"st.vars[{lay.shared_var_slot[name]}]"
+            return Code(f"st.vars[{lay.shared_var_slot[name]}]", reads=frozenset({VARS}))
         if what == C.TRACK:
             return lit(lay.track_names.index(name))
         if what == C.GRID:
-            return "G"
+            return Code("G")
         raise LookupError(f"a name bound to a {what} has no value here: this is a bug in meeple")
 
     def var_named(self, e: dict) -> str:
@@ -367,17 +345,20 @@ class ExprCompiler:
             return ""
         return f", {e.get('id') or e['func']!r}"
 
-    def inline(self, define: dict, args: list[str]) -> str:
-        return self.gen(define["body"], {p: (a if const(a) is not None else f"({a})")
-                                         for p, a in zip(define["params"], args)})
+    def inline(self, define: dict, args: list[Code]) -> Code:
+        return self.gen(define["body"], {p: (a if a.known else paren(a)) for p, a in zip(define["params"], args)})
+
+    def guarded(self, helper: str, arg: Code, e: dict) -> Code:
+        """``helper(arg)``: the run-time check that a value read from a var is not none."""
+        return joined(f"{helper}({arg}{self.var_named(e)})", arg)
 
     def g_call(self, e, env):
         func, sym, lay = e["func"], self.sym, self.layout
         what = self.binding(e).what
         args = [self.gen(a, env) for a in e["args"]]
         for i in EDGE_ARGS.get(func, ()) if what == C.BUILTIN else ():
-            if i < len(args) and const(args[i]) is None and "st.vars" in args[i]:
-                args[i] = f"_edge({args[i]}{self.var_named(e['args'][i])})"  # a var's edge may still be none
+            if i < len(args) and not args[i].known and VARS in args[i].reads:
+                args[i] = self.guarded("_edge", args[i], e["args"][i])  # a var's edge may still be none
         if what == C.DEFINE:
             return self.inline(self.binding(e).decl, args)
         if what == C.WAS:  # in an invariant: the same expression, read in the state before the step
@@ -385,76 +366,77 @@ class ExprCompiler:
             outer = sorted({n["id"] for n in walk_nodes(arg) if n.get("node") == "name"
                             and self.binding(n).what == C.LOCAL and n["id"] in env})  # loop variables it uses,
             # bound outside it, passed on
-            inner = {n: f"_w{i}" for i, n in enumerate(outer)}
-            fn = self.statements([f"return {self.gen(arg, inner)}"], params=tuple(inner.values()))
-            return f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n] for n in outer)})"
-        if what in (C.ZONE, C.VAR) and args and "st.vars" in args[0]:
-            args[0] = f"_seat({args[0]}{self.var_named(e['args'][0])})"  # a var's player may still be none
+            inner = {n: renamed(env[n], f"_w{i}") for i, n in enumerate(outer)}
+            fn = self.statements([f"return {self.gen(arg, inner)}"], params=tuple(c.text for c in inner.values()))
+            return joined(f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n].text for n in outer)})",
+                          *(env[n] for n in outer))
+        if what in (C.ZONE, C.VAR) and args and VARS in args[0].reads:
+            args[0] = self.guarded("_seat", args[0], e["args"][0])  # a var's player may still be none
         if what == C.ZONE:
-            return f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]"
+            return joined(f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]", args[0])
         if what == C.TILE_VAR:
             k = lay.tile_var_names.index(func)
-            start = const(self.gen(sym.vars[func]["init"], {}))
-            if SURE_TILE.fullmatch(_bare(args[0])):
-                return f"G.tv[{k}][{_bare(args[0])}]"
-            if PLAIN.fullmatch(_bare(args[0])):
-                return f"(G.tv[{k}][{_bare(args[0])}] if {_bare(args[0])} >= 0 else {lit(start or 0)})"
-            return f"_tile_value(G.tv[{k}], {args[0]}, {lit(start or 0)})"
+            start = self.gen(sym.vars[func]["init"], {}).value
+            tile = args[0].unwrapped()
+            if tile.sure:
+                return joined(f"G.tv[{k}][{tile}]", tile, tile_var=(k, tile.text))
+            if tile.plain:
+                return joined(f"(G.tv[{k}][{tile}] if {tile} >= 0 else {lit(start or 0)})", tile)
+            return joined(f"_tile_value(G.tv[{k}], {args[0]}, {lit(start or 0)})", args[0])
         if what == C.ROUTE:
-            return f"{self.route_function(func)}(st, {', '.join(args)})"
+            return joined(f"{self.route_function(func)}(st, {', '.join(map(str, args))})", *args)
         if what == C.GRID_COUNT:
-            return "len(G.x)"
+            return Code("len(G.x)")
         if what == C.VAR:
-            return f"st.vars[st.var_base[{lay.var_names.index(func)}] + {args[0]}]"
-        if func in TILE_SURE and SURE_TILE.fullmatch(_bare(args[0])):
-            return TILE_SURE[func].format("G", _bare(args[0]), *args[1:])
-        if func in TILE_INLINE and PLAIN.fullmatch(_bare(args[0])):
-            return TILE_INLINE[func].format("G", _bare(args[0]), *args[1:])
+            return joined(f"st.vars[st.var_base[{lay.var_names.index(func)}] + {args[0]}]", args[0],
+                          reads=frozenset({VARS}))
+        tile = args[0].unwrapped() if args else None
+        if func in TILE_SURE and tile.sure:
+            return joined(TILE_SURE[func].format("G", tile, *args[1:]), *args)
+        if func in TILE_INLINE and tile.plain:
+            return joined(TILE_INLINE[func].format("G", tile, *args[1:]), *args)
         if func in PIECE_ARG and not self.sure_piece(args[0]):
-            args[0] = f"_piece({args[0]}{self.var_named(e['args'][0])})"  # a var, an attribute, at_place: none?
+            args[0] = self.guarded("_piece", args[0], e["args"][0])  # a var, an attribute, at_place: none?
+        if func in PLAIN_RESULT:
+            return subscript(PLAIN_RESULT[func], args[0])
         if func in BUILTIN_CODE:
-            return BUILTIN_CODE[func].format(*args)
+            return joined(BUILTIN_CODE[func].format(*args), *args)
         if func in ("min", "max"):
-            values = [const(a) for a in args]
-            if all(v is not None for v in values):
+            if all(a.known for a in args):
+                values = [a.value for a in args]
                 return lit(min(values) if func == "min" else max(values))
-            return f"{func}({', '.join(args)})"
+            return joined(f"{func}({', '.join(map(str, args))})", *args)
         raise LookupError(f"the query '{func}' bound to a {what} has no code: this is a bug in meeple")
 
     # ---- cards ----
-    def card_env(self, env: dict[str, str], card: str) -> dict[str, str]:
+    def card_env(self, env: Env, card: Code) -> Env:
         """Inside ``where``: card attributes read the card ``card``. Locals and define
         parameters shadow them; an enclosing filter's card does not (the inner card wins)."""
         inner = {k: v for k, v in env.items() if is_local(k, env)}
-        bound = [attr for attr in self.columns if attr not in inner]
+        bound = tuple(attr for attr in self.columns if attr not in inner)
         for attr in bound:
-            inner[attr] = self.attr_of(self.columns[attr], card)
-        inner[CARD_ATTRS] = ",".join(bound)
+            inner[attr] = self.attr_of(attr, card)
+        inner[CARD_ATTRS] = bound
         return inner
 
-    def sure_piece(self, code: str) -> bool:
+    def sure_piece(self, code: Code) -> bool:
         """Is ``code`` a piece that cannot be none: a piece's number, a loop variable over pieces,
         or an attribute that every card has?"""
-        value = const(code)
-        if isinstance(value, int):
-            return value >= 0
-        column = COLUMN_READ.fullmatch(_bare(code))
-        if column and column[1] in self.ns:
-            return NO_VALUE not in self.ns[column[1]]
-        return bool(LOOP_VAR.fullmatch(_bare(code)))
+        return code.unwrapped().sure
 
-    def attr_of(self, column: str, card: str) -> str:
-        index = const(card)
-        if index is not None:
-            return lit(self.ns[column][index])
-        return f"{column}[{card}]"
+    def attr_of(self, attr: str, card: Code) -> Code:
+        """Card ``card``'s attribute ``attr``: sure when every card has it."""
+        column = self.columns[attr]
+        if card.known:
+            return lit(self.ns[column][card.value])
+        return subscript(column, card, sure=NO_VALUE not in self.ns[column])
 
-    def indices_sum(self, zone: str, idx: tuple[int, ...]) -> str:
+    def indices_sum(self, zone: Code, idx: tuple[int, ...]) -> Code:
         if not idx:
-            return "0"
+            return lit(0)
         if len(idx) == 1:
-            return f"{zone}[{idx[0]}]"
-        return "(" + " + ".join(f"{zone}[{i}]" for i in idx) + ")"
+            return joined(f"{zone}[{idx[0]}]", zone)
+        return joined("(" + " + ".join(f"{zone}[{i}]" for i in idx) + ")", zone)
 
     def g_filtered(self, e, env):
         zone = self.gen(e["zone"], env)
@@ -466,13 +448,13 @@ class ExprCompiler:
         if self.unrolling < UNROLL_NESTING:
             self.unrolling += 1
             try:
-                decided = [const(self.gen(where, self.card_env(env, lit(i)))) for i in range(n)]
+                decided = [self.gen(where, self.card_env(env, lit(i))).value for i in range(n)]
             finally:
                 self.unrolling -= 1
         if all(d is not None for d in decided):
             idx = tuple(i for i, d in enumerate(decided) if d and i in possible)
             if len(idx) > 1 and set(idx) == set(possible):
-                return f"sum({zone})"  # the others are never there
+                return joined(f"sum({zone})", zone)  # the others are never there
             return self.indices_sum(zone, idx)
         left, right = where.get("left"), where.get("right")
         if where["node"] == "bin_op" and where["op"] == "==" and left["node"] == "name" \
@@ -483,12 +465,12 @@ class ExprCompiler:
                 for i, v in enumerate(self.ns[self.columns[left["id"]]]):
                     if i in possible:
                         groups[v] = groups.get(v, ()) + (i,)
-                return f"_count_by({zone}, {self.constant(groups, 'G')}, {value})"
+                return joined(f"_count_by({zone}, {self.constant(groups, 'G')}, {value})", zone, value)
         i, c = self.name("i"), self.name("c")
         test = self.gen(where, self.card_env(env, i))
-        return f"sum({c} for {i}, {c} in enumerate({zone}) if {c} and {test})"
+        return joined(f"sum({c} for {i}, {c} in enumerate({zone}) if {c} and {test})", zone, test)
 
-    def possible(self, zone: dict, env: dict[str, str]) -> set[int] | range:
+    def possible(self, zone: dict, env: Env) -> set[int] | range:
         """The varieties the zone expression ``zone`` can hold (all, when unknown)."""
         everything = range(len(self.layout.variety_names))
         if self.checked.what(zone) == C.LOCAL:
@@ -499,22 +481,24 @@ class ExprCompiler:
     def g_attr(self, e, env):
         name = e["name"]
         if name in self.sym.tile_attrs:
-            tile = _bare(self.gen(e["obj"], env))
+            obj = self.gen(e["obj"], env)
+            tile = obj.unwrapped()
             kind = self.sym.attrs[name]
             default = lit(False if kind == "bool" else 0 if kind in ("int", "edges") else NO_VALUE)
             # No tile (none) has no attributes: it reads as the attribute's default.
-            if SURE_TILE.fullmatch(tile):
+            if tile.sure:
                 if name in self.turned:
-                    return f"{self.turned[name]}[G.variety[{tile}]][G.rot[{tile}]]"
-                return f"{self.columns[name]}[G.variety[{tile}]]"
+                    return joined(f"{self.turned[name]}[G.variety[{tile}]][G.rot[{tile}]]", tile)
+                return joined(f"{self.columns[name]}[G.variety[{tile}]]", tile)
             if name in self.turned:
-                if PLAIN.fullmatch(tile):
-                    return f"({self.turned[name]}[G.variety[{tile}]][G.rot[{tile}]] if {tile} >= 0 else 0)"
-                return f"_turned({self.turned[name]}, G, {tile})"
-            if PLAIN.fullmatch(tile):
-                return f"({self.columns[name]}[G.variety[{tile}]] if {tile} >= 0 else {default})"
-            return f"_tile_attr({self.columns[name]}, G, {tile}, {default})"
-        return self.attr_of(self.columns[name], self.gen(e["obj"], env))
+                if tile.plain:
+                    return joined(f"({self.turned[name]}[G.variety[{tile}]][G.rot[{tile}]] if {tile} >= 0 else 0)",
+                                  tile)
+                return joined(f"_turned({self.turned[name]}, G, {tile})", tile)
+            if tile.plain:
+                return joined(f"({self.columns[name]}[G.variety[{tile}]] if {tile} >= 0 else {default})", tile)
+            return joined(f"_tile_attr({self.columns[name]}, G, {tile}, {default})", tile)
+        return self.attr_of(name, self.gen(e["obj"], env))
 
     # ---- routes ----
     def route_function(self, name: str) -> str:
@@ -526,13 +510,17 @@ class ExprCompiler:
     def compile_route(self, r: dict) -> Callable[..., int]:
         """The route as one generated function ``f(st, *args)``: its clauses as Python code
         (the route's parameters are the function's), then ``routes.route_length``."""
-        args = [f"_a{i}" for i in range(len(r["params"]))]
-        env = dict(zip(r["params"], args))
+        args = [name(f"_a{i}") for i in range(len(r["params"]))]
+        env: Env = dict(zip(r["params"], args))
         clauses = {c["name"]: c for c in r["clauses"]}
 
         def clause(name: str, default: str) -> str:
             c = clauses.get(name)
-            return self.gen(c["value"], env) if c is not None else default
+            return self.gen(c["value"], env).text if c is not None else default
+
+        def tile_var_of_tile(code: Code) -> int | None:
+            """k, when ``code`` is the per-tile var k of the tile judged."""
+            return code.tile_var[0] if code.tile_var is not None and code.tile_var[1] == TILE.text else None
 
         def tile_clause(name: str, every_tile: bool = True) -> str | None:
             """A clause of a tile: its value for ``_tile``, or (``every_tile``) the list of its values
@@ -540,14 +528,14 @@ class ExprCompiler:
             c = clauses.get(name)
             if c is None:
                 return None
-            inner = {**env, c["params"][0]: "_tile"}
+            inner = {**env, c["params"][0]: TILE}
             if len(c["params"]) == 1:
                 code = self.gen(c["value"], inner)
                 if not every_tile:
-                    return code
-                whole = re.fullmatch(r"G\.tv\[(\d+)\]\[_tile\]", code)
-                if whole:  # the clause is a per-tile var: its list is the answer
-                    return f"G.tv[{whole.group(1)}]"
+                    return code.text
+                whole = tile_var_of_tile(code)
+                if whole is not None:  # the clause is a per-tile var: its list is the answer
+                    return f"G.tv[{whole}]"
                 return f"[{code} for _tile in range(len(G.x))]"
             # The parts of an 'and' that do not look at the edge are tested once per tile.
             edge = c["params"][1]
@@ -557,21 +545,19 @@ class ExprCompiler:
             masks = []
             for e in range(4):  # one test per edge, each folded with its edge known
                 test = self.gen(_all_of(per_edge), {**inner, edge: lit(e)})
-                known = const(test)
-                masks.append(f"({1 << e} if {test} else 0)" if known is None else lit(1 << e if known else 0))
+                masks.append(lit(1 << e if test.value else 0).text if test.known else f"({1 << e} if {test} else 0)")
             mask = " | ".join(masks)
             if not guard:
                 return f"{{_tile: _m for _tile in range(len(G.x)) if (_m := {mask})}}"
             test = self.gen(_all_of(guard), inner)
-            flag = re.fullmatch(r"G\.tv\[(\d+)\]\[_tile\]", test)
-            if flag:  # only the tiles whose flag is set can stop a walk (often none is)
-                k = flag.group(1)
+            k = tile_var_of_tile(test)
+            if k is not None:  # only the tiles whose flag is set can stop a walk (often none is)
                 return f"({{_tile: {mask} for _tile, _on in enumerate(G.tv[{k}]) if _on}} if any(G.tv[{k}]) else {{}})"
             return f"{{_tile: {mask} for _tile in range(len(G.x)) if {test}}}"
         enter = tile_clause("enter_start", every_tile=False)
         body = [
-            f"_t0 = {clause('start', lit(NO_VALUE))}",
-            f"_e0 = {clause('start_edge', lit(NO_VALUE))}",
+            f"_t0 = {clause('start', lit(NO_VALUE).text)}",
+            f"_e0 = {clause('start_edge', lit(NO_VALUE).text)}",
             "if _t0 < 0 or _e0 < 0:",
             "    return 0",
             "_tile = _t0",
@@ -580,69 +566,72 @@ class ExprCompiler:
             f"{tile_clause('blocked') or '[False] * len(G.x)'}, {tile_clause('stops') or '{}'}, "
             f"{clause('passes', '0')}, {clause('enough', 'len(G.x)')})",
         ]
-        return self.statements(body, params=tuple(args))
+        return self.statements(body, params=tuple(a.text for a in args))
 
     # ---- aggregates ----
-    def domain_code(self, d: dict, env: dict[str, str]) -> tuple[str, str]:
-        """('values' | 'cards', Python code of the iterable)."""
+    def domain_code(self, d: dict, env: Env) -> tuple[str, Code]:
+        """('values' | 'cards', the code of the iterable)."""
         if d["players"]:
             i = self.name("p")
-            return "values", f"((st.current + {i}) % st.players for {i} in range(st.players))"
+            return "values", Code(f"((st.current + {i}) % st.players for {i} in range(st.players))", generator=True)
         if d["hi"] is not None:
-            return "values", f"_range({self.gen(d['lo'], env)}, {self.gen(d['hi'], env)})"
+            lo, hi = self.gen(d["lo"], env), self.gen(d["hi"], env)
+            return "values", joined(f"_range({lo}, {hi})", lo, hi)
         lo = d["lo"]
         if self.checked.what(lo) == C.KIND:
-            return "values", repr(tuple(self.layout.kind_values[lo["id"]]))
+            values = tuple(self.layout.kind_values[lo["id"]])
+            return "values", Code(repr(values), items=values)
         if self.checked.what(lo) == C.GRID:
-            return "values", "range(len(G.x))"
+            return "values", Code("range(len(G.x))")
         return "cards", self.gen(lo, env)
 
-    def domain(self, d: dict, env: dict[str, str]) -> tuple[str, Fn]:
+    def domain(self, d: dict, env: Env) -> tuple[str, Fn]:
         kind, code = self.domain_code(d, env)
-        return kind, self.function(f"tuple({code})" if "for" in code else code)
+        return kind, self.function(f"tuple({code})" if code.generator else code)
 
     def g_comprehension(self, e, env):
         func, d = e["func"], e["domain"]
         # An aggregate does not depend on the order of the players; a loop statement does.
-        kind, dom = ("values", "range(st.players)") if d["players"] else self.domain_code(d, env)
+        kind, dom = ("values", Code("range(st.players)")) if d["players"] else self.domain_code(d, env)
         where = e["where"]
         unrolled = None
         if self.unrolling < UNROLL_NESTING:
             self.unrolling += 1
             try:
-                if kind == "values" and dom.startswith("(") and "for" not in dom:
-                    unrolled = self.unroll(func, e, env, eval(dom))
+                if kind == "values" and dom.items is not None:
+                    unrolled = self.unroll(func, e, env, dom.items)
                 elif kind == "cards" and func in ("sum", "count"):
                     unrolled = self.unroll_cards(func, e, env, dom)
             finally:
                 self.unrolling -= 1
         if unrolled is not None:
             return unrolled
-        v = self.name("v")
+        v = self.name("v", sure=True)
         inner = with_local(env, e["var"], v)
         body = self.gen(e["body"], inner)
-        where_code = self.gen(where, inner) if where is not None else ""
+        where_code = self.gen(where, inner) if where is not None else None
         test = f" if {where_code}" if where is not None else ""
+        parts = (dom, body) + ((where_code,) if where_code is not None else ())
         if kind == "cards":
             c = self.name("c")
             loop = f"for {v}, {c} in enumerate({dom}) if {c}"
             test = test.replace(" if ", " and ", 1) if test else ""
             if func == "sum":
-                return f"sum(({body}) * {c} {loop}{test})"
+                return joined(f"sum(({body}) * {c} {loop}{test})", *parts)
             if func == "count":
-                return f"sum({c} {loop}{test} and ({body}))"
+                return joined(f"sum({c} {loop}{test} and ({body}))", *parts)
         else:
             loop = f"for {v} in {dom}"
             if func == "sum":
-                return f"sum({body} {loop}{test})"
+                return joined(f"sum({body} {loop}{test})", *parts)
             if func == "count":
                 cond = f" if ({where_code}) and ({body})" if where is not None else f" if {body}"
-                return f"sum(1 {loop}{cond})"
+                return joined(f"sum(1 {loop}{cond})", *parts)
         if func in ("max", "min"):
-            return f"{func}(({body} {loop}{test}), default=0)"
-        return f"{func}({body} {loop}{test})"
+            return joined(f"{func}(({body} {loop}{test}), default=0)", *parts)
+        return joined(f"{func}({body} {loop}{test})", *parts)
 
-    def unroll_cards(self, func: str, e: dict, env: dict[str, str], zone: str) -> str | None:
+    def unroll_cards(self, func: str, e: dict, env: Env, zone: Code) -> Code | None:
         """``sum(c.x for c in zone)`` over the few varieties the zone can hold, each term folded:
         ``sum(c.x for c in front(p))`` → ``(-1 * Z[10] + 2 * Z[11])``."""
         possible = self.possible(e["domain"]["lo"], env)
@@ -652,18 +641,17 @@ class ExprCompiler:
         for i in sorted(possible):
             inner = with_local(env, e["var"], lit(i))
             body = self.gen(e["body"], inner)
-            where = self.gen(e["where"], inner) if e["where"] is not None else "True"
+            where = self.gen(e["where"], inner) if e["where"] is not None else lit(True)
             if func == "count":
                 body, where = lit(1), self.logic("and", where, body)
-            known_where, known_body = const(where), const(body)
-            if known_where is False or known_body in (0, False):
+            if where.value is False or body.value in (0, False):
                 continue
-            if known_where is None or known_body is None:
+            if not where.known or not body.known:
                 return None  # the term depends on the state: not worth unrolling
-            terms.append(f"{zone}[{i}]" if known_body == 1 else f"{lit(known_body)} * {zone}[{i}]")
+            terms.append(joined(f"{zone}[{i}]" if body.value == 1 else f"{lit(body.value)} * {zone}[{i}]", zone))
         return self.fold_sum(terms)
 
-    def unroll(self, func: str, e: dict, env: dict[str, str], values: tuple) -> str | None:
+    def unroll(self, func: str, e: dict, env: Env, values: tuple) -> Code | None:
         """``any(f(a) for a in K)`` over a fixed kind K → ``f(k1) or f(k2) ...``, folded."""
         if len(values) > UNROLL_LIMIT or (func in ("max", "min") and e["where"] is not None):
             return None
@@ -671,33 +659,34 @@ class ExprCompiler:
         for value in values:
             inner = with_local(env, e["var"], lit(value))
             body = self.gen(e["body"], inner)
-            where = self.gen(e["where"], inner) if e["where"] is not None else "True"
+            where = self.gen(e["where"], inner) if e["where"] is not None else lit(True)
             terms.append((where, body))
         if func == "any":
             parts = [self.logic("and", w, b) for w, b in terms]
-            return self.fold_chain("or", parts, "False")
+            return self.fold_chain("or", parts, lit(False))
         if func == "all":
             parts = [self.logic("or", self.negate(w), b) for w, b in terms]
-            return self.fold_chain("and", parts, "True")
+            return self.fold_chain("and", parts, lit(True))
         if func == "sum":
-            parts = [b if const(w) is True else f"({b} if {w} else 0)" for w, b in terms if const(w) is not False]
+            parts = [b if w.value is True else joined(f"({b} if {w} else 0)", b, w) for w, b in terms
+                     if w.value is not False]
             return self.fold_sum(parts)
         if func == "count":
             parts = [self.logic("and", w, b) for w, b in terms]
-            return self.fold_sum([p if const(p) is None else lit(int(const(p))) for p in
-                                  (f"(1 if {p} else 0)" if const(p) is None else p for p in parts)])
+            return self.fold_sum([p if not p.known else lit(int(p.value)) for p in
+                                  (joined(f"(1 if {p} else 0)", p) if not p.known else p for p in parts)])
         if func in ("max", "min"):
             if not terms:
-                return "0"
-            values_ = [const(b) for _, b in terms]
-            if all(x is not None for x in values_):
+                return lit(0)
+            if all(b.known for _, b in terms):
+                values_ = [b.value for _, b in terms]
                 return lit(max(values_) if func == "max" else min(values_))
             if len(terms) == 1:  # max(x) of one value is x (Python's max(x) would iterate x)
                 return terms[0][1]
-            return f"{func}({', '.join(b for _, b in terms)})"
+            return joined(f"{func}({', '.join(b.text for _, b in terms)})", *(b for _, b in terms))
         return None
 
-    def fold_chain(self, op: str, parts: list[str], empty: str) -> str:
+    def fold_chain(self, op: str, parts: list[Code], empty: Code) -> Code:
         code = empty
         first = True
         for p in parts:
@@ -705,78 +694,72 @@ class ExprCompiler:
             first = False
         return code
 
-    def fold_sum(self, parts: list[str]) -> str:
+    def fold_sum(self, parts: list[Code]) -> Code:
         total, rest = 0, []
         for p in parts:
-            v = const(p)
-            if v is None:
-                rest.append(p)
+            if p.known:
+                total = fold.binary("+", total, int(p.value))
             else:
-                total = fold.binary("+", total, int(v))
+                rest.append(p)
         if not rest:
             return lit(total)
-        return "(" + " + ".join(rest + ([lit(total)] if total else [])) + ")"
+        return joined("(" + " + ".join([p.text for p in rest] + ([lit(total).text] if total else [])) + ")", *rest)
 
     # ---- operators ----
-    def logic(self, op: str, a: str, b: str) -> str:
-        ca, cb = const(a), const(b)
+    def logic(self, op: str, a: Code, b: Code) -> Code:
         if op == "and":
-            if ca is not None:
-                return b if ca else "False"
-            if cb is True:
+            if a.known:
+                return b if a.value else lit(False)
+            if b.value is True:
                 return a
         else:
-            if ca is not None:
-                return "True" if ca else b
-            if cb is False:
+            if a.known:
+                return lit(True) if a.value else b
+            if b.value is False:
                 return a
-        return f"({a} {op} {b})"
+        return joined(f"({a} {op} {b})", a, b)
 
-    def negate(self, a: str) -> str:
-        ca = const(a)
-        return lit(fold.unary("not", ca)) if ca is not None else f"(not {a})"
+    def negate(self, a: Code) -> Code:
+        return lit(fold.unary("not", a.value)) if a.known else joined(f"(not {a})", a)
 
     def g_case(self, e, env):
         subject = self.gen(e["subject"], env)
         arms = [(self.gen(a["match"], env), self.gen(a["value"], env)) for a in e["arms"]]
-        default = self.gen(e["default"], env) if e["default"] is not None else "0"
-        s = const(subject)
-        if s is not None and all(const(m) is not None for m, _ in arms):
-            return next((v for m, v in arms if const(m) == s), default)
-        if all(const(m) is not None and const(v) is not None for m, v in arms) and const(default) is not None:
-            table = self.constant({const(m): const(v) for m, v in reversed(arms)}, "case")
-            return f"{table}.get({subject}, {default})"
-        matches = ", ".join(m for m, _ in arms)
-        values = ", ".join(v for _, v in arms)
-        return f"_pick({subject}, ({matches},), ({values},), {default})"
+        default = self.gen(e["default"], env) if e["default"] is not None else lit(0)
+        if subject.known and all(m.known for m, _ in arms):
+            return next((v for m, v in arms if m.value == subject.value), default)
+        if all(m.known and v.known for m, v in arms) and default.known:
+            table = self.constant({m.value: v.value for m, v in reversed(arms)}, "case")
+            return joined(f"{table}.get({subject}, {default})", subject)
+        matches = ", ".join(m.text for m, _ in arms)
+        values = ", ".join(v.text for _, v in arms)
+        return joined(f"_pick({subject}, ({matches},), ({values},), {default})", subject,
+                      *(c for arm in arms for c in arm), default)
 
     def g_bin_op(self, e, env):
         op = e["op"]
         a, b = self.gen(e["left"], env), self.gen(e["right"], env)
         if op in ("and", "or"):
             return self.logic(op, a, b)
-        ca, cb = const(a), const(b)
-        if ca is not None and cb is not None:
-            return lit(fold.binary(op, ca, cb))
+        if a.known and b.known:
+            return lit(fold.binary(op, a.value, b.value))
         if op == "/":
-            return f"_div({a}, {b})"
+            return joined(f"_div({a}, {b})", a, b)
         if op == "%":
-            return f"_mod({a}, {b})"
-        return f"({a} {op} {b})"
+            return joined(f"_mod({a}, {b})", a, b)
+        return joined(f"({a} {op} {b})", a, b)
 
     def g_un_op(self, e, env):
         a = self.gen(e["operand"], env)
         if e["op"] == "not":
             return self.negate(a)
-        ca = const(a)
-        return lit(fold.unary("-", ca)) if ca is not None else f"(-{a})"
+        return lit(fold.unary("-", a.value)) if a.known else joined(f"(-{a})", a)
 
     def g_cond(self, e, env):
         t, a, b = (self.gen(e[k], env) for k in ("test", "then_", "else_"))
-        ct = const(t)
-        if ct is not None:
-            return a if ct else b
-        return f"({a} if {t} else {b})"
+        if t.known:
+            return a if t.value else b
+        return joined(f"({a} if {t} else {b})", t, a, b)
 
 
 def _conjuncts(e: dict) -> list[dict]:

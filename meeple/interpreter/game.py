@@ -15,6 +15,8 @@ from meeple.dsl.checked import CheckedGame
 from meeple.dsl.diagnostics import Diagnostic, RuleRuntimeError, RulesError, RulesSemanticError
 from meeple.dsl.walk import positionless, span
 
+from .code import local
+from .code import name as code_name
 from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone
 from .boards import Board
@@ -113,7 +115,7 @@ class Game:
         if decl is None:
             return None
         slot = slots.new()
-        fn = self.exprs.compile(decl["expr"], {decl["player"]: f"L[{slot}]"})
+        fn = self.exprs.compile(decl["expr"], {decl["player"]: local(slot)})
 
         def per_player(st, seat):
             saved = st.locals[slot]  # asking for a score must not change the state
@@ -302,7 +304,8 @@ class Game:
             fn = self._queries.get(name)
             if fn is None:
                 params = tuple(f"_q{i}" for i in range(len(args)))
-                fn = self._queries[name] = self.exprs.function(self.exprs.inline(define, list(params)), params=params)
+                body = self.exprs.inline(define, [code_name(p) for p in params])
+                fn = self._queries[name] = self.exprs.function(body, params=params)
             return fn(st, *args)
         if name in sym.vars:
             i = lay.var_names.index(name)

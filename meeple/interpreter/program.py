@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from . import capacity
-from .expressions import PLAIN, ExprCompiler, Fn, _seat_of, const
+from .code import Code, joined, local, name
+from .expressions import TILE, Env, ExprCompiler, Fn, _seat_of
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
 from meeple.dsl.checked import BUILTIN, CURRENT, DEFINE, GRID, GRID_COUNT, ROUTE, TILE_VAR, VAR, ZONE, CheckedGame
@@ -77,12 +78,12 @@ class ProgramBuilder:
         op, a, _ = self.code[at]
         self.code[at] = (op, a, target)
 
-    def block(self, stmts: list, env: dict[str, str]) -> None:
+    def block(self, stmts: list, env: Env) -> None:
         env = dict(env)
         for s in stmts:
             self.stmt(s, env)
 
-    def stmt(self, s: dict, env: dict[str, str]) -> None:
+    def stmt(self, s: dict, env: Env) -> None:
         start = len(self.code)
         getattr(self, "s_" + s["node"])(s, env)
         here = span(s)
@@ -93,15 +94,15 @@ class ProgramBuilder:
     def s_let(self, s, env):
         slot = self.x.slots.new()
         self.emit(EXEC, self.x.statements([f"L[{slot}] = {self.kept(self.x.gen(s['value'], env))}"]))
-        env[s["name"]] = f"L[{slot}]"
+        env[s["name"]] = local(slot)
 
-    def kept(self, value: str) -> str:
+    def kept(self, value: Code) -> Code:
         """The code of a value to keep (in a var, a local): checked to be within the numbers
         meeple supports, unless it is a constant or a plain name (a var doubled at each step
         would otherwise grow until memory runs out)."""
-        if const(value) is not None or PLAIN.fullmatch(value):
+        if value.known or value.plain:
             return value
-        return f"_number({value})"
+        return joined(f"_number({value})", value)
 
     def s_if(self, s, env):
         test = self.x.compile(s["test"], env)
@@ -128,7 +129,7 @@ class ProgramBuilder:
                 st.locals[index_slot] = 0
         self.emit(EXEC, start)
         inner = dict(env)
-        inner[s["var"]] = f"L[{var_slot}]"
+        inner[s["var"]] = local(var_slot)
         where = self.x.compile(s["where"], inner) if s["where"] is not None else None
         # A test that does not look at the loop variable, once false, stays false: nothing runs
         # between two tests but the variable's change. So the loop ends there.
@@ -259,8 +260,8 @@ class ProgramBuilder:
         source = x.compile(s["source"], env)
         where = None
         if s["where"] is not None:  # judged with the new tile on the grid: it is never none there
-            where = x.function(x.gen(s["where"], {**env, s["var"]: "_tile"}), assign=("_tile", f"L[{slot}]"))
-        env[s["var"]] = f"L[{slot}]"  # after the statement the name is the tile placed, or none
+            where = x.function(x.gen(s["where"], {**env, s["var"]: TILE}), assign=("_tile", f"L[{slot}]"))
+        env[s["var"]] = local(slot)  # after the statement the name is the tile placed, or none
         inits = [x.compile(self.x.sym.vars[n]["init"], {}) for n in lay.tile_var_names]
 
         def starts(st):
@@ -303,7 +304,7 @@ class ProgramBuilder:
             loops, in_loop, bound, slots, shown = [], dict(env), set(), [], []
             for i, b in enumerate(o["bindings"]):
                 kind, dom = x.domain_code(b["domain"], in_loop)
-                var = f"_b{i}"
+                var = name(f"_b{i}", sure=True)  # it runs over values that exist
                 loops.append(f"for {var} in {dom}" if kind == "values" else
                              f"for {var}, _n{i} in enumerate({dom}) if _n{i}")
                 in_loop[b["var"]] = var
@@ -315,7 +316,7 @@ class ProgramBuilder:
                 slot = x.slots.new()
                 slots.append(slot)
                 shown.append(self.shown_as(b["domain"], kind))
-                inner[b["var"]] = f"L[{slot}]"
+                inner[b["var"]] = local(slot)
             values = None
             if o["bindings"]:
                 # A row is the values, then the square of each tile among them (to show the action).
@@ -426,14 +427,14 @@ class ProgramBuilder:
                                      may_alias=source is None or source == flow_zone(s["dest"], self.x.checked)),
                   "zones")
 
-    def capacities(self, s: dict, env: dict[str, str]):
+    def capacities(self, s: dict, env: Env):
         """(limits, compiled room-left function) when ``keeping`` is only limits on ``dest``."""
         if s["keeping"] is None or same(s["source"], s["dest"]):
             return None, None
         caps = capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
         if caps is None:
             return None, None
-        return caps, capacity.room_function(caps, s["dest"], self.x.gen(s["dest"], env), self.x, env)
+        return caps, capacity.room_function(caps, s["dest"], self.x.gen(s["dest"], env).text, self.x, env)
 
     def lay_tracks(self, ir: dict) -> None:
         """At the very start: each track with tiles gets one chance draw per space."""
