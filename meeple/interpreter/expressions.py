@@ -31,6 +31,7 @@ from meeple.dsl.walk import span
 from .code import VARS, Code, joined, lit, name, paren, renamed, subscript
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
+from .module import Module
 from .routes import route_length
 
 Fn = Callable[[Any], Any]
@@ -210,6 +211,14 @@ def _pick(subject: Any, matches: tuple, values: tuple, default: Any) -> Any:
     return default
 
 
+# The engine's helpers that generated code calls (the module imports them by these names).
+HELPERS: dict[str, Callable] = {
+    "_div": _div, "_mod": _mod, "_at_place": _at_place, "_count_by": _count_by, "_piece": _piece, "_pick": _pick,
+    "_col": _col, "_row": _row, "_neighbour": _neighbour, "_open": _open, "_joined": _joined, "_edge": _edge,
+    "_seat": _seat, "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
+    "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of}
+
+
 class ExprCompiler:
     """IR expression → ``Code`` → function. ``env`` maps a name to the ``Code`` that reads it
     (a local slot, a loop variable, a define's argument)."""
@@ -224,13 +233,12 @@ class ExprCompiler:
         # zone → the varieties that can ever be in it (interpreter/flow.py); a count of a
         # zone never needs to look at the others.
         self.can_hold = can_hold or {}
-        self.ns: dict[str, Any] = {"_div": _div, "_mod": _mod, "_at_place": _at_place, "_count_by": _count_by,
-                                "_piece": _piece, "_pick": _pick, "_col": _col, "_row": _row, "_neighbour": _neighbour,
-                                "_open": _open, "_joined": _joined, "_edge": _edge, "_seat": _seat,
-                                "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
-                                "_route_length": route_length, "_range": _range, "_number": _number,
-                                "_seat_of": _seat_of}
+        ir = checked.ir
+        self.module = Module(checked.source_path, ir.get("title") or "", ir.get("sources") or [], HELPERS)
+        self.ns = self.module.ns  # the namespace the game's code runs in
+        self.place: list[int] | None = None  # the rules position the functions made now are for
         self.fresh = 0
+        self.functions = 0  # functions in the module so far
         self.unrolling = 0  # aggregates and filters being written out per value around the code made now
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
@@ -245,17 +253,34 @@ class ExprCompiler:
         return name(f"_{prefix}{self.fresh}", sure)
 
     def constant(self, value: Any, prefix: str = "K") -> str:
-        """Put ``value`` in the namespace of generated code; return its name."""
+        """Put ``value`` in the module (a table the code reads); return its name."""
         key = self.name(re.sub(r"\W", "_", prefix)).text
-        self.ns[key] = value
+        self.module.table(key, value)
         return key
 
+    def define(self, lines: list[str], params: tuple[str, ...], purpose: str) -> Fn:
+        """The function ``def <name>(st, *params):`` + ``lines`` (indented already), added to the
+        module under the rules position of what is compiled now."""
+        self.functions += 1
+        fname = f"{purpose}_{self.functions}"
+        src = f"def {fname}({', '.join(('st',) + params)}):\n" + "\n".join(lines) + "\n"
+        fn = self.module.function(fname, src, self.place or self.at, self.python)
+        fn.source = src
+        return fn
+
     # ---- functions ----
-    def compile(self, e: dict, env: Env) -> Fn:
-        return self.function(self.gen(e, env))
+    def compile(self, e: dict, env: Env, purpose: str = "expr", at: list[int] | None = None) -> Fn:
+        """The function of expression ``e`` (``at``: the rules position its comment names, when it
+        is not the statement compiled now)."""
+        outer = self.place
+        self.place = at or outer
+        try:
+            return self.function(self.gen(e, env), purpose=purpose)
+        finally:
+            self.place = outer
 
     def function(self, code: Union[Code, str], assign: tuple[str, str] | None = None,
-                 params: tuple[str, ...] = ()) -> Fn:
+                 params: tuple[str, ...] = (), purpose: str = "expr") -> Fn:
         """``def _f(st, *params): return code`` compiled; ``assign`` = (name, code) sets a local first."""
         value = code.value if isinstance(code, Code) else None
         if value is not None and assign is None and not params:
@@ -268,18 +293,12 @@ class ExprCompiler:
                  if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
         if assign:
             lines.append(f"    {assign[0]} = {assign[1]}")
-        head = f"def _f({', '.join(('st',) + params)}):\n"
-        src = head + "\n".join(lines) + ("\n" if lines else "") + f"    return {code}\n"
-        scope: dict[str, Any] = {}
-        exec(self.python(src), self.ns, scope)
-        fn = scope["_f"]
-        fn.source = src
-        return fn
+        return self.define(lines + [f"    return {code}"], params, purpose)
 
     def python(self, src: str) -> Any:
         """``src`` compiled; Python's own limits on nesting as a ``TooDeep``."""
         try:
-            return compile(src, "<rules>", "exec")
+            return compile(src, self.module.filename, "exec")
         except SyntaxError as e:
             if "nested" not in str(e.msg):
                 raise
@@ -287,17 +306,12 @@ class ExprCompiler:
             pass
         raise TooDeep("this expression nests too deeply to compile", self.at) from None
 
-    def statements(self, body: list[str], params: tuple[str, ...] = ()) -> Fn:
-        """``def _f(st, *params): body`` compiled (``body``: lines of Python, no indent)."""
+    def statements(self, body: list[str], params: tuple[str, ...] = (), purpose: str = "step") -> Fn:
+        """``def <name>(st, *params): body`` compiled (``body``: lines of Python, no indent)."""
         needed = "\n".join(body)
         lines = [f"    {line}" for word, line in PREAMBLE
                  if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
-        src = f"def _f({', '.join(('st',) + params)}):\n" + "\n".join(lines + [f"    {b}" for b in body]) + "\n"
-        scope: dict[str, Any] = {}
-        exec(self.python(src), self.ns, scope)
-        fn = scope["_f"]
-        fn.source = src
-        return fn
+        return self.define(lines + [f"    {b}" for b in body], params, purpose)
 
     # ---- dispatch ----
     def gen(self, e: dict, env: Env) -> Code:

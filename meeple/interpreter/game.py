@@ -80,18 +80,18 @@ class Game:
         slots = SlotAllocator()
         self.exprs = ExprCompiler(checked, self.layout, slots, varieties_by_zone(checked))
         self.code, self.turn_start, self.positions = compile_program(ir, self.exprs)
-        ends = [self.exprs.compile(e["test"], {}) for e in ir["end"]]
+        ends = [self.exprs.compile(e["test"], {}, "end", span(e)) for e in ir["end"]]
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
-        self.score = self._per_player(ir["score"], slots)
-        self.tiebreak = self._per_player(ir["tiebreak"], slots) or (lambda st, seat: 0)
+        self.score = self._per_player(ir["score"], slots, "score")
+        self.tiebreak = self._per_player(ir["tiebreak"], slots, "tiebreak") or (lambda st, seat: 0)
         # (label, compiled expression, whether its value is a piece or enum value to show by name)
-        self.reports = [(r["label"], self._placed(self.exprs.compile(r["expr"], {}), r),
+        self.reports = [(r["label"], self._placed(self.exprs.compile(r["expr"], {}, "report", span(r)), r),
                          checked.type_of(r["expr"]).startswith("kind:")) for r in ir["reports"]]
         # (name, test(state, state before the step), where it is declared)
-        self.invariants = [(inv["name"], self._placed(self.exprs.statements(
-            [f"return {self.exprs.gen(inv['test'], {})}"], params=("_before",)), inv), span(inv))
+        self.invariants = [(inv["name"], self._placed(self._invariant(inv), inv), span(inv))
                            for inv in ir.get("invariants", [])]
-        self.var_inits = [self.exprs.compile(self.sym.vars[n]["init"], {}) for n in self.layout.var_names]
+        self.var_inits = [self.exprs.compile(self.sym.vars[n]["init"], {}, "start", span(self.sym.vars[n]))
+                          for n in self.layout.var_names]
         self.n_locals = slots.count
         self.const = {  # counts known once the params are: cards, track lengths
             "cards": [self._const(v["count"]) for c in ir["cards"] for v in c["varieties"]],
@@ -101,6 +101,9 @@ class Game:
         self.card_zone = [self.layout.zone_names.index(c["zone"]) for c in ir["cards"]
                           for _ in c["varieties"]]
         self.source_hash = _files_hash(ir.get("sources") or [source_path]) if source_path else ""
+        self.module = self.exprs.module
+        self.module.program(self.code, self.turn_start)
+        self.module.publish(self)
 
     @functools.cached_property
     def game_hash(self) -> str:
@@ -109,13 +112,24 @@ class Game:
         return _game_hash(self.ir, self.params)
 
     def _const(self, e: dict) -> int:
-        return self.exprs.compile(e, {})(None)
+        value = self.exprs.gen(e, {}).value
+        if value is None:  # the checker holds counts and lengths to constants
+            raise LookupError("a count or length known only at run time: this is a bug in meeple")
+        return value
 
-    def _per_player(self, decl: Optional[dict], slots: SlotAllocator):
+    def _invariant(self, inv: dict) -> Any:
+        x = self.exprs
+        x.place = span(inv)
+        try:
+            return x.statements([f"return {x.gen(inv['test'], {})}"], params=("_before",), purpose="invariant")
+        finally:
+            x.place = None
+
+    def _per_player(self, decl: Optional[dict], slots: SlotAllocator, purpose: str):
         if decl is None:
             return None
         slot = slots.new()
-        fn = self.exprs.compile(decl["expr"], {decl["player"]: local(slot)})
+        fn = self.exprs.compile(decl["expr"], {decl["player"]: local(slot)}, purpose, span(decl))
 
         def per_player(st, seat):
             saved = st.locals[slot]  # asking for a score must not change the state
@@ -257,8 +271,12 @@ class Game:
 
     def located(self, error: RuleRuntimeError, pc: int) -> RuleRuntimeError:
         """``error``, raised while instruction ``pc`` ran, with the rules file, line and column of
-        the statement it runs (kept if the error has them already)."""
-        return self.located_at(error, self.positions[pc] if 0 <= pc < len(self.positions) else None)
+        the statement it runs (kept if the error has them already): of the game's function the
+        error was raised in, when it was."""
+        at = self.module.position_in(error.__traceback__)
+        if at is None and 0 <= pc < len(self.positions):
+            at = self.positions[pc]
+        return self.located_at(error, at)
 
     def located_at(self, error: RuleRuntimeError, at: Optional[list]) -> RuleRuntimeError:
         """``error`` with the rules file, line and column of ``at`` (kept if it has them already)."""

@@ -85,8 +85,12 @@ class ProgramBuilder:
 
     def stmt(self, s: dict, env: Env) -> None:
         start = len(self.code)
-        getattr(self, "s_" + s["node"])(s, env)
-        here = span(s)
+        here, outer = span(s), self.x.place
+        self.x.place = here  # the functions made for it are under its line in the module
+        try:
+            getattr(self, "s_" + s["node"])(s, env)
+        finally:
+            self.x.place = outer
         for n in range(start, len(self.code)):  # a statement inside this one has marked its own already
             self.positions.setdefault(n, here)
 

@@ -1,0 +1,188 @@
+"""The Python module a game compiles to (``Module``): its text, as a person reads it, and the
+namespace its code runs in.
+
+Every function the compiler makes is written into one module, each under a comment naming the
+rules line it comes from (and showing that line), beside the tables it reads and the engine's
+helpers it calls. The module is registered with ``linecache`` under a name of its own
+(``<meeple games/NAME.rules #1>``), so a traceback through the game's code shows the generated
+line; ``meeple compile FILE`` prints it.
+
+Each piece is compiled as it is added, at the line where it stands in the module (the compiler
+needs some functions while it is still compiling others), so the text shown is the code that runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+import weakref
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from meeple import __version__
+
+_numbers = itertools.count(1)
+LEGEND = """\
+# Names in the code below:
+#   st  the state          z   its zones: card counts per variety, one list per zone
+#   zb  where each zone's lists start (per-player zones: one list per seat)
+#   L   the locals of the rules (lets, loop variables), by slot
+#   P   each piece's space  PL  each piece's podium place (0: not finished)  G  the grid
+#   none is -1; a piece or a value of a kind is its number; a player is a seat number."""
+
+
+class Module:
+    """One game's module, built piece by piece (``function``, ``table``) and shown by ``text``."""
+
+    def __init__(self, path: str, title: str, sources: list[str], helpers: dict[str, Callable]):
+        self.filename = f"<meeple {path or 'rules'} #{next(_numbers)}>"
+        self.sources = sources or [path]
+        self._rules_lines: dict[int, list[str]] = {}
+        self.ns: dict[str, Any] = {"__name__": f"meeple_game_{self.filename[-2:].strip('#')}"}
+        self.ns.update(helpers)
+        by_module: dict[str, list[str]] = {}
+        for name, fn in sorted(helpers.items()):
+            by_module.setdefault(getattr(fn, "__module__", "?"), []).append(name)
+        imports = [f"from {m} import {', '.join(names)}  # noqa: F401" for m, names in sorted(by_module.items())]
+        self.lines: list[str] = [
+            f'"""{title}: the game as meeple runs it.',
+            "",
+            f"Compiled by meeple {__version__} from {path or 'an IR document'}; made again by",
+            f"`meeple compile {path or 'FILE'}`, so there is no point in editing it.",
+            '"""',
+            "",
+            *imports,
+            "",
+            *LEGEND.split("\n"),
+            "",
+        ]
+        self.spans: list[tuple[int, int, Optional[list[int]]]] = []  # (first line, last line, rules position)
+
+    # ---- building ----
+    def function(self, name: str, src: str, at: Optional[list[int]], compile_: Callable[[str], Any]) -> Any:
+        """Add the function ``name`` (its source ``src``, a ``def``) made for the rules at ``at``;
+        return it. ``compile_`` compiles source text (the caller turns Python's own limits into
+        rules errors)."""
+        head = ["", *self.comment(at)]
+        first = len(self.lines) + len(head) + 1  # 1-based line of the 'def'
+        body = src.rstrip("\n").split("\n")
+        code = compile_("\n" * (first - 1) + src)
+        exec(code, self.ns)
+        self.lines.extend(head + body)
+        self.spans.append((first, first + len(body) - 1, at))
+        return self.ns[name]
+
+    def table(self, name: str, value: Any) -> None:
+        """A value the code reads, by name: written out when it is plain data, else described."""
+        self.ns[name] = value
+        shown = _literal(value)
+        if shown is not None:
+            self.lines.append(f"{name} = {shown}")
+        elif getattr(value, "__code__", None) is not None and self.ns.get(value.__name__) is value:
+            self.lines.append(f"{name} = {value.__name__}")
+        else:
+            self.lines.append(f"# {name}: {_describe(value)}")
+
+    def comment(self, at: Optional[list[int]]) -> list[str]:
+        """``# file:line`` and the rules line itself."""
+        if not at:
+            return []
+        index = at[4] if len(at) > 4 and at[4] < len(self.sources) else 0
+        file = self.sources[index] if self.sources else ""
+        line = at[0]
+        text = self.rules_line(index, line)
+        where = f"{Path(file).name}:{line}"
+        return [f"# {where}  {text}" if text else f"# {where}"]
+
+    def rules_line(self, index: int, line: int) -> str:
+        if index not in self._rules_lines:
+            try:
+                raw = Path(self.sources[index]).read_text(encoding="utf-8", errors="replace")
+                self._rules_lines[index] = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+            except (OSError, ValueError, IndexError):
+                self._rules_lines[index] = []
+        lines = self._rules_lines[index]
+        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        return text if len(text) <= 100 else text[:97] + "..."
+
+    # ---- reading ----
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def publish(self, owner: Any) -> None:
+        """Register the text with ``linecache`` (tracebacks show its lines) for as long as
+        ``owner`` (the game) lives."""
+        text = self.text()
+        linecache.cache[self.filename] = (len(text), None, text.splitlines(keepends=True), self.filename)
+        if not getattr(self, "_finalizer", None):
+            self._finalizer = weakref.finalize(owner, linecache.cache.pop, self.filename, None)
+
+    def position_of(self, line: int) -> Optional[list[int]]:
+        """The rules position of the function that module line ``line`` is in."""
+        for first, last, at in self.spans:
+            if first <= line <= last:
+                return at
+        return None
+
+    def position_in(self, tb: Any) -> Optional[list[int]]:
+        """The rules position of the innermost frame of traceback ``tb`` in this module."""
+        found = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.filename:
+                found = self.position_of(tb.tb_lineno) or found
+            tb = tb.tb_next
+        return found
+
+    def program(self, code: list, turn_start: int) -> None:
+        """The flat program the state runs (``ops.py``), as a comment at the end of the module:
+        which function each step calls, where tests jump, where decisions wait."""
+        from .ops import CHANCE, CHOICE, END, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN
+        self.lines += ["", "", "# ---- the program: what State runs, step by step (interpreter/ops.py) ----"]
+        for n, (op, a, b) in enumerate(code):
+            fn = getattr(a, "__name__", None) if a is not None else None
+            shown = fn if fn and self.ns.get(fn) is a else "(engine)"
+            label = getattr(a, "label", "")
+            text = {EXEC: f"run {shown}" + ("; then see if the game is over" if b else ""),
+                    JUMP_IF_NOT: f"unless {shown}: go to {b}", JUMP: f"go to {b}",
+                    CHOICE: f"wait for the decision '{label}' ({type(a).__name__})",
+                    CHANCE: f"wait for chance: '{label}' ({type(a).__name__})",
+                    END: "the game ends" + (" with no winner" if a == "draw" else ""),
+                    NEXT_TURN: f"next player; the turn starts again at {b}"}.get(op, "?")
+            start = "  <- each turn starts here" if n == turn_start else ""
+            self.lines.append(f"# {n:4}  {text}{start}")
+
+
+def _literal(value: Any, depth: int = 0) -> Optional[str]:
+    """``value`` as Python source, if it is plain data (numbers, strings, tuples, lists, dicts)."""
+    if depth > 8:
+        return None
+    if value is None or isinstance(value, (bool, int, str)):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        parts = [_literal(v, depth + 1) for v in value]
+        if any(p is None for p in parts):
+            return None
+        inside = ", ".join(parts)  # type: ignore[arg-type]
+        if isinstance(value, list):
+            return f"[{inside}]"
+        return f"({inside},)" if len(parts) == 1 else f"({inside})"
+    if isinstance(value, dict):
+        items = [(_literal(k, depth + 1), _literal(v, depth + 1)) for k, v in value.items()]
+        if any(k is None or v is None for k, v in items):
+            return None
+        return "{" + ", ".join(f"{k}: {v}" for k, v in items) + "}"
+    return None
+
+
+def _describe(value: Any) -> str:
+    """What a value that is not plain data is, for a reader of the module."""
+    label = getattr(value, "label", None)
+    kind = type(value).__name__
+    if isinstance(value, type):
+        return f"the class {value.__module__}.{value.__name__}"
+    if label is not None:
+        return f"the {kind} '{label}' (interpreter/moves.py), made by the compiler"
+    spec = getattr(value, "spec", None)
+    if spec is not None:
+        return f"an {kind} of '{getattr(spec, 'label', '?')}' (interpreter/moves.py)"
+    return f"a {kind} made by the compiler"

@@ -1,0 +1,86 @@
+"""The compiled module (interpreter/module.py): one text per game, the code that runs, shown by
+`meeple compile`, its lines in tracebacks, run-time rules errors at their rules line."""
+
+from __future__ import annotations
+
+import ast
+import gc
+import inspect
+import linecache
+import re
+import traceback
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.tools.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = sorted([*ROOT.glob("games/*.rules"), *ROOT.glob("games/variants/*.rules")])
+
+
+def _functions(game) -> dict:
+    ns = game.module.ns
+    return {k: v for k, v in ns.items() if inspect.isfunction(v) and v.__name__ == k
+            and v.__code__.co_filename == game.module.filename}
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)
+def test_compile_prints_the_module_of_every_bundled_game(path: Path, capsys) -> None:
+    assert main(["compile", str(path)]) == 0
+    text = capsys.readouterr().out
+    ast.parse(text)  # it is Python
+    game = meeple.load(str(path))
+    assert text == game.module.text()
+    lines = text.splitlines()
+    defs = [i for i, line in enumerate(lines) if line.startswith("def ")]
+    assert len(defs) == len(_functions(game)) > 5
+    # every function made for a statement or a declaration names its rules line above it
+    named = [i for i in defs if re.match(r"# [\w.-]+\.rules:\d+", lines[i - 1])]
+    assert len(named) >= len(defs) - 3, [lines[i] for i in defs if i not in named]
+
+
+def test_the_text_shown_is_the_code_that_runs() -> None:
+    """Each function's code object points at its lines of the module text (linecache serves them)."""
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    lines = game.module.text().splitlines()
+    functions = _functions(game)
+    assert functions
+    for name, fn in functions.items():
+        first = fn.__code__.co_firstlineno
+        assert lines[first - 1].startswith(f"def {name}("), name
+        assert inspect.getsource(fn).splitlines()[0] == lines[first - 1]
+
+
+def test_a_traceback_through_the_game_shows_its_generated_line() -> None:
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    name, fn = next((n, f) for n, f in _functions(game).items() if "st.zones" in inspect.getsource(f))
+    with pytest.raises(AttributeError) as info:
+        fn(None)  # no state: the first line that reads one fails
+    shown = "".join(traceback.format_exception(info.value))
+    assert game.module.filename in shown
+    assert "z = st.zones" in shown
+
+
+def test_a_rules_error_at_run_time_names_its_rules_line(tmp_path: Path) -> None:
+    rules = tmp_path / "seat.rules"
+    rules.write_text('game "Seat"\nplayers 2\nvar who = 0\nsetup {\n  set who = 7\n}\n'
+                     'turn {\n  set current = who\n}\nend when who == 1\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError) as info:
+        game.new_state(players=2, seed=1)
+    e = info.value
+    assert (Path(e.file).name, e.line, e.col) == ("seat.rules", 8, 3)
+    assert "not a seat" in str(e)
+    assert "seat.rules:8" in game.module.text()
+
+
+def test_the_module_leaves_linecache_with_its_game() -> None:
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    filename = game.module.filename
+    assert filename in linecache.cache
+    del game
+    gc.collect()
+    assert filename not in linecache.cache
