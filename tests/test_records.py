@@ -46,7 +46,7 @@ def replay_cli(capsys, path: Path, *extra: str) -> tuple[int, str, str]:
 def test_record_shape(records):
     docs = lines(records[0])
     head = docs[0]
-    assert head["meeple_record"] == 1 and head["rules"] == RULES and head["players"] == 4
+    assert head["meeple_record"] == 2 and head["rules"] == RULES and head["players"] == 4
     assert len(head["rules_hash"]) == 64 and isinstance(head["params"], dict)
     assert all(set(d) == {"actor", "action"} for d in docs[1:-1])
     assert any(d["actor"] == "chance" for d in docs[1:-1]) and any(d["actor"] == 0 for d in docs[1:-1])

@@ -17,7 +17,7 @@ board of the grid (a tile is its number on the board, an edge is 0..3).
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Union
+from typing import Any, Callable, Optional, Union
 
 from meeple.dsl import checked as C
 from meeple.dsl import fold
@@ -139,6 +139,40 @@ def _seat_of(v: Any, players: int) -> Any:
                            f"which is not a seat of this {players}-player game")
 
 
+def _set_tile(values: list, v: Any, t: int, var: str) -> None:
+    """``set var(t) = v`` of a per-tile var."""
+    if t < 0:
+        raise RuleRuntimeError(f"'set {var}(...)' of no tile: the tile is none")
+    values[t] = v
+
+
+def _cards(zone: list[int]) -> list[int]:
+    """The cards of a zone, one variety number per card (a loop over it sees them as they were)."""
+    return [i for i, c in enumerate(zone) for _ in range(c)]
+
+
+def _move_piece(st: Any, tracks: dict, p: int, steps: int, stop_tag: Any) -> None:
+    track = tracks.get(p)
+    if track is None:  # none: a card without the attribute, a var never set
+        raise RuleRuntimeError("the piece to move is none here: a card's attribute or a var names no piece")
+    st.move_piece(p, track, steps, stop_tag)
+
+
+def _move_all(a: list[int], b: list[int]) -> None:
+    if a is b:  # from a zone to itself: nothing moves (and nothing may be lost)
+        return
+    for i, c in enumerate(a):
+        if c:
+            b[i] += c
+            a[i] = 0
+
+
+def _move_cards(amount: int, a: list[int], b: list[int], v: int) -> None:
+    n = min(max(amount, 0), a[v])
+    a[v] -= n
+    b[v] += n
+
+
 def _at_place(st: Any, track: int, k: int) -> int:
     podium = st.podium[track]
     return podium[k - 1] if 0 < k <= len(podium) else NO_VALUE
@@ -216,7 +250,9 @@ HELPERS: dict[str, Callable] = {
     "_div": _div, "_mod": _mod, "_at_place": _at_place, "_count_by": _count_by, "_piece": _piece, "_pick": _pick,
     "_col": _col, "_row": _row, "_neighbour": _neighbour, "_open": _open, "_joined": _joined, "_edge": _edge,
     "_seat": _seat, "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
-    "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of}
+    "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of,
+    "_set_tile": _set_tile, "_cards": _cards, "_move_piece": _move_piece, "_move_all": _move_all,
+    "_move_cards": _move_cards}
 
 
 class ExprCompiler:
@@ -258,13 +294,14 @@ class ExprCompiler:
         self.module.table(key, value)
         return key
 
-    def define(self, lines: list[str], params: tuple[str, ...], purpose: str) -> Fn:
+    def define(self, lines: list[str], params: tuple[str, ...], purpose: str,
+               marks: dict[int, list[int]] | None = None) -> Fn:
         """The function ``def <name>(st, *params):`` + ``lines`` (indented already), added to the
         module under the rules position of what is compiled now."""
         self.functions += 1
         fname = f"{purpose}_{self.functions}"
         src = f"def {fname}({', '.join(('st',) + params)}):\n" + "\n".join(lines) + "\n"
-        fn = self.module.function(fname, src, self.place or self.at, self.python)
+        fn = self.module.function(fname, src, self.place or self.at, self.python, marks)
         fn.source = src
         return fn
 
@@ -306,12 +343,16 @@ class ExprCompiler:
             pass
         raise TooDeep("this expression nests too deeply to compile", self.at) from None
 
-    def statements(self, body: list[str], params: tuple[str, ...] = (), purpose: str = "step") -> Fn:
-        """``def <name>(st, *params): body`` compiled (``body``: lines of Python, no indent)."""
+    def statements(self, body: list[str], params: tuple[str, ...] = (), purpose: str = "step",
+                   marks: list[Optional[list[int]]] | None = None) -> Fn:
+        """``def <name>(st, *params): body`` compiled (``body``: lines of Python, no indent;
+        ``marks``: the rules position each line starts, if it starts one)."""
         needed = "\n".join(body)
         lines = [f"    {line}" for word, line in PREAMBLE
                  if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
-        return self.define(lines + [f"    {b}" for b in body], params, purpose)
+        offset = 1 + len(lines)  # the body's first line, counted from the 'def'
+        at = {offset + i: m for i, m in enumerate(marks or []) if m}
+        return self.define(lines + [f"    {b}" for b in body], params, purpose, at)
 
     # ---- dispatch ----
     def gen(self, e: dict, env: Env) -> Code:

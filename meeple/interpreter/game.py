@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 from typing import Any, Optional
 
+from meeple import __version__
 from meeple.dsl import check_ir, ir_from_json, read_checked
 from meeple.dsl.checked import CheckedGame
 from meeple.dsl.diagnostics import Diagnostic, RuleRuntimeError, RulesError, RulesSemanticError
@@ -17,6 +18,7 @@ from meeple.dsl.walk import positionless, span
 
 from .code import local
 from .code import name as code_name
+from .statements import END_TEST
 from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone
 from .boards import Board
@@ -82,6 +84,7 @@ class Game:
         self.code, self.turn_start, self.positions = compile_program(ir, self.exprs)
         ends = [self.exprs.compile(e["test"], {}, "end", span(e)) for e in ir["end"]]
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
+        self.exprs.module.table(END_TEST, self.end_test)  # the straight runs test the end by this name
         self.score = self._per_player(ir["score"], slots, "score")
         self.tiebreak = self._per_player(ir["tiebreak"], slots, "tiebreak") or (lambda st, seat: 0)
         # (label, compiled expression, whether its value is a piece or enum value to show by name)
@@ -110,6 +113,15 @@ class Game:
         """A hash of the game and its params (records and saved states name it): made when first
         needed, as a large game's IR takes a while to hash."""
         return _game_hash(self.ir, self.params)
+
+    @functools.cached_property
+    def program_hash(self) -> str:
+        """A hash of the compiled program, which a saved state's program counter and locals index:
+        a state saved by a meeple that compiled the rules otherwise is restored by replaying it."""
+        steps = [(op, getattr(a, "__name__", type(a).__name__), b if b is None or isinstance(b, (bool, int, str))
+                  else "") for op, a, b in self.code]
+        text = json.dumps([__version__, self.module.code_lines(), repr(steps), self.n_locals])
+        return hashlib.sha256(text.encode()).hexdigest()
 
     def _const(self, e: dict) -> int:
         value = self.exprs.gen(e, {}).value
@@ -208,6 +220,8 @@ class Game:
         if doc.get("game") != self.game_hash:
             raise StateError(f"this saved state is not a state of {self.title} with these params "
                              f"(it was saved from another game, or other params)")
+        if doc.get("program") != self.program_hash:  # saved by a meeple that compiled the rules otherwise
+            return self._replayed(doc, check=True)
         try:
             st = State(self, doc["players"])
             for key in ("pc", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags",
@@ -250,8 +264,10 @@ class Game:
         ]
         return next((f"its '{key}' does not fit this game" for key, ok in checks if not ok), "")
 
-    def _replayed(self, doc: dict[str, Any]) -> State:
-        """A state of meeple 0.1's format, rebuilt by replaying its history."""
+    def _replayed(self, doc: dict[str, Any], check: bool = False) -> State:
+        """A state rebuilt by replaying its history: one of meeple 0.1's format, or one saved by a
+        meeple whose compiled program differs (``check``: then the game's own parts of the result
+        must be what the document says)."""
         try:
             st = self.new_state(doc["players"], chance="explicit")
         except ValueError as e:  # the player count
@@ -267,6 +283,11 @@ class Game:
             _restore_rng(st, doc)
         except (TypeError, ValueError) as e:
             raise StateError(f"the saved state is damaged: its random generator: {e}") from None
+        if check:
+            now = st.to_json()
+            differs = [k for k in GAME_PARTS if k in doc and doc[k] != now[k]]
+            if differs:
+                raise StateError(f"the saved state is damaged: its {differs[0]!r} is not what its history gives")
         return st
 
     def located(self, error: RuleRuntimeError, pc: int) -> RuleRuntimeError:
@@ -395,6 +416,11 @@ def _restore_rng(st: State, doc: dict[str, Any]) -> None:
         version, internal, gauss = doc["rng"]
         st.rng = random.Random()
         st.rng.setstate((version, tuple(internal), gauss))
+
+
+# What a saved state holds of the game itself (the rest is the engine's: pc, locals).
+GAME_PARTS = ("players", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags", "bags",
+              "track_length", "grid", "history")
 
 
 def _game_hash(ir: dict, params: dict[str, int]) -> str:

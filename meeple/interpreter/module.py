@@ -56,13 +56,17 @@ class Module:
             *LEGEND.split("\n"),
             "",
         ]
+        self.header = len(self.lines)  # the lines that name the file and the engine
         self.spans: list[tuple[int, int, Optional[list[int]]]] = []  # (first line, last line, rules position)
+        self.marks: dict[int, list[int]] = {}  # line → the rules position of the statement that starts there
 
     # ---- building ----
-    def function(self, name: str, src: str, at: Optional[list[int]], compile_: Callable[[str], Any]) -> Any:
+    def function(self, name: str, src: str, at: Optional[list[int]], compile_: Callable[[str], Any],
+                 marks: Optional[dict[int, list[int]]] = None) -> Any:
         """Add the function ``name`` (its source ``src``, a ``def``) made for the rules at ``at``;
         return it. ``compile_`` compiles source text (the caller turns Python's own limits into
-        rules errors)."""
+        rules errors); ``marks``: the rules position of the statement that starts at a line of
+        ``src`` (counted from 0, the 'def')."""
         head = ["", *self.comment(at)]
         first = len(self.lines) + len(head) + 1  # 1-based line of the 'def'
         body = src.rstrip("\n").split("\n")
@@ -70,6 +74,8 @@ class Module:
         exec(code, self.ns)
         self.lines.extend(head + body)
         self.spans.append((first, first + len(body) - 1, at))
+        for offset, position in (marks or {}).items():
+            self.marks[first + offset] = position
         return self.ns[name]
 
     def table(self, name: str, value: Any) -> None:
@@ -109,6 +115,10 @@ class Module:
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
 
+    def code_lines(self) -> list[str]:
+        """The module's code without its header and comments (what a saved state depends on)."""
+        return [line for line in self.lines[self.header:] if line.strip() and not line.lstrip().startswith("#")]
+
     def publish(self, owner: Any) -> None:
         """Register the text with ``linecache`` (tracebacks show its lines) for as long as
         ``owner`` (the game) lives."""
@@ -121,6 +131,9 @@ class Module:
         """The rules position of the function that module line ``line`` is in."""
         for first, last, at in self.spans:
             if first <= line <= last:
+                for n in range(line, first, -1):  # the statement the line is in, if marked
+                    if n in self.marks:
+                        return self.marks[n]
                 return at
         return None
 

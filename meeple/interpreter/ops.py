@@ -1,6 +1,8 @@
 """The instructions of a compiled game's program, as ``State`` runs them (``program.py`` makes them).
 
-    EXEC fn          run a straight piece of rules
+    EXEC fn, flag    run a straight piece of rules; flag: test the end after it (True), or RUN:
+                     fn is a straight run that tests the end itself and returns how the game
+                     ended ('end', 'draw') when it did
     JUMP_IF_NOT t, k test, and go to k when it fails
     JUMP k           go to k
     CHOICE spec      wait for a player's decision
@@ -10,3 +12,4 @@
 """
 
 EXEC, JUMP_IF_NOT, JUMP, CHOICE, CHANCE, END, NEXT_TURN = range(7)
+RUN = "run"  # EXEC's flag for a straight run

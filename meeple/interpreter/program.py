@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional
 from . import capacity
 from .code import Code, joined, local, name
 from .expressions import TILE, Env, ExprCompiler, Fn, _seat_of
+from .statements import StatementWriter
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
 from meeple.dsl.checked import BUILTIN, CURRENT, DEFINE, GRID, GRID_COUNT, ROUTE, TILE_VAR, VAR, ZONE, CheckedGame
@@ -25,7 +26,7 @@ from meeple.dsl.walk import span
 from .layout import NO_VALUE
 from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
 
-from .ops import CHANCE, CHOICE, END, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN  # noqa: F401  (the program's words)
+from .ops import CHANCE, CHOICE, END, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN, RUN  # noqa: F401  (the program's words)
 
 Instr = tuple[int, Any, Any]
 
@@ -33,8 +34,9 @@ Instr = tuple[int, Any, Any]
 class ProgramBuilder:
     """Emits instructions for statement lists."""
 
-    def __init__(self, exprs: ExprCompiler, ir: dict):
+    def __init__(self, exprs: ExprCompiler, ir: dict, reads: set[str]):
         self.x = exprs
+        self.writer = StatementWriter(exprs, reads)
         self.layout = exprs.layout
         self.code: list[Instr] = []
         self.positions: dict[int, Optional[list[int]]] = {}  # instruction → the rules statement it runs
@@ -52,10 +54,11 @@ class ProgramBuilder:
         return "grid" if target in self.layout.tile_var_names else "vars"
 
     def mark_end_checks(self, reads: set[str]) -> None:
-        """Turn each write category into a flag: can this step change an end condition?"""
+        """Turn each write category into a flag: can this step change an end condition? (A
+        straight run tests the end itself, after each statement that can: it says RUN.)"""
         for n, (op, a, b) in enumerate(self.code):
             if op == EXEC:
-                self.code[n] = (op, a, b in reads)
+                self.code[n] = (op, a, RUN if b == RUN else b in reads)
             elif op in (CHOICE, CHANCE):
                 a.check_end = b in reads
                 self.code[n] = (op, a, None)
@@ -79,9 +82,32 @@ class ProgramBuilder:
         self.code[at] = (op, a, target)
 
     def block(self, stmts: list, env: Env) -> None:
+        """The statements: each straight run of them one function, the others as instructions."""
         env = dict(env)
+        run: list[dict] = []
         for s in stmts:
+            if self.writer.straight(s):
+                run.append(s)
+                continue
+            self.straight_run(run, env)
+            run = []
             self.stmt(s, env)
+        self.straight_run(run, env)
+
+    def straight_run(self, run: list[dict], env: Env) -> None:
+        """One EXEC of a function that runs the statements ``run`` (no decision nor chance in them);
+        it returns how the game ended, if it did."""
+        if not run:
+            return
+        lines = self.writer.block(run, env, 0)
+        at = span(run[0])
+        outer = self.x.place
+        self.x.place = at
+        try:
+            fn = self.x.statements([t for t, _ in lines], purpose="run", marks=[m for _, m in lines])
+        finally:
+            self.x.place = outer
+        self.positions[self.emit(EXEC, fn, RUN)] = at
 
     def stmt(self, s: dict, env: Env) -> None:
         start = len(self.code)
@@ -503,13 +529,14 @@ def _is_range(s: dict) -> bool:
 def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int, list[Optional[list[int]]]]:
     """The whole game as one program: lay tracks, setup, then the turn loop.
     Returns the code, the index where each turn starts, and each instruction's rules position."""
-    b = ProgramBuilder(exprs, ir)
+    reads = end_reads(ir, exprs.checked)
+    b = ProgramBuilder(exprs, ir, reads)
     b.lay_tracks(ir)
     b.block(ir["setup"], {})
     turn_start = len(b.code)
     b.block(ir["turn"], {})
     b.emit(NEXT_TURN, None, turn_start)
-    b.mark_end_checks(end_reads(ir, exprs.checked))
+    b.mark_end_checks(reads)
     b.thread_jumps()
     return b.code, turn_start, [b.positions.get(n) for n in range(len(b.code))]
 

@@ -179,9 +179,13 @@ class State:
                         return
                 elif op == exec_:
                     self.pc = pc
-                    a(self)
+                    ended = a(self)
                     pc += 1
-                    if b and end_test(self):
+                    if ended:  # a straight run that ended the game
+                        self.pc = pc
+                        self._finish(ended)
+                        return
+                    if b is True and end_test(self):
                         self.pc = pc
                         self._finish("end")
                         return
@@ -281,7 +285,7 @@ class State:
 
     def to_json(self) -> dict[str, Any]:
         doc = {
-            "meeple_state": STATE_VERSION, "game": self.game.game_hash,
+            "meeple_state": STATE_VERSION, "game": self.game.game_hash, "program": self.game.program_hash,
             "players": self.players, "pc": self.pc, "current": self.current, "turns": self.turns,
             "outcome": self.outcome, "zones": self.zones, "vars": self.vars, "pos": self.pos,
             "place": self.place, "podium": self.podium, "tags": self.tags, "bags": self.bags,

@@ -1,0 +1,176 @@
+"""Straight runs of statements as Python (``StatementWriter``).
+
+A run of statements with no decision and no chance in it (sets, lets, moves, ifs and loops
+of those) becomes one function of the game's module, written as a person would write it:
+``if``/``for`` as Python's own, each statement under a comment with its rules line. The
+function returns None to go on, or how the game ended: after each statement that changes what
+an ``end when`` reads, the end is tested there (as the flat program did after each step).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from meeple.dsl.checked import CheckedGame
+from meeple.dsl.walk import names, span
+
+from .code import Code, joined, local
+from .expressions import Env, ExprCompiler
+
+# Statements a straight run may hold; if, for and run hold them only if their bodies are straight.
+STRAIGHT = {"let", "set", "move", "move_all", "move_cards", "end_game", "if", "for", "run"}
+# Blocks inside blocks a straight run may hold: Python allows 100 levels of indentation, and a
+# statement nested deeper is left to the flat program (an 'else if' chain stays flat: elif).
+MAX_DEPTH = 30
+END_TEST = "_end_test"  # the name under which the module knows the end test (the game sets it)
+Lines = list[tuple[str, Optional[list[int]]]]  # (a line of Python, the rules position it starts, if it does)
+
+
+class StatementWriter:
+    """Python lines of straight statements (``ProgramBuilder`` makes each run one function)."""
+
+    def __init__(self, x: ExprCompiler, end_reads: set[str]):
+        self.x = x
+        self.layout = x.layout
+        self.checked: CheckedGame = x.checked
+        self.end_reads = end_reads
+
+    def straight(self, s: dict, depth: int = 0) -> bool:
+        """Can ``s`` be written as Python in a straight run (no decision nor chance in it, and not
+        nested too deeply)?"""
+        node = s["node"]
+        if node not in STRAIGHT or depth > MAX_DEPTH:
+            return False
+        if node == "if":
+            chained = _else_if(s) is not None
+            return all(self.straight(b, depth + 1) for b in s["body"]) and \
+                all(self.straight(b, depth if chained else depth + 1) for b in s["else_"] or [])
+        if node == "for":
+            return all(self.straight(b, depth + 1) for b in s["body"])
+        if node == "run":
+            return all(self.straight(b, depth) for b in self.x.sym.phases[s["phase"]]["body"])
+        return True
+
+    def block(self, stmts: list, env: Env, depth: int) -> Lines:
+        out: Lines = []
+        for s in stmts:
+            out += self.stmt(s, env, depth)
+        return out or [("    " * depth + "pass", None)]
+
+    def stmt(self, s: dict, env: Env, depth: int) -> Lines:
+        """The statement's lines at indentation ``depth``, under a comment with its rules line."""
+        here, outer = span(s), self.x.place
+        self.x.place = here
+        try:
+            items = getattr(self, "w_" + s["node"])(s, env)
+        finally:
+            self.x.place = outer
+        pad = "    " * depth
+        out: Lines = [(pad + c, here) for c in self.x.module.comment(here)] if s["node"] != "run" else []
+        for item in items:  # a line of this statement, or a (line, position) of a block inside it
+            text, at = (item, None) if isinstance(item, str) else item
+            out.append((pad + text, at))
+        if out and out[0][1] is None:
+            out[0] = (out[0][0], here)
+        return out
+
+    def check_end(self, written: str) -> list[str]:
+        """After a change to what an end condition reads: is the game over?"""
+        return [f"if {END_TEST}(st):", "    return 'end'"] if written in self.end_reads else []
+
+    def written(self, target: str) -> str:
+        if target == "current":
+            return "current"
+        return "grid" if target in self.layout.tile_var_names else "vars"
+
+    # ---- statements: each gives its lines (nested blocks as (line, position) pairs) ----
+    def w_let(self, s, env):
+        slot = self.x.slots.new()
+        value = self.kept(self.x.gen(s["value"], env))
+        env[s["name"]] = local(slot)
+        return [f"L[{slot}] = {value}"]
+
+    def kept(self, value: Code) -> Code:
+        """The code of a value to keep (in a var, a local): checked to be within the numbers
+        meeple supports, unless it is a constant or a plain name (a var doubled at each step
+        would otherwise grow until memory runs out)."""
+        if value.known or value.plain:
+            return value
+        return joined(f"_number({value})", value)
+
+    def w_set(self, s, env):
+        name, lay, x = s["target"], self.layout, self.x
+        value = x.gen(s["value"], env)
+        if name == "current":
+            line = f"st.current = _seat_of({value}, st.players)"
+        elif name in lay.var_names and s["index"] is None:
+            line = f"st.vars[st.var_base[{lay.var_names.index(name)}]] = {self.kept(value)}"
+        elif name in lay.var_names:
+            line = (f"st.vars[st.var_base[{lay.var_names.index(name)}] + {x.gen(s['index'], env)}] = "
+                    f"{self.kept(value)}")
+        else:  # a per-tile var: the tile may be none
+            k = lay.tile_var_names.index(name)
+            line = f"_set_tile(G.tv[{k}], {self.kept(value)}, {x.gen(s['index'], env)}, {name!r})"
+        return [line, *self.check_end(self.written(name))]
+
+    def w_if(self, s, env):
+        out: list[Any] = []
+        keyword = "if"
+        while True:
+            out.append(f"{keyword} {self.x.gen(s['test'], env)}:")
+            out += self.block(s["body"], dict(env), 1)
+            chained = _else_if(s)
+            if chained is None:
+                break
+            s, keyword = chained, "elif"  # 'else if': one level, as the rules wrote it
+            out += [(c, span(s)) for c in self.x.module.comment(span(s))]
+        if s["else_"]:
+            out.append("else:")
+            out += self.block(s["else_"], dict(env), 1)
+        return out
+
+    def w_for(self, s, env):
+        x = self.x
+        kind, values = x.domain_code(s["domain"], env)
+        var_slot = x.slots.new()
+        inner = dict(env)
+        inner[s["var"]] = local(var_slot)
+        if kind == "cards":
+            items = f"_cards({values})"  # each card once, as it is before the loop
+        elif values.generator:
+            items = f"tuple({values})"
+        else:
+            items = values.text
+        out: list[Any] = [f"for L[{var_slot}] in {items}:"]
+        if s["where"] is not None:
+            # A test that does not look at the loop variable, once false, stays false: the loop ends.
+            settled = s["var"] not in names(s["where"])
+            out += [f"    if not {x.gen(s['where'], inner)}:", "        break" if settled else "        continue"]
+        out += self.block(s["body"], inner, 1)
+        return out
+
+    def w_run(self, s, env):
+        return self.block(self.x.sym.phases[s["phase"]]["body"], {}, 0)
+
+    def w_end_game(self, s, env):
+        return ["return 'draw'" if s.get("no_winner") else "return 'end'"]
+
+    def w_move(self, s, env):
+        piece, steps = self.x.gen(s["piece"], env), self.x.gen(s["steps"], env)
+        tracks = self.x.constant(dict(self.layout.piece_track), "tracks")
+        return [f"_move_piece(st, {tracks}, {piece}, {steps}, {s['stop_at']!r})", *self.check_end("pieces")]
+
+    def w_move_all(self, s, env):
+        return [f"_move_all({self.x.gen(s['source'], env)}, {self.x.gen(s['dest'], env)})", *self.check_end("zones")]
+
+    def w_move_cards(self, s, env):
+        x = self.x
+        v = self.layout.variety_names.index(s["variety"])
+        return [f"_move_cards({x.gen(s['amount'], env)}, {x.gen(s['source'], env)}, {x.gen(s['dest'], env)}, {v})",
+                *self.check_end("zones")]
+
+
+def _else_if(s: dict) -> dict | None:
+    """The ``if`` that is the whole ``else`` of ``s`` (``else if``), if it is."""
+    rest = s["else_"] or []
+    return rest[0] if len(rest) == 1 and rest[0]["node"] == "if" else None
