@@ -32,6 +32,7 @@ from .code import VARS, Code, joined, lit, name, paren, renamed, subscript
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
 from .module import Module
+from .moves import reshuffled
 from .routes import route_length
 
 Fn = Callable[[Any], Any]
@@ -252,7 +253,7 @@ HELPERS: dict[str, Callable] = {
     "_seat": _seat, "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
     "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of,
     "_set_tile": _set_tile, "_cards": _cards, "_move_piece": _move_piece, "_move_all": _move_all,
-    "_move_cards": _move_cards}
+    "_move_cards": _move_cards, "_reshuffled": reshuffled}
 
 
 class ExprCompiler:
@@ -293,6 +294,11 @@ class ExprCompiler:
         key = self.name(re.sub(r"\W", "_", prefix)).text
         self.module.table(key, value)
         return key
+
+    def ref(self, fn: Fn, prefix: str) -> str:
+        """The name by which generated code calls ``fn``: its own, if it is the module's."""
+        name = getattr(fn, "__name__", "")
+        return name if self.ns.get(name) is fn else self.constant(fn, prefix)
 
     def define(self, lines: list[str], params: tuple[str, ...], purpose: str,
                marks: dict[int, list[int]] | None = None) -> Fn:

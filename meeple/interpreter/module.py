@@ -154,8 +154,8 @@ class Module:
         for n, (op, a, b) in enumerate(code):
             fn = getattr(a, "__name__", None) if a is not None else None
             shown = fn if fn and self.ns.get(fn) is a else "(engine)"
-            label = getattr(a, "label", "")
-            text = {EXEC: f"run {shown}" + ("; then see if the game is over" if b else ""),
+            label = getattr(a, "label", "") or getattr(a, "target", "") or getattr(a, "track_name", "")
+            text = {EXEC: f"run {shown}" + ("; then see if the game is over" if b is True else ""),
                     JUMP_IF_NOT: f"unless {shown}: go to {b}", JUMP: f"go to {b}",
                     CHOICE: f"wait for the decision '{label}' ({type(a).__name__})",
                     CHANCE: f"wait for chance: '{label}' ({type(a).__name__})",

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from . import capacity
-from .code import Code, joined, local, name
+from .code import local, name
 from .expressions import TILE, Env, ExprCompiler, Fn, _seat_of
+from .code import Code
 from .statements import StatementWriter
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
@@ -24,7 +25,7 @@ from meeple.dsl.walk import nodes as walk_nodes
 from meeple.dsl.walk import span
 
 from .layout import NO_VALUE
-from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, reshuffled
+from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement
 
 from .ops import CHANCE, CHOICE, END, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN, RUN  # noqa: F401  (the program's words)
 
@@ -121,19 +122,6 @@ class ProgramBuilder:
             self.positions.setdefault(n, here)
 
     # ---- control ----
-    def s_let(self, s, env):
-        slot = self.x.slots.new()
-        self.emit(EXEC, self.x.statements([f"L[{slot}] = {self.kept(self.x.gen(s['value'], env))}"]))
-        env[s["name"]] = local(slot)
-
-    def kept(self, value: Code) -> Code:
-        """The code of a value to keep (in a var, a local): checked to be within the numbers
-        meeple supports, unless it is a constant or a plain name (a var doubled at each step
-        would otherwise grow until memory runs out)."""
-        if value.known or value.plain:
-            return value
-        return joined(f"_number({value})", value)
-
     def s_if(self, s, env):
         test = self.x.compile(s["test"], env)
         branch = self.emit(JUMP_IF_NOT, test)
@@ -147,36 +135,23 @@ class ProgramBuilder:
             self.patch(branch, len(self.code))
 
     def s_for(self, s, env):
-        kind, values = self.x.domain(s["domain"], env)
-        items_slot, index_slot, var_slot = self.x.slots.new(), self.x.slots.new(), self.x.slots.new()
-        if kind == "cards":
-            def start(st):
-                st.locals[items_slot] = [i for i, c in enumerate(values(st)) for _ in range(c)]
-                st.locals[index_slot] = 0
-        else:
-            def start(st):
-                st.locals[items_slot] = list(values(st))
-                st.locals[index_slot] = 0
-        self.emit(EXEC, start)
+        x = self.x
+        kind, values = x.domain_code(s["domain"], env)
+        items_slot, index_slot, var_slot = x.slots.new(), x.slots.new(), x.slots.new()
+        items = f"_cards({values})" if kind == "cards" else f"list({values})"
+        self.emit(EXEC, x.statements([f"L[{items_slot}] = {items}", f"L[{index_slot}] = 0"], purpose="loop"))
         inner = dict(env)
         inner[s["var"]] = local(var_slot)
-        where = self.x.compile(s["where"], inner) if s["where"] is not None else None
         # A test that does not look at the loop variable, once false, stays false: nothing runs
         # between two tests but the variable's change. So the loop ends there.
         settled = s["where"] is not None and not mentions(s["where"], {s["var"]})
-
-        def has_next(st):
-            loc = st.locals
-            items = loc[items_slot]
-            while loc[index_slot] < len(items):
-                loc[var_slot] = items[loc[index_slot]]
-                loc[index_slot] += 1
-                if where is None or where(st):
-                    return True
-                if settled:
-                    loc[index_slot] = len(items)
-                    return False
-            return False
+        test = ["    return True"] if s["where"] is None else [f"    if {x.gen(s['where'], inner)}:",
+                                                             "        return True"]
+        if settled:
+            test += [f"    L[{index_slot}] = len(_items)", "    return False"]
+        has_next = x.statements([f"_items = L[{items_slot}]", f"while L[{index_slot}] < len(_items):",
+                                 f"    L[{var_slot}] = _items[L[{index_slot}]]", f"    L[{index_slot}] += 1",
+                                 *test, "return False"], purpose="next")
         top = self.emit(JUMP_IF_NOT, has_next)
         self.block(s["body"], inner)
         self.emit(JUMP, None, top)
@@ -184,27 +159,6 @@ class ProgramBuilder:
 
     def s_run(self, s, env):
         self.block(self.x.sym.phases[s["phase"]]["body"], {})
-
-    def s_end_game(self, s, env):
-        self.emit(END, "draw" if s.get("no_winner") else None)
-
-    # ---- state changes ----
-    def s_set(self, s, env):
-        name, lay, x = s["target"], self.layout, self.x
-        value = x.gen(s["value"], env)
-        if name == "current":
-            target, value = "st.current", f"_seat_of({value}, st.players)"
-        elif name in lay.var_names and s["index"] is None:
-            target = f"st.vars[st.var_base[{lay.var_names.index(name)}]]"
-        elif name in lay.var_names:
-            target = f"st.vars[st.var_base[{lay.var_names.index(name)}] + {x.gen(s['index'], env)}]"
-        else:  # a per-tile var: the tile may be none
-            setter, compiled = self.setter(s, env), x.function(self.kept(value))
-            self.emit(EXEC, lambda st: setter(st, compiled(st)), self.written(name))
-            return
-        if name != "current":
-            value = self.kept(value)
-        self.emit(EXEC, x.statements([f"{target} = {value}"]), self.written(name))
 
     def s_set_random(self, s, env):
         kind, values = self.x.domain(s["domain"], env)
@@ -243,44 +197,6 @@ class ProgramBuilder:
         def set_player_var(st, v):
             st.vars[st.var_base[vi] + seat(st)] = v
         return set_player_var
-
-    def s_move(self, s, env):
-        piece, steps = self.x.compile(s["piece"], env), self.x.compile(s["steps"], env)
-        stop_tag = s["stop_at"]
-
-        tracks = self.layout.piece_track
-
-        def move(st):
-            p = piece(st)
-            track = tracks.get(p)
-            if track is None:  # none: a card without the attribute, a var never set
-                raise RuleRuntimeError("the piece to move is none here: a card's attribute or a var names no piece")
-            st.move_piece(p, track, steps(st), stop_tag)
-        self.emit(EXEC, move, "pieces")
-
-    def s_move_all(self, s, env):
-        src, dst = self.x.compile(s["source"], env), self.x.compile(s["dest"], env)
-
-        def move_all(st):
-            a, b = src(st), dst(st)
-            if a is b:  # from a zone to itself: nothing moves (and nothing may be lost)
-                return
-            for i, c in enumerate(a):
-                if c:
-                    b[i] += c
-                    a[i] = 0
-        self.emit(EXEC, move_all, "zones")
-
-    def s_move_cards(self, s, env):
-        amount, src, dst = (self.x.compile(s[k], env) for k in ("amount", "source", "dest"))
-        v = self.layout.variety_names.index(s["variety"])
-
-        def move_cards(st):
-            a, b = src(st), dst(st)
-            n = min(max(amount(st), 0), a[v])
-            a[v] -= n
-            b[v] += n
-        self.emit(EXEC, move_cards, "zones")
 
     def s_place(self, s, env):
         x, lay = self.x, self.layout
@@ -360,7 +276,7 @@ class ProgramBuilder:
         self.emit(CHOICE, spec, None)
         ends = []
         for k, (o, inner) in enumerate(zip(s["options"], inners)):
-            branch = self.emit(JUMP_IF_NOT, lambda st, k=k: st.locals[option_slot] == k)
+            branch = self.emit(JUMP_IF_NOT, x.statements([f"return L[{option_slot}] == {k}"], purpose="chose"))
             self.block(o["body"], inner)
             ends.append(self.emit(JUMP))
             self.patch(branch, len(self.code))
@@ -404,36 +320,31 @@ class ProgramBuilder:
             return self.layout.value_names[v]
         return "none" if shown_as == "value" and v == NO_VALUE else str(v)
 
-    def draw_loop(self, more: Callable[[Any], bool], source: Fn, dest: Fn, pile: Fn | None, label: str) -> None:
+    def draw_loop(self, more: Callable[[Any], bool], source: Fn, dest: Fn, pile: Fn | None, label: str,
+                  source_code: Code) -> None:
         """while more(): (reshuffle the pile into the source when it is empty) draw one card."""
-        def can_draw(st):
-            if not more(st):
-                return False
-            src = source(st)
-            return any(src) or reshuffled(src, pile, st)
+        x = self.x
+        can_draw = x.statements([f"if not {x.ref(more, 'more')}(st):", "    return False", f"_src = {source_code}",
+                                 f"return any(_src) or _reshuffled(_src, {x.ref(pile, 'pile') if pile else None}, st)"],
+                                purpose="can_draw")
         skip = self.emit(JUMP_IF_NOT, can_draw)
         self.emit(CHANCE, Draw(label, source, dest, self.layout.variety_names, can_draw, more, pile), "zones")
         self.patch(skip, len(self.code))
 
     def s_deal(self, s, env):
-        amount = self.x.compile(s["amount"], env)
-        slot = self.x.slots.new()
-
-        def start(st):
-            st.locals[slot] = amount(st)
-        self.emit(EXEC, start)
-
-        def more(st):
-            st.locals[slot] -= 1
-            return st.locals[slot] >= 0
-        pile = self.x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
-        self.draw_loop(more, self.x.compile(s["source"], env), self.x.compile(s["dest"], env), pile, "deal")
+        x = self.x
+        slot = x.slots.new()
+        self.emit(EXEC, x.statements([f"L[{slot}] = {x.gen(s['amount'], env)}"], purpose="deal"))
+        more = x.statements([f"L[{slot}] -= 1", f"return L[{slot}] >= 0"], purpose="more")
+        pile = x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
+        self.draw_loop(more, x.compile(s["source"], env), x.compile(s["dest"], env), pile, "deal",
+                       x.gen(s["source"], env))
 
     def s_refill(self, s, env):
         zone = self.x.compile(s["zone"], env)
         more = self.x.function(f"sum({self.x.gen(s['zone'], env)}) < {self.x.gen(s['size'], env)}")
         pile = self.x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
-        self.draw_loop(more, self.x.compile(s["source"], env), zone, pile, "draw")
+        self.draw_loop(more, self.x.compile(s["source"], env), zone, pile, "draw", self.x.gen(s["source"], env))
 
     def s_choose(self, s, env):
         x = self.x
@@ -471,13 +382,9 @@ class ProgramBuilder:
         for ti, t in enumerate(ir["tracks"]):
             if t["tiles"]:
                 slot = self.x.slots.new()
-
-                def start(st, slot=slot):
-                    st.locals[slot] = 0
-
-                def more(st, slot=slot, ti=ti):
-                    st.locals[slot] += 1
-                    return st.locals[slot] <= st.track_length[ti]
+                start = self.x.statements([f"L[{slot}] = 0"], purpose="lay")
+                more = self.x.statements([f"L[{slot}] += 1", f"return L[{slot}] <= st.track_length[{ti}]"],
+                                         purpose="more")
                 self.emit(EXEC, start)
                 top = self.emit(JUMP_IF_NOT, more)
                 self.emit(CHANCE, TileLay(ti, t["name"], slot, [tc["tag"] for tc in t["tiles"]]), "tracks")
