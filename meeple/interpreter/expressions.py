@@ -83,6 +83,15 @@ TILE = name("_tile", sure=True)  # the tile a placement test or a route clause j
 Env = dict[str, Any]  # a name of the rules → its Code (and CARD_ATTRS → the names a filter's card binds)
 
 
+def _global_names(code: Any) -> set[str]:
+    """The global names a compiled piece of code reads (its nested functions' too)."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _global_names(const)
+    return names
+
+
 class TooDeep(Exception):
     """Python refuses the code of an expression: it nests too deeply; ``at`` is its position."""
 
@@ -300,14 +309,20 @@ class ExprCompiler:
         name = getattr(fn, "__name__", "")
         return name if self.ns.get(name) is fn else self.constant(fn, prefix)
 
-    def define(self, lines: list[str], params: tuple[str, ...], purpose: str,
-               marks: dict[int, list[int]] | None = None) -> Fn:
-        """The function ``def <name>(st, *params):`` + ``lines`` (indented already), added to the
-        module under the rules position of what is compiled now."""
+    def define(self, body: list[str], params: tuple[str, ...], purpose: str,
+               marks: list[Optional[list[int]]] | None = None) -> Fn:
+        """The function ``def <name>(st, *params):`` + ``body`` (lines, not indented), added to the
+        module under the rules position of what is compiled now (``marks``: the rules position
+        each line of ``body`` starts, if it starts one). It begins by reading the parts of the
+        state it uses into short names (``PREAMBLE``): which ones, Python's compiler says."""
         self.functions += 1
         fname = f"{purpose}_{self.functions}"
-        src = f"def {fname}({', '.join(('st',) + params)}):\n" + "\n".join(lines) + "\n"
-        fn = self.module.function(fname, src, self.place or self.at, self.python, marks)
+        head = f"def {fname}({', '.join(('st',) + params)}):\n"
+        used = _global_names(self.python(head + "".join(f"    {b}\n" for b in body)))
+        preamble = [line for word, line in PREAMBLE if word in used]
+        src = head + "".join(f"    {b}\n" for b in preamble + body)
+        at = {1 + len(preamble) + i: m for i, m in enumerate(marks or []) if m}
+        fn = self.module.function(fname, src, self.place or self.at, self.python, at)
         fn.source = src
         return fn
 
@@ -330,13 +345,8 @@ class ExprCompiler:
             fn = lambda st: value  # noqa: E731
             fn.constant = value  # callers may read it once instead of calling
             return fn
-        code = str(code)
-        needed = code + (" " + assign[1] if assign else "")
-        lines = [f"    {line}" for word, line in PREAMBLE
-                 if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
-        if assign:
-            lines.append(f"    {assign[0]} = {assign[1]}")
-        return self.define(lines + [f"    return {code}"], params, purpose)
+        lines = [f"{assign[0]} = {assign[1]}"] if assign else []
+        return self.define(lines + [f"return {code}"], params, purpose)
 
     def python(self, src: str) -> Any:
         """``src`` compiled; Python's own limits on nesting as a ``TooDeep``."""
@@ -353,12 +363,7 @@ class ExprCompiler:
                    marks: list[Optional[list[int]]] | None = None) -> Fn:
         """``def <name>(st, *params): body`` compiled (``body``: lines of Python, no indent;
         ``marks``: the rules position each line starts, if it starts one)."""
-        needed = "\n".join(body)
-        lines = [f"    {line}" for word, line in PREAMBLE
-                 if re.search(rf"\b{word}\b" if word == "G" else rf"\b{word}\[", needed)]
-        offset = 1 + len(lines)  # the body's first line, counted from the 'def'
-        at = {offset + i: m for i, m in enumerate(marks or []) if m}
-        return self.define(lines + [f"    {b}" for b in body], params, purpose, at)
+        return self.define(body, params, purpose, marks)
 
     # ---- dispatch ----
     def gen(self, e: dict, env: Env) -> Code:
