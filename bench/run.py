@@ -14,7 +14,11 @@ CPU where the OS allows it):
   until ``is_terminal()``;
 * ratio interpreter/baseline (target >= 0.5);
 * median wall time of ``python -m meeple validate RULES`` over 5 runs
-  (target < 0.3 s);
+  (target < 0.3 s), with the parse cache warm and with it off;
+* ``clone()`` + ``apply()`` per second on mid-game states, and what one clone costs in
+  applies (target: under 5; tree search clones at every node);
+* (``--scaling S``, hare only, 20 s by default, 0 to skip) the speed-up of ``meeple simulate``
+  on 2 processes over 1: at least S seconds of one-process work, best of 3 (target >= 1.8);
 * for a game with a route query (``GameSpec.route``): the query's time on full
   tables, made by random play with every tile placed (target: median < 2 ms),
   once as the game asks it (stopping at the player's target) and once searching
@@ -236,11 +240,82 @@ def bench_game(
         except Exception as exc:  # noqa: BLE001
             row["errors"]["route"] = describe(exc)
     try:
+        row["clone"] = bench_clone(spec, players, seconds / 2)
+    except Exception as exc:  # noqa: BLE001
+        row["errors"]["clone"] = describe(exc)
+    try:
         row["validate_s"] = time_validate(spec.rules)
         row["validate_cold_s"] = time_validate(spec.rules, cold=True)
     except Exception as exc:  # noqa: BLE001
         row["errors"]["validate"] = describe(exc)
     return row
+
+
+CLONE_TARGET_APPLIES = 5.0
+SCALING_TARGET = 1.8
+
+
+def bench_clone(spec: GameSpec, players: int, seconds: float) -> dict[str, Any]:
+    """clone()+apply() per second on mid-game states (half-way through random games), and the
+    cost of one clone in applies."""
+    import meeple
+
+    game = meeple.load(str(ROOT / spec.rules))
+    states = []
+    for seed in range(20):
+        state, rng = game.new_state(players, seed=seed), random.Random(seed)
+        trail = []
+        while not state.is_terminal():
+            trail.append(state.clone())
+            state.apply(rng.choice(state.legal_actions()))
+        states.append(trail[len(trail) // 2])
+    actions = [s.legal_actions() for s in states]
+    rng = random.Random(0)
+
+    def rate(step: Callable[[Any, list], None]) -> float:
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            for state, acts in zip(states, actions):
+                step(state, acts)
+            done += len(states)
+        return done / (time.perf_counter() - start)
+
+    def clone_only(state: Any, acts: list) -> None:
+        state.clone()
+
+    def clone_and_apply(state: Any, acts: list) -> None:
+        copy = state.clone()
+        copy.apply(copy.legal_actions()[rng.randrange(len(acts))])
+
+    clones, pairs = rate(clone_only), rate(clone_and_apply)
+    clone_s, apply_s = 1 / clones, max(1 / pairs - 1 / clones, 1e-9)
+    return {"clone_apply_per_s": round(pairs, 1), "clone_us": round(clone_s * 1e6, 2),
+            "apply_us": round(apply_s * 1e6, 2), "clone_in_applies": round(clone_s / apply_s, 2)}
+
+
+def bench_scaling(seconds: float, players: int) -> dict[str, Any]:
+    """Wall time of ``meeple simulate games/hare.rules`` on 1 and 2 processes (best of 3 each),
+    with enough games for ``seconds`` of one-process work; the processes may use every CPU."""
+    def wall(games: int, workers: int) -> float:
+        cmd = [sys.executable, "-m", "meeple", "simulate", "games/hare.rules", "--games", str(games),
+               "--players", str(players), "--workers", str(workers), "--seed", "1", "--json"]
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, cwd=ROOT, capture_output=True, timeout=3600,
+                       preexec_fn=_all_cpus)
+        return time.perf_counter() - start
+
+    games = 200
+    one = wall(games, 1)
+    games = max(games, int(games * seconds / max(one, 1e-3)))
+    ones = [wall(games, 1) for _ in range(3)]
+    twos = [wall(games, 2) for _ in range(3)]
+    return {"games": games, "one_process_s": round(min(ones), 2), "two_processes_s": round(min(twos), 2),
+            "speedup": round(min(ones) / min(twos), 3)}
+
+
+def _all_cpus() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, range(os.cpu_count() or 1))
 
 
 ROUTE_TARGET_MS = 2.0
@@ -272,7 +347,8 @@ def bench_route(spec: GameSpec) -> dict[str, Any]:
     for label, params in (("as played", None), ("to the end", {spec.target_param: top})):
         game = meeple.load(str(ROOT / spec.rules), params=params)
         # the same tables under another target: a saved state names the game (and params) it is of
-        docs = [{**doc, "game": game.game_hash} for doc in docs]
+        # (and its compiled program: the same here, but for the constants the param is folded into)
+        docs = [{**doc, "game": game.game_hash, "program": game.program_hash} for doc in docs]
         times, lengths = [], []
         game.route(game.state_from_json(docs[0]), spec.route, 0)  # the query is compiled on first use
         for doc in docs:
@@ -335,6 +411,13 @@ def format_table(rows: list[dict[str, Any]]) -> str:
                            f"(<{ROUTE_TARGET_MS} {ok}), max {r['max_ms']:.3f} ms over {r['queries']} queries "
                            f"on {route['tables']} tables of {route['tiles']} tiles; mean length {r['mean_length']}")
     for row in rows:
+        c = row.get("clone")
+        if c:
+            ok = "ok" if c["clone_in_applies"] < CLONE_TARGET_APPLIES else "HIGH"
+            out.append(f"{row['game']} clone()+apply(): {c['clone_apply_per_s']:.0f}/s on mid-game states; "
+                       f"a clone {c['clone_us']:.1f} us, an apply {c['apply_us']:.1f} us: a clone costs "
+                       f"{c['clone_in_applies']:.2f} applies (<{CLONE_TARGET_APPLIES:g} {ok})")
+    for row in rows:
         for what, message in row["errors"].items():
             out.append(f"{row['game']} {what}: {message}")
     return "\n".join(out)
@@ -363,7 +446,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cpu", type=int, help="CPU to pin to (default: the lowest one allowed)"
     )
+    parser.add_argument("--scaling", type=float, default=20.0, metavar="S",
+                        help="seconds of one-process work for the simulate speed-up on 2 processes "
+                        "(default 20; 0 skips it)")
     args = parser.parse_args(argv)
+    scaling: dict[str, Any] | None = None
+    if args.scaling > 0:  # before pinning: the processes must be free to use every CPU
+        try:
+            scaling = bench_scaling(args.scaling, args.players)
+        except Exception as exc:  # noqa: BLE001
+            scaling = {"error": describe(exc)}
 
     cpu = pin_to_one_cpu(args.cpu)
     names = args.game or list(GAMES)
@@ -380,8 +472,11 @@ def main(argv: list[str] | None = None) -> int:
                         "ratio_min": RATIO_TARGET,
                         "validate_max_s": VALIDATE_TARGET_S,
                         "route_median_max_ms": ROUTE_TARGET_MS,
+                        "clone_max_applies": CLONE_TARGET_APPLIES,
+                        "simulate_speedup_min": SCALING_TARGET,
                     },
                     "games": rows,
+                    "simulate_scaling": scaling,
                 },
                 indent=2,
             )
@@ -393,6 +488,13 @@ def main(argv: list[str] | None = None) -> int:
             f"python {platform.python_version()}"
         )
         print(format_table(rows))
+        if scaling and "error" in scaling:
+            print(f"simulate on 2 processes: {scaling['error']}")
+        elif scaling:
+            ok = "ok" if scaling["speedup"] >= SCALING_TARGET else "LOW"
+            print(f"simulate hare, {args.players} players, {scaling['games']} games: 1 process "
+                  f"{scaling['one_process_s']:.2f} s, 2 processes {scaling['two_processes_s']:.2f} s (best of 3): "
+                  f"speed-up {scaling['speedup']:.2f} (>={SCALING_TARGET} {ok})")
     return 0
 
 
