@@ -31,7 +31,7 @@ from meeple.dsl.walk import span
 from .code import VARS, Code, joined, lit, name, paren, renamed, subscript
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
-from .module import Module
+from .module import Module, literal
 from .moves import reshuffled
 from .routes import route_length
 
@@ -285,6 +285,7 @@ class ExprCompiler:
         self.place: list[int] | None = None  # the rules position the functions made now are for
         self.fresh = 0
         self.functions = 0  # functions in the module so far
+        self.tables: dict[tuple[str, str], str] = {}  # (prefix, plain data as source) → its table's name
         self.unrolling = 0  # aggregates and filters being written out per value around the code made now
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
@@ -299,9 +300,15 @@ class ExprCompiler:
         return name(f"_{prefix}{self.fresh}", sure)
 
     def constant(self, value: Any, prefix: str = "K") -> str:
-        """Put ``value`` in the module (a table the code reads); return its name."""
+        """Put ``value`` in the module (a table the code reads, never changed); return its name.
+        The same plain data under the same prefix is one table."""
+        shown = literal(value)
+        if shown is not None and (prefix, shown) in self.tables:
+            return self.tables[prefix, shown]
         key = self.name(re.sub(r"\W", "_", prefix)).text
         self.module.table(key, value)
+        if shown is not None:
+            self.tables[prefix, shown] = key
         return key
 
     def ref(self, fn: Fn, prefix: str) -> str:

@@ -81,7 +81,7 @@ class Module:
     def table(self, name: str, value: Any) -> None:
         """A value the code reads, by name: written out when it is plain data, else described."""
         self.ns[name] = value
-        shown = _literal(value)
+        shown = literal(value)
         if shown is not None:
             self.lines.append(f"{name} = {shown}")
         elif getattr(value, "__code__", None) is not None and self.ns.get(value.__name__) is value:
@@ -165,14 +165,14 @@ class Module:
             self.lines.append(f"# {n:4}  {text}{start}")
 
 
-def _literal(value: Any, depth: int = 0) -> Optional[str]:
+def literal(value: Any, depth: int = 0) -> Optional[str]:
     """``value`` as Python source, if it is plain data (numbers, strings, tuples, lists, dicts)."""
     if depth > 8:
         return None
     if value is None or isinstance(value, (bool, int, str)):
         return repr(value)
     if isinstance(value, (tuple, list)):
-        parts = [_literal(v, depth + 1) for v in value]
+        parts = [literal(v, depth + 1) for v in value]
         if any(p is None for p in parts):
             return None
         inside = ", ".join(parts)  # type: ignore[arg-type]
@@ -180,7 +180,7 @@ def _literal(value: Any, depth: int = 0) -> Optional[str]:
             return f"[{inside}]"
         return f"({inside},)" if len(parts) == 1 else f"({inside})"
     if isinstance(value, dict):
-        items = [(_literal(k, depth + 1), _literal(v, depth + 1)) for k, v in value.items()]
+        items = [(literal(k, depth + 1), literal(v, depth + 1)) for k, v in value.items()]
         if any(k is None or v is None for k, v in items):
             return None
         return "{" + ", ".join(f"{k}: {v}" for k, v in items) + "}"
