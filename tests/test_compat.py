@@ -162,3 +162,27 @@ def test_an_old_record_is_compared_on_the_game_not_the_engines_bookkeeping(monke
     report = replay_record(RECORDS[0])
     assert report.ok
     assert any("final state's hash is not compared" in w for w in report.warnings)
+
+
+@pytest.mark.parametrize("broken", [{"history": None}, {"history": 5}, {"players": "3"}, {"players": None}])
+def test_a_damaged_state_of_another_program_is_refused_by_name(broken):
+    doc = {**_saved("games/hare.rules"), "program": "0" * 64, **broken}
+    doc = {k: v for k, v in doc.items() if v is not None}
+    with pytest.raises(meeple.StateError, match="damaged"):
+        meeple.load(str(ROOT / "games/hare.rules")).state_from_json(doc)
+
+
+def test_a_state_of_another_program_must_wait_where_its_history_leads():
+    """restart_turn() moves a state where its history does not lead: another program cannot rebuild it."""
+    game = meeple.load(str(ROOT / "games/luckydog.rules"))
+    state = game.new_state(3, seed=3)
+    rng = random.Random(3)
+    while state.decision() != "road":
+        state.apply(rng.choice(state.legal_actions()))
+    state.apply(rng.choice(state.legal_actions()))  # the road is laid: the turn goes on
+    assert state.decision() != "road"
+    state.restart_turn()
+    assert state.decision() == "road"
+    doc = {**state.to_json(), "program": "0" * 64}
+    with pytest.raises(meeple.StateError, match="'waiting' is not what its history gives"):
+        game.state_from_json(doc)

@@ -84,3 +84,59 @@ def test_the_module_leaves_linecache_with_its_game() -> None:
     del game
     gc.collect()
     assert filename not in linecache.cache
+
+
+def _play(path: Path, games: int = 3) -> None:
+    game = meeple.load(str(path))
+    for seed in range(games):
+        state = game.new_state(2, seed=seed)
+        while not state.is_terminal():
+            state.apply(state.legal_actions()[0])
+
+
+def test_a_nul_byte_in_a_comment_is_shown_escaped_in_the_module(tmp_path: Path) -> None:
+    rules = tmp_path / "nul.rules"
+    rules.write_bytes(b'game "N"\nplayers 2\nvar x = 0\nturn {\n  set x = x + 1   # a\x00b\n'
+                      b'  if x > 3 {\n    end game\n  }\n}\nscore(p) = x\n')
+    _play(rules)
+    assert "# a\\x00b" in meeple.load(str(rules)).module.text()
+
+
+@pytest.mark.parametrize("shape", ["loops", "phases"])
+def test_loops_nested_past_pythons_limit_still_compile(tmp_path: Path, shape: str) -> None:
+    """Python allows 20 nested loops in one function: deeper nests are split across functions."""
+    n = 24
+    if shape == "loops":
+        body = "set x = x + 1"
+        for i in reversed(range(n)):
+            body = f"for i{i} in 1..1 {{ {body} }}"
+        parts, turn = "", body
+    else:
+        parts = "".join(f"phase p{k} {{ for i{k} in 1..1 {{ run p{k + 1} }} }}\n" for k in range(n))
+        parts += f"phase p{n} {{ set x = x + 1 }}\n"
+        turn = "run p0"
+    rules = tmp_path / "deep.rules"
+    rules.write_text(f'game "D"\nplayers 2\nvar x = 0\nturn {{\n  {turn}\n  end game\n}}\n{parts}'
+                     "score(p) = x\n", encoding="utf-8")
+    state = meeple.load(str(rules)).new_state(2, seed=1)
+    assert state.is_terminal() and state.scores() == [1, 1]
+
+
+def test_an_error_inside_a_route_names_the_statement_that_asked() -> None:
+    """A route is one function that several statements call: the error is at the caller."""
+    game = meeple.load(str(ROOT / "tests" / "fixtures" / "engine" / "route_error_in_a_shared_route.rules"))
+    state = game.new_state(2, seed=0)
+    with pytest.raises(RuleRuntimeError) as info:
+        while not state.is_terminal():
+            state.apply(state.legal_actions()[0])
+    assert (info.value.line, info.value.col) == (35, 3)  # 'set x = x + trip(current)', not line 32
+
+
+def test_functions_made_after_loading_are_in_linecache_too() -> None:
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    define = next(iter(game.sym.defines))
+    before = len(game.module.text())
+    state = game.new_state(3, seed=1)
+    game.query(state, define, *([0] * len(game.sym.defines[define]["params"])))
+    assert len(game.module.text()) > before
+    assert "".join(linecache.getlines(game.module.filename)) == game.module.text()

@@ -16,6 +16,7 @@ board of the grid (a tile is its number on the board, an edge is 0..3).
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any, Callable, Optional, Union
 
@@ -83,13 +84,9 @@ TILE = name("_tile", sure=True)  # the tile a placement test or a route clause j
 Env = dict[str, Any]  # a name of the rules → its Code (and CARD_ATTRS → the names a filter's card binds)
 
 
-def _global_names(code: Any) -> set[str]:
-    """The global names a compiled piece of code reads (its nested functions' too)."""
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if hasattr(const, "co_names"):
-            names |= _global_names(const)
-    return names
+def _names_read(tree: ast.AST) -> set[str]:
+    """The names a piece of code reads (a superset of the globals it reads)."""
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
 
 
 class TooDeep(Exception):
@@ -317,7 +314,7 @@ class ExprCompiler:
         return name if self.ns.get(name) is fn else self.constant(fn, prefix)
 
     def define(self, body: list[str], params: tuple[str, ...], purpose: str,
-               marks: list[Optional[list[int]]] | None = None) -> Fn:
+               marks: list[Optional[list[int]]] | None = None, shared: bool = False) -> Fn:
         """The function ``def <name>(st, *params):`` + ``body`` (lines, not indented), added to the
         module under the rules position of what is compiled now (``marks``: the rules position
         each line of ``body`` starts, if it starts one). It begins by reading the parts of the
@@ -325,11 +322,11 @@ class ExprCompiler:
         self.functions += 1
         fname = f"{purpose}_{self.functions}"
         head = f"def {fname}({', '.join(('st',) + params)}):\n"
-        used = _global_names(self.python(head + "".join(f"    {b}\n" for b in body)))
+        used = _names_read(self.parsed(head + "".join(f"    {b}\n" for b in body)))
         preamble = [line for word, line in PREAMBLE if word in used]
         src = head + "".join(f"    {b}\n" for b in preamble + body)
         at = {1 + len(preamble) + i: m for i, m in enumerate(marks or []) if m}
-        fn = self.module.function(fname, src, self.place or self.at, self.python, at)
+        fn = self.module.function(fname, src, self.place or self.at, self.python, at, shared)
         fn.source = src
         return fn
 
@@ -355,10 +352,24 @@ class ExprCompiler:
         lines = [f"{assign[0]} = {assign[1]}"] if assign else []
         return self.define(lines + [f"return {code}"], params, purpose)
 
-    def python(self, src: str) -> Any:
-        """``src`` compiled; Python's own limits on nesting as a ``TooDeep``."""
+    def python(self, src: str, first: int = 1) -> Any:
+        """``src`` compiled as the module's lines from ``first`` on; Python's own limits on nesting
+        as a ``TooDeep``."""
         try:
-            return compile(src, self.module.filename, "exec")
+            tree = ast.parse(src, self.module.filename)
+            ast.increment_lineno(tree, first - 1)
+            return compile(tree, self.module.filename, "exec")
+        except SyntaxError as e:
+            if "nested" not in str(e.msg):
+                raise
+        except (RecursionError, MemoryError):
+            pass
+        raise TooDeep("this expression nests too deeply to compile", self.at) from None
+
+    def parsed(self, src: str) -> ast.Module:
+        """``src`` parsed; Python's own limits on nesting as a ``TooDeep``."""
+        try:
+            return ast.parse(src, self.module.filename)
         except SyntaxError as e:
             if "nested" not in str(e.msg):
                 raise
@@ -367,10 +378,10 @@ class ExprCompiler:
         raise TooDeep("this expression nests too deeply to compile", self.at) from None
 
     def statements(self, body: list[str], params: tuple[str, ...] = (), purpose: str = "step",
-                   marks: list[Optional[list[int]]] | None = None) -> Fn:
+                   marks: list[Optional[list[int]]] | None = None, shared: bool = False) -> Fn:
         """``def <name>(st, *params): body`` compiled (``body``: lines of Python, no indent;
         ``marks``: the rules position each line starts, if it starts one)."""
-        return self.define(body, params, purpose, marks)
+        return self.define(body, params, purpose, marks, shared)
 
     # ---- dispatch ----
     def gen(self, e: dict, env: Env) -> Code:
@@ -577,7 +588,12 @@ class ExprCompiler:
     def route_function(self, name: str) -> str:
         """The route query ``name`` as a function ``(st, *args) -> length`` in the namespace."""
         if name not in self.route_fns:
-            self.route_fns[name] = self.constant(self.compile_route(self.sym.routes[name]), f"route_{name}")
+            route, outer = self.sym.routes[name], self.place
+            self.place = span(route)  # its comment names the route; an error in it, the statement that asked
+            try:
+                self.route_fns[name] = self.constant(self.compile_route(route), f"route_{name}")
+            finally:
+                self.place = outer
         return self.route_fns[name]
 
     def compile_route(self, r: dict) -> Callable[..., int]:
@@ -639,7 +655,7 @@ class ExprCompiler:
             f"{tile_clause('blocked') or '[False] * len(G.x)'}, {tile_clause('stops') or '{}'}, "
             f"{clause('passes', '0')}, {clause('enough', 'len(G.x)')})",
         ]
-        return self.statements(body, params=tuple(a.text for a in args))
+        return self.statements(body, params=tuple(a.text for a in args), purpose="route", shared=True)
 
     # ---- aggregates ----
     def domain_code(self, d: dict, env: Env) -> tuple[str, Code]:

@@ -131,11 +131,11 @@ class Game:
 
     def _invariant(self, inv: dict) -> Any:
         x = self.exprs
-        x.place = span(inv)
+        outer, x.place = x.place, span(inv)
         try:
             return x.statements([f"return {x.gen(inv['test'], {})}"], params=("_before",), purpose="invariant")
         finally:
-            x.place = None
+            x.place = outer
 
     def _per_player(self, decl: Optional[dict], slots: SlotAllocator, purpose: str):
         if decl is None:
@@ -221,6 +221,9 @@ class Game:
             raise StateError(f"this saved state is not a state of {self.title} with these params "
                              f"(it was saved from another game, or other params)")
         if doc.get("program") != self.program_hash:  # saved by a meeple that compiled the rules otherwise
+            if not (isinstance(doc.get("players"), int) and not isinstance(doc["players"], bool)
+                    and isinstance(doc.get("history"), list)):
+                raise StateError("the saved state is damaged: it needs 'players' (a number) and 'history' (a list)")
             return self._replayed(doc, check=True)
         try:
             st = State(self, doc["players"])
@@ -287,7 +290,9 @@ class Game:
             now = st.to_json()
             differs = [k for k in GAME_PARTS if k in doc and doc[k] != now[k]]
             if differs:
-                raise StateError(f"the saved state is damaged: its {differs[0]!r} is not what its history gives")
+                raise StateError(f"the saved state is damaged: its {differs[0]!r} is not what its history gives "
+                                 f"(a position arranged by hand, with set_zone, set_var or restart_turn, can be "
+                                 f"restored only by the meeple that saved it)")
         return st
 
     def located(self, error: RuleRuntimeError, pc: int) -> RuleRuntimeError:
@@ -420,7 +425,7 @@ def _restore_rng(st: State, doc: dict[str, Any]) -> None:
 
 # What a saved state holds of the game itself (the rest is the engine's: pc, locals).
 GAME_PARTS = ("players", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags", "bags",
-              "track_length", "grid", "history")
+              "track_length", "grid", "history", "waiting")
 
 
 def _game_hash(ir: dict, params: dict[str, int]) -> str:

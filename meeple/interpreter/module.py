@@ -38,7 +38,8 @@ class Module:
         self.filename = f"<meeple {path or 'rules'} #{next(_numbers)}>"
         self.sources = sources or [path]
         self._rules_lines: dict[int, list[str]] = {}
-        self.ns: dict[str, Any] = {"__name__": f"meeple_game_{self.filename[-2:].strip('#')}"}
+        self.published = False  # in linecache (functions added later are added there too)
+        self.ns: dict[str, Any] = {"__name__": f"meeple_game_{self.filename.rsplit('#', 1)[1].rstrip('>')}"}
         self.ns.update(helpers)
         by_module: dict[str, list[str]] = {}
         for name, fn in sorted(helpers.items()):
@@ -61,19 +62,23 @@ class Module:
         self.marks: dict[int, list[int]] = {}  # line → the rules position of the statement that starts there
 
     # ---- building ----
-    def function(self, name: str, src: str, at: Optional[list[int]], compile_: Callable[[str], Any],
-                 marks: Optional[dict[int, list[int]]] = None) -> Any:
+    def function(self, name: str, src: str, at: Optional[list[int]], compile_: Callable[[str, int], Any],
+                 marks: Optional[dict[int, list[int]]] = None, shared: bool = False) -> Any:
         """Add the function ``name`` (its source ``src``, a ``def``) made for the rules at ``at``;
-        return it. ``compile_`` compiles source text (the caller turns Python's own limits into
-        rules errors); ``marks``: the rules position of the statement that starts at a line of
-        ``src`` (counted from 0, the 'def')."""
+        return it. ``compile_(src, first)`` compiles source text as if it stood from line
+        ``first`` on (the caller turns Python's own limits into rules errors); ``marks``: the
+        rules position of the statement that starts at a line of ``src`` (counted from 0, the
+        'def'); ``shared``: a function that several statements call (a route): an error in it is
+        placed at the statement that called it."""
         head = ["", *self.comment(at)]
         first = len(self.lines) + len(head) + 1  # 1-based line of the 'def'
         body = src.rstrip("\n").split("\n")
-        code = compile_("\n" * (first - 1) + src)
+        code = compile_(src, first)
         exec(code, self.ns)
         self.lines.extend(head + body)
-        self.spans.append((first, first + len(body) - 1, at))
+        self.spans.append((first, first + len(body) - 1, None if shared else at))
+        if self.published:
+            self.publish(None)
         for offset, position in (marks or {}).items():
             self.marks[first + offset] = position
         return self.ns[name]
@@ -96,7 +101,8 @@ class Module:
         index = at[4] if len(at) > 4 and at[4] < len(self.sources) else 0
         file = self.sources[index] if self.sources else ""
         line = at[0]
-        text = self.rules_line(index, line)
+        text = "".join(c if c >= " " and c != "\x7f" or c == "\t" else f"\\x{ord(c):02x}"
+                       for c in self.rules_line(index, line))  # (Python refuses a NUL even in a comment)
         where = f"{Path(file).name}:{line}"
         return [f"# {where}  {text}" if text else f"# {where}"]
 
@@ -124,8 +130,9 @@ class Module:
         ``owner`` (the game) lives."""
         text = self.text()
         linecache.cache[self.filename] = (len(text), None, text.splitlines(keepends=True), self.filename)
-        if not getattr(self, "_finalizer", None):
-            self._finalizer = weakref.finalize(owner, linecache.cache.pop, self.filename, None)
+        if owner is not None and not self.published:
+            weakref.finalize(owner, linecache.cache.pop, self.filename, None)
+        self.published = True
 
     def position_of(self, line: int) -> Optional[list[int]]:
         """The rules position of the function that module line ``line`` is in."""

@@ -289,6 +289,7 @@ class State:
             "players": self.players, "pc": self.pc, "current": self.current, "turns": self.turns,
             "outcome": self.outcome, "zones": self.zones, "vars": self.vars, "pos": self.pos,
             "place": self.place, "podium": self.podium, "tags": self.tags, "bags": self.bags,
+            "waiting": self.decision(),  # the decision or chance event it waits for (None at the end)
             "track_length": self.track_length, "locals": self.locals,
             "grid": self.grid.to_json() if self.grid is not None else None,
             "history": [list(h) for h in self.history()],

@@ -22,6 +22,7 @@ STRAIGHT = {"let", "set", "move", "move_all", "move_cards", "end_game", "if", "f
 # Blocks inside blocks a straight run may hold: Python allows 100 levels of indentation, and a
 # statement nested deeper is left to the flat program (an 'else if' chain stays flat: elif).
 MAX_DEPTH = 30
+MAX_LOOPS = 15  # loops inside loops: Python allows 20 blocks of them in one function
 END_TEST = "_end_test"  # the name under which the module knows the end test (the game sets it)
 Lines = list[tuple[str, Optional[list[int]]]]  # (a line of Python, the rules position it starts, if it does)
 
@@ -35,20 +36,20 @@ class StatementWriter:
         self.checked: CheckedGame = x.checked
         self.end_reads = end_reads
 
-    def straight(self, s: dict, depth: int = 0) -> bool:
+    def straight(self, s: dict, depth: int = 0, loops: int = 0) -> bool:
         """Can ``s`` be written as Python in a straight run (no decision nor chance in it, and not
         nested too deeply)?"""
         node = s["node"]
-        if node not in STRAIGHT or depth > MAX_DEPTH:
+        if node not in STRAIGHT or depth > MAX_DEPTH or loops > MAX_LOOPS:
             return False
         if node == "if":
             chained = _else_if(s) is not None
-            return all(self.straight(b, depth + 1) for b in s["body"]) and \
-                all(self.straight(b, depth if chained else depth + 1) for b in s["else_"] or [])
+            return all(self.straight(b, depth + 1, loops) for b in s["body"]) and \
+                all(self.straight(b, depth if chained else depth + 1, loops) for b in s["else_"] or [])
         if node == "for":
-            return all(self.straight(b, depth + 1) for b in s["body"])
+            return all(self.straight(b, depth + 1, loops + 1) for b in s["body"])
         if node == "run":
-            return all(self.straight(b, depth) for b in self.x.sym.phases[s["phase"]]["body"])
+            return all(self.straight(b, depth, loops) for b in self.x.sym.phases[s["phase"]]["body"])
         return True
 
     def block(self, stmts: list, env: Env, depth: int) -> Lines:
