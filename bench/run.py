@@ -304,10 +304,11 @@ def bench_scaling(seconds: float, players: int) -> dict[str, Any]:
                        preexec_fn=_all_cpus)
         return time.perf_counter() - start
 
-    games = 200
-    one = wall(games, 1)
-    games = max(games, int(games * seconds / max(one, 1e-3)))
-    ones = [wall(games, 1) for _ in range(3)]
+    games, one = 200, 0.0
+    while one < seconds:  # (the start-up of a run is a larger share of a short one: grow until it is long)
+        games = max(games, int(games * 1.1 * seconds / max(one, 1e-3))) if one else games
+        one = wall(games, 1)
+    ones = [one, *(wall(games, 1) for _ in range(2))]
     twos = [wall(games, 2) for _ in range(3)]
     return {"games": games, "one_process_s": round(min(ones), 2), "two_processes_s": round(min(twos), 2),
             "speedup": round(min(ones) / min(twos), 3)}

@@ -355,21 +355,20 @@ class ExprCompiler:
     def python(self, src: str, first: int = 1) -> Any:
         """``src`` compiled as the module's lines from ``first`` on; Python's own limits on nesting
         as a ``TooDeep``."""
-        try:
+        def make() -> Any:
             tree = ast.parse(src, self.module.filename)
             ast.increment_lineno(tree, first - 1)
             return compile(tree, self.module.filename, "exec")
-        except SyntaxError as e:
-            if "nested" not in str(e.msg):
-                raise
-        except (RecursionError, MemoryError):
-            pass
-        raise TooDeep("this expression nests too deeply to compile", self.at) from None
+        return self.within_limits(make)
 
     def parsed(self, src: str) -> ast.Module:
         """``src`` parsed; Python's own limits on nesting as a ``TooDeep``."""
+        return self.within_limits(lambda: ast.parse(src, self.module.filename))
+
+    def within_limits(self, make: Callable[[], Any]) -> Any:
+        """``make()``, with Python refusing code that nests too deeply turned into ``TooDeep``."""
         try:
-            return ast.parse(src, self.module.filename)
+            return make()
         except SyntaxError as e:
             if "nested" not in str(e.msg):
                 raise
