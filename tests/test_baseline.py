@@ -1,4 +1,5 @@
-"""Invariants of the hand-written Hare and Tortoise baseline (bench/hare_baseline.py)."""
+"""Invariants of the hand-written Hare and Tortoise baselines: the tuned one (bench/hare_baseline.py)
+and the first one, kept to measure it against (bench/hare_baseline_old.py). Both play these rules."""
 
 from __future__ import annotations
 
@@ -12,7 +13,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-hare = importlib.import_module("bench.hare_baseline")
+hare = importlib.import_module("bench.hare_baseline")  # (the helpers read its constants: the same in both)
+BASELINES = ["bench.hare_baseline", "bench.hare_baseline_old"]
+
+
+@pytest.fixture(name="hare", params=BASELINES)
+def _hare(request):  # each test runs on both baselines
+    return importlib.import_module(request.param)
 
 GAMES_PER_COUNT = 200
 
@@ -36,7 +43,7 @@ def expected_scores(result: dict) -> list[int]:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_games_keep_invariants(players: int) -> None:
+def test_random_games_keep_invariants(hare, players: int) -> None:
     draws = 0
     for seed in range(GAMES_PER_COUNT):
         result = hare.play_random_game(
@@ -69,7 +76,7 @@ def test_random_games_keep_invariants(players: int) -> None:
     assert draws == 0
 
 
-def test_tie_break_prefers_best_placed_bet() -> None:
+def test_tie_break_prefers_best_placed_bet(hare) -> None:
     game = hare.HareGame(3, random.Random(1))
     game.podium = [hare.FOX, hare.HARE, hare.SHEEP]
     game.over = True
@@ -91,7 +98,7 @@ def test_tie_break_prefers_best_placed_bet() -> None:
     assert game.result()["winners"] == [0, 1]
 
 
-def test_movement_rules() -> None:
+def test_movement_rules(hare) -> None:
     game = hare.HareGame(4, random.Random(2))
     game.streams = {3, 7}
     game.position = [0, 0, 0, 0, 0]
@@ -115,7 +122,7 @@ def test_movement_rules() -> None:
     assert game.destination(hare.SHEEP, 4) == 13
 
 
-def test_howl_race_moves_only_the_wolf() -> None:
+def test_howl_race_moves_only_the_wolf(hare) -> None:
     game = hare.HareGame(4, random.Random(3))
     game.table[hare.C_HOWL] = 1
     game.table[hare.C_WOLF] = 1
@@ -127,7 +134,7 @@ def test_howl_race_moves_only_the_wolf() -> None:
     assert len(game.discard) == discarded + 5
 
 
-def test_third_finisher_ends_race_at_once() -> None:
+def test_third_finisher_ends_race_at_once(hare) -> None:
     game = hare.HareGame(4, random.Random(4))
     game.position = [11, 11, 11, 11, 11]
     game.table[hare.C_HARE] = 1
@@ -141,7 +148,7 @@ def test_third_finisher_ends_race_at_once() -> None:
     assert game.over
 
 
-def test_legal_plays_are_distinct_multisets_within_limits() -> None:
+def test_legal_plays_are_distinct_multisets_within_limits(hare) -> None:
     game = hare.HareGame(4, random.Random(5))
     hand = game.hands[game.current]
     hand[:] = [0, 0, 2, 2, 0, 2]  # 2 wolf, 2 howl wolf, 2 sheep
@@ -157,3 +164,40 @@ def test_legal_plays_are_distinct_multisets_within_limits() -> None:
     assert ((hare.C_SHEEP, 1),) in plays
     assert ((hare.C_SHEEP, 2),) in plays
     assert len(plays) == 9
+
+
+def test_the_tuned_turn_plays_each_legal_play_for_its_number() -> None:
+    """The tuned baseline counts the plays and works out the k-th: k = 0, 1, ... give legal_plays() in order."""
+    import copy
+    tuned = importlib.import_module("bench.hare_baseline")
+    seen = 0
+    for seed in range(30):
+        game = tuned.HareGame(4, random.Random(seed))
+        for _ in range(seed % 7):
+            game.turn()
+        plays = game.legal_plays()
+        for k, play in enumerate(plays):
+            trial = copy.deepcopy(game)
+            hand = list(trial.hands[trial.current])
+            numbers = iter([(k + 0.5) / len(plays)])
+            real = trial.rand
+            trial.rand = lambda: next(numbers, None) or real()
+            assert trial.turn()
+            for ctype, n in play:
+                hand[ctype] -= n
+            played = trial.hands[game.current]
+            assert [min(h, p) for h, p in zip(hand, played)] == hand, (seed, k, play)  # then drew back up
+            seen += 1
+    assert seen > 100
+
+
+def test_the_tuned_baseline_plays_the_same_game_as_the_first() -> None:
+    """Same rules, same random bots: over 3,000 games the length and the winners' scores agree."""
+    tuned, old = (importlib.import_module(m) for m in BASELINES)
+    stats = []
+    for module in (tuned, old):
+        rng = random.Random(11)
+        games = [module.play_random_game(4, rng) for _ in range(3000)]
+        stats.append((sum(g["turns"] for g in games) / 3000, sum(max(g["scores"]) for g in games) / 3000))
+    (turns_a, best_a), (turns_b, best_b) = stats
+    assert abs(turns_a - turns_b) < 0.03 * turns_b and abs(best_a - best_b) < 0.03 * best_b, stats
