@@ -181,7 +181,7 @@ def test_the_tuned_turn_plays_each_legal_play_for_its_number() -> None:
             hand = list(trial.hands[trial.current])
             numbers = iter([(k + 0.5) / len(plays)])
             real = trial.rand
-            trial.rand = lambda: next(numbers, None) or real()
+            trial.rand = lambda numbers=numbers, real=real: next(numbers, None) or real()
             assert trial.turn()
             for ctype, n in play:
                 hand[ctype] -= n
