@@ -125,21 +125,6 @@ class HareGame:
         deck = self.deck
         return deck.pop(int(self.rand() * len(deck)))
 
-    def draw_up(self, hand: list[int]) -> None:
-        """Draw one card at a time up to HAND_SIZE, recycling the discard."""
-        need = HAND_SIZE - sum(hand)
-        if not need:
-            return
-        deck, rand = self.deck, self.rand
-        while need:
-            if not deck:
-                if not self.discard:
-                    return
-                deck = self.deck = self.discard  # drawn at random places: no need to shuffle
-                self.discard = []
-            hand[deck.pop(int(rand() * len(deck)))] += 1
-            need -= 1
-
     # -- queries ---------------------------------------------------------
 
     def on_table(self, animal: int) -> int:
@@ -219,7 +204,15 @@ class HareGame:
             table[C_WOLF] += k
             table[C_HOWL] += howls
             played = table[C_WOLF] + table[C_HOWL]
-        self.draw_up(hand)
+        need, deck = HAND_SIZE - sum(hand), self.deck  # draw back up, recycling the discard
+        while need:
+            if not deck:
+                if not self.discard:
+                    break
+                deck = self.deck = self.discard
+                self.discard = []
+            hand[deck.pop(int(rand() * len(deck)))] += 1
+            need -= 1
         # Only the played animal's count changed, and no animal had 4 cards before (that
         # would have triggered a race), so check just that one.
         if played == ANIMAL_MAX or sum(table) == TABLE_MAX:
