@@ -49,11 +49,6 @@ class ProgramBuilder:
         self.code.append((op, a, b))
         return len(self.code) - 1
 
-    def written(self, target: str) -> str:
-        if target == "current":
-            return "current"
-        return "grid" if target in self.layout.tile_var_names else "vars"
-
     def mark_end_checks(self, reads: set[str]) -> None:
         """Turn each write category into a flag: can this step change an end condition? (A
         straight run tests the end itself, after each statement that can: it says RUN.)"""
@@ -169,7 +164,7 @@ class ProgramBuilder:
             return f"seat {v}" if is_player or kind != "values" else (names[v] if 0 <= v < len(names) and
                                                                       not _is_range(s) else str(v))
         self.emit(CHANCE, RandomPick(s["target"], values, self.setter(s, env), outcome_name),
-                  self.written(s["target"]))
+                  self.writer.written(s["target"]))
 
     def setter(self, s, env) -> Callable[[Any, Any], None]:
         name = s["target"]
