@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from meeple.dsl.diagnostics import RuleRuntimeError
+
 import meeple
 from meeple.dsl import read_checked, read_ir
 from meeple.dsl.cache import cache_dir
@@ -198,7 +200,6 @@ turn {
 @pytest.mark.parametrize("query", ["pos(first)", "place(first)", "finished(first)", "pos(at_place(lane, 2))"])
 def test_a_piece_query_of_none_is_a_runtime_error(tmp_path, query) -> None:
     """It read the last piece (none is -1, and P[-1] is a Python list's last item)."""
-    from meeple.dsl.diagnostics import RuleRuntimeError
     path = tmp_path / "g.rules"
     text = NONE_PIECE.replace("{query}", query)
     path.write_text(text.replace("var seen = 0", "var seen = false") if "finished" in query else text)
@@ -215,7 +216,6 @@ def test_piece_queries_of_named_and_looped_pieces_still_read_them(tmp_path) -> N
 
 
 def test_a_piece_attribute_that_some_card_lacks_is_checked(tmp_path) -> None:
-    from meeple.dsl.diagnostics import RuleRuntimeError
     path = tmp_path / "g.rules"
     cards = "zone pile public\ncards c in pile { 1 plain  1 red_card { who = red } }\n"
     path.write_text(NONE_PIECE.replace("turn {", cards + "turn {", 1)
@@ -325,3 +325,13 @@ def test_restart_turn_takes_the_turn_again_in_the_arranged_position():
     st.restart_turn()
     assert st.current_player() == seat and st.decision() == "play"
     assert [str(a) for a in st.legal_actions() if str(a).startswith("play")] == ["play 1 three"]
+
+
+@pytest.mark.parametrize("name, line", [("none_seat_of_a_per_player_var", 20), ("none_seat_through_a_let", 20)])
+def test_a_player_that_is_none_is_an_error_not_another_slot(name, line):
+    """`set b(leader) = 5` and `count(hand(q))` with `let q = leader`, leader never set: they once
+    wrote another var and counted another zone."""
+    game = meeple.load(f"{ENGINE}/{name}.rules")
+    with pytest.raises(RuleRuntimeError, match="a player is none here") as info:
+        game.new_state(2, seed=1)
+    assert info.value.line == line

@@ -14,7 +14,9 @@ from typing import Any, Optional
 from meeple.dsl.checked import CheckedGame
 from meeple.dsl.walk import names, span
 
-from .code import Code, joined, local
+from dataclasses import replace
+
+from .code import VARS, Code, joined, local
 from .expressions import Env, ExprCompiler
 
 # Statements a straight run may hold; if, for and run hold them only if their bodies are straight.
@@ -88,7 +90,7 @@ class StatementWriter:
     def w_let(self, s, env):
         slot = self.x.slots.new()
         value = self.kept(self.x.gen(s["value"], env))
-        env[s["name"]] = local(slot)
+        env[s["name"]] = replace(local(slot), reads=value.reads)  # none, if what it keeps may be
         return [f"L[{slot}] = {value}"]
 
     def kept(self, value: Code) -> Code:
@@ -107,8 +109,10 @@ class StatementWriter:
         elif name in lay.var_names and s["index"] is None:
             line = f"st.vars[st.var_base[{lay.var_names.index(name)}]] = {self.kept(value)}"
         elif name in lay.var_names:
-            line = (f"st.vars[st.var_base[{lay.var_names.index(name)}] + {x.gen(s['index'], env)}] = "
-                    f"{self.kept(value)}")
+            seat = x.gen(s["index"], env)
+            if VARS in seat.reads:  # a var's player may still be none
+                seat = x.guarded("_seat", seat, s["index"])
+            line = f"st.vars[st.var_base[{lay.var_names.index(name)}] + {seat}] = {self.kept(value)}"
         else:  # a per-tile var: the tile may be none
             k = lay.tile_var_names.index(name)
             line = f"_set_tile(G.tv[{k}], {self.kept(value)}, {x.gen(s['index'], env)}, {name!r})"
