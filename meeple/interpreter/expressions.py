@@ -17,8 +17,9 @@ board of the grid (a tile is its number on the board, an edge is 0..3).
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Iterator, Optional, Union
 
 from meeple.dsl import checked as C
 from meeple.dsl import fold
@@ -331,15 +332,22 @@ class ExprCompiler:
         return fn
 
     # ---- functions ----
-    def compile(self, e: dict, env: Env, purpose: str = "expr", at: list[int] | None = None) -> Fn:
-        """The function of expression ``e`` (``at``: the rules position its comment names, when it
-        is not the statement compiled now)."""
+    @contextlib.contextmanager
+    def placed(self, at: list[int] | None) -> Iterator[None]:
+        """The functions made inside are for the rules at ``at`` (their comment names it, and
+        a run-time error in them is placed there); none given: where they were."""
         outer = self.place
         self.place = at or outer
         try:
-            return self.function(self.gen(e, env), purpose=purpose)
+            yield
         finally:
             self.place = outer
+
+    def compile(self, e: dict, env: Env, purpose: str = "expr", at: list[int] | None = None) -> Fn:
+        """The function of expression ``e`` (``at``: the rules position its comment names, when it
+        is not the statement compiled now)."""
+        with self.placed(at):
+            return self.function(self.gen(e, env), purpose=purpose)
 
     def function(self, code: Union[Code, str], assign: tuple[str, str] | None = None,
                  params: tuple[str, ...] = (), purpose: str = "expr") -> Fn:
@@ -587,12 +595,9 @@ class ExprCompiler:
     def route_function(self, name: str) -> str:
         """The route query ``name`` as a function ``(st, *args) -> length`` in the namespace."""
         if name not in self.route_fns:
-            route, outer = self.sym.routes[name], self.place
-            self.place = span(route)  # its comment names the route; an error in it, the statement that asked
-            try:
+            route = self.sym.routes[name]
+            with self.placed(span(route)):  # its comment names the route; an error in it, the statement that asked
                 self.route_fns[name] = self.constant(self.compile_route(route), f"route_{name}")
-            finally:
-                self.place = outer
         return self.route_fns[name]
 
     def compile_route(self, r: dict) -> Callable[..., int]:

@@ -131,11 +131,8 @@ class Game:
 
     def _invariant(self, inv: dict) -> Any:
         x = self.exprs
-        outer, x.place = x.place, span(inv)
-        try:
+        with x.placed(span(inv)):
             return x.statements([f"return {x.gen(inv['test'], {})}"], params=("_before",), purpose="invariant")
-        finally:
-            x.place = outer
 
     def _per_player(self, decl: Optional[dict], slots: SlotAllocator, purpose: str):
         if decl is None:

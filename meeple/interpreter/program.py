@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from . import capacity
-from .code import local, name
+from .code import Code, local, name
 from .expressions import TILE, Env, ExprCompiler, Fn, _seat_of
-from .code import Code
 from .statements import StatementWriter
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
@@ -97,22 +96,15 @@ class ProgramBuilder:
             return
         lines = self.writer.block(run, env, 0)
         at = span(run[0])
-        outer = self.x.place
-        self.x.place = at
-        try:
+        with self.x.placed(at):
             fn = self.x.statements([t for t, _ in lines], purpose="run", marks=[m for _, m in lines])
-        finally:
-            self.x.place = outer
         self.positions[self.emit(EXEC, fn, RUN)] = at
 
     def stmt(self, s: dict, env: Env) -> None:
         start = len(self.code)
-        here, outer = span(s), self.x.place
-        self.x.place = here  # the functions made for it are under its line in the module
-        try:
+        here = span(s)
+        with self.x.placed(here):  # the functions made for it are under its line in the module
             getattr(self, "s_" + s["node"])(s, env)
-        finally:
-            self.x.place = outer
         for n in range(start, len(self.code)):  # a statement inside this one has marked its own already
             self.positions.setdefault(n, here)
 

@@ -62,12 +62,9 @@ class StatementWriter:
 
     def stmt(self, s: dict, env: Env, depth: int) -> Lines:
         """The statement's lines at indentation ``depth``, under a comment with its rules line."""
-        here, outer = span(s), self.x.place
-        self.x.place = here
-        try:
+        here = span(s)
+        with self.x.placed(here):
             items = getattr(self, "w_" + s["node"])(s, env)
-        finally:
-            self.x.place = outer
         pad = "    " * depth
         out: Lines = [(pad + c, here) for c in self.x.module.comment(here)] if s["node"] != "run" else []
         for item in items:  # a line of this statement, or a (line, position) of a block inside it
