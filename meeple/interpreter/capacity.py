@@ -16,6 +16,7 @@ from meeple.dsl.checked import BUILTIN, DEFINE, KIND
 
 from .code import Code, lit
 from .expressions import Env, ExprCompiler, with_local
+from .moves import SINGLES_KEPT
 
 Capacity = tuple[tuple[int, ...], int]  # (varieties counted, most the zone may hold of them)
 
@@ -81,12 +82,46 @@ def _counted(e: dict, dest: str, x: ExprCompiler, env: Env) -> Optional[tuple[in
     return None
 
 
-def room_function(caps: list[Capacity], dest: dict, dest_code: str, x: ExprCompiler, env: Env):
-    """A compiled function: the room each limit has left in the zone ``dest_code``."""
-    possible = set(x.possible(dest, env))
-    terms = []
-    for idx, bound in caps:
+def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env):
+    """The compiled ``legal`` of ``choice`` (a CardChoice whose ``keeping`` is the limits ``caps``
+    on its destination): the room each limit has left, then, for each variety in a group of its
+    own, one action per count up to the most that fits; groups of several are left to
+    ``choice.shared_choices``. (The same actions as ``choice.judged`` gives, in another order.)"""
+    me = x.constant(choice, s["label"])
+    one = x.constant(choice.singles, f"{s['label']}_one_of")
+    source, dest = x.gen(s["source"], env), x.gen(s["dest"], env)
+    lo, hi = x.gen(s["lo"], env), x.gen(s["hi"], env)
+    possible = set(x.possible(s["dest"], env))
+    body = [f"S = {source}", f"D = {dest}"]
+    if choice.may_alias:  # within one zone the limits are not room left: judge each choice
+        body += ["if S is D:", f"    return {me}.judged(st)"]
+    if not lo.known:  # a bound known only as the game runs
+        body.append(f"lo = max({lo}, 0)")
+    hi_text = str(hi.value) if hi.known else "hi"
+    if not hi.known:
+        body.append(f"hi = _at_most_chosen({hi})")
+    rooms = []
+    for c, (idx, bound) in enumerate(caps):
         # Varieties the zone can never hold are 0 there: counting all that it can is sum().
         counted = "sum(D)" if set(idx) == possible else " + ".join(f"D[{i}]" for i in idx) or "0"
-        terms.append(f"{bound} - ({counted})")
-    return x.function(f"[{', '.join(terms)}]", assign=("D", dest_code))
+        body.append(f"r{c} = {bound} - ({counted})" if " + " in counted else f"r{c} = {bound} - {counted}")
+        rooms.append(f"r{c}")
+    body += [f"if {' or '.join(f'{r} < 0' for r in rooms)}:", "    return []"]  # over a limit: nothing helps
+    if lo.known:
+        body.append(f"out = [{me}.nothing]" if lo.value <= 0 else "out = []")
+    else:
+        body.append(f"out = [{me}.nothing] if lo == 0 else []")
+    first = str(max(lo.value, 1)) if lo.known else "(lo if lo > 1 else 1)"
+    kept_all = hi.known and hi.value <= SINGLES_KEPT  # every count that fits has its action made
+    names = x.layout.variety_names
+    for i in choice.alone:
+        body += [f"m = S[{i}]  # {names[i]}", "if m:", f"    if m > {hi_text}:", f"        m = {hi_text}"]
+        for c in choice.limits_of[i]:
+            body += [f"    if m > r{c}:", f"        m = r{c}"]
+        taken = f"{one}[{i}][{first}:m + 1]"
+        body.append(f"    out += {taken}" if kept_all
+                    else f"    out += {taken} if m <= {SINGLES_KEPT} else {me}.counted({i}, {first}, m)")
+    if choice.shared:
+        body.append(f"{me}.shared_choices(S, {first}, {hi_text}, [{', '.join(rooms)}], out)")
+    body.append("return out")
+    return x.statements(body, purpose="legal")

@@ -34,7 +34,7 @@ from .code import VARS, Code, joined, lit, name, paren, renamed, subscript
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
 from .module import Module, literal
-from .moves import reshuffled
+from .moves import at_most_chosen, reshuffled
 from .routes import route_length
 
 Fn = Callable[[Any], Any]
@@ -260,7 +260,7 @@ HELPERS: dict[str, Callable] = {
     "_seat": _seat, "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
     "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of,
     "_set_tile": _set_tile, "_cards": _cards, "_move_piece": _move_piece, "_move_all": _move_all,
-    "_move_cards": _move_cards, "_reshuffled": reshuffled}
+    "_move_cards": _move_cards, "_reshuffled": reshuffled, "_at_most_chosen": at_most_chosen}
 
 
 class ExprCompiler:

@@ -43,7 +43,8 @@ class Module:
         self.ns.update(helpers)
         by_module: dict[str, list[str]] = {}
         for name, fn in sorted(helpers.items()):
-            by_module.setdefault(getattr(fn, "__module__", "?"), []).append(name)
+            own = getattr(fn, "__name__", name)  # (imported under the name the code calls it by)
+            by_module.setdefault(getattr(fn, "__module__", "?"), []).append(name if own == name else f"{own} as {name}")
         imports = [f"from {m} import {', '.join(names)}  # noqa: F401" for m, names in sorted(by_module.items())]
         self.lines: list[str] = [
             f'"""{title}: the game as meeple runs it.',

@@ -78,7 +78,7 @@ def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
     return extend(0, 0)
 
 
-def _at_most_chosen(hi: int) -> int:
+def at_most_chosen(hi: int) -> int:
     """A choice's upper count, known only as the game runs, held to the limit the checker holds
     written counts to (the legal moves grow as combinations of it)."""
     if hi > MAX_CHOSEN_CARDS:
@@ -92,20 +92,20 @@ class CardChoice:
     Every distinct multiset of varieties is one action; ``keeping`` must hold
     as if the cards had moved."""
 
-    def __init__(self, label, chooser, lo, hi, groups, source, dest, keeping, names, capacities=None, room=None,
+    def __init__(self, label, chooser, lo, hi, groups, source, dest, keeping, names, capacities=None,
                  may_alias=True):
         self.label, self.chooser, self.lo, self.hi = label, chooser, lo, hi
         self.groups, self.source, self.dest, self.keeping, self.names = groups, source, dest, keeping, names
         # ``keeping`` as limits on what ``dest`` may hold (see capacity.py), when it is only that.
         self.capacities = capacities
         self.may_alias = may_alias  # can source and dest be the same zone at run time?
-        self.room = room  # compiled: the room each limit has left in ``dest``
         self.limits_of = [tuple(c for c, (idx, _) in enumerate(capacities or ()) if i in idx)
                           for i in range(len(names))]
         # Actions are immutable: the one-variety choices are made once and shared by all states.
         self.singles = [[Action(self, ((i, k),)) for k in range(SINGLES_KEPT + 1)] for i in range(len(names))]
-        if capacities is not None:
-            self.legal = self.legal_within_capacity
+        self.nothing = Action(self, ())
+        # With ``capacities``, the compiler replaces ``legal`` by a function of its own
+        # (capacity.legal_function): room left per limit, no test per candidate.
         self.alone = tuple(g[0] for g in groups if len(g) == 1)
         constant = (getattr(lo, "constant", None), getattr(hi, "constant", None))
         self.bounds = (max(constant[0], 0), constant[1]) if None not in constant else None
@@ -117,14 +117,17 @@ class CardChoice:
         return self.chooser(st)
 
     def legal(self, st) -> list[Action]:
+        """Every choice for which ``keeping`` holds, judged one by one."""
         src = self.source(st)
-        lo, hi = max(self.lo(st), 0), _at_most_chosen(self.hi(st))
+        lo, hi = max(self.lo(st), 0), at_most_chosen(self.hi(st))
         out = [Action(self, ())] if lo == 0 and self.keeps(st, ()) else []
         for group in self.groups:
             present = [i for i in group if src[i]]
             out.extend(Action(self, picked) for picked in bounded_multisets(present, src, max(lo, 1), hi)
                        if self.keeps(st, picked))
         return out
+
+    judged = legal  # (the generated ``legal`` of a choice with capacities falls back on it)
 
     def keeps(self, st, picked: tuple) -> bool:
         """Does ``keeping`` hold as if ``picked`` had moved? (The state is left as it was.)"""
@@ -141,37 +144,24 @@ class CardChoice:
                 src[i] += k
                 dst[i] -= k
 
-    def legal_within_capacity(self, st) -> list[Action]:
-        """``legal`` when ``keeping`` is only limits: room left per limit, no test per candidate."""
-        src = self.source(st)
-        if self.may_alias and src is self.dest(st):  # within one zone, limits are not room left
-            return CardChoice.legal(self, st)
-        bounds = self.bounds
-        lo, hi = bounds if bounds is not None else (max(self.lo(st), 0), _at_most_chosen(self.hi(st)))
-        room = self.room(st)
-        if min(room, default=0) < 0:  # already over a limit: adding cards cannot help
-            return []
-        out = [self.action(())] if lo == 0 else []
+    def shared_choices(self, src: list[int], first: int, hi: int, room: list[int], out: list) -> list[Action]:
+        """``out`` plus the choices of the groups of several varieties when ``keeping`` is only
+        limits (``room``: what each limit has left): a group with one variety in hand gives one
+        action per count, the others every multiset that fits. The generated ``legal`` of the
+        choice (capacity.py) does the groups of one variety itself, before these."""
         limits_of, singles = self.limits_of, self.singles
-        first = lo if lo > 1 else 1
-        # Varieties with no companion in hand need no search: one action per count.
-        lone = [i for i in self.alone if src[i]]
         together = []
         for group in self.shared:
             present = [i for i in group if src[i]]
             if len(present) == 1:
-                lone.append(present[0])
+                i = present[0]
+                most = src[i] if src[i] < hi else hi
+                for lim in limits_of[i]:
+                    if room[lim] < most:
+                        most = room[lim]
+                out += singles[i][first:most + 1] if most <= SINGLES_KEPT else self.counted(i, first, most)
             elif present:
                 together.append(present)
-        for i in lone:
-            most = src[i] if src[i] < hi else hi
-            for lim in limits_of[i]:
-                if room[lim] < most:
-                    most = room[lim]
-            if most <= SINGLES_KEPT:
-                out.extend(singles[i][first:most + 1])
-            else:
-                out.extend(self.action(((i, k),)) for k in range(first, most + 1))
         for present in together:
             for picked in bounded_multisets(present, src, first, hi):
                 used = room[:]
@@ -182,6 +172,10 @@ class CardChoice:
                     continue
                 out.append(self.action(picked))
         return out
+
+    def counted(self, i: int, first: int, most: int) -> list[Action]:
+        """Taking ``first``..``most`` cards of variety ``i``: one action per count."""
+        return [self.action(((i, k),)) for k in range(first, most + 1)]
 
     def action(self, picked: tuple) -> Action:
         return Action(self, picked)

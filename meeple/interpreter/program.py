@@ -349,20 +349,20 @@ class ProgramBuilder:
         else:
             groups = [list(candidates)]
         keeping = x.compile(s["keeping"], env) if s["keeping"] is not None else None
-        self.emit(CHOICE, CardChoice(s["label"], chooser, x.compile(s["lo"], env), x.compile(s["hi"], env),
-                                     groups, x.compile(s["source"], env), x.compile(s["dest"], env), keeping,
-                                     self.layout.variety_names, *self.capacities(s, env),
-                                     may_alias=source is None or source == flow_zone(s["dest"], self.x.checked)),
-                  "zones")
+        caps = self.capacities(s, env)
+        choice = CardChoice(s["label"], chooser, x.compile(s["lo"], env), x.compile(s["hi"], env), groups,
+                            x.compile(s["source"], env), x.compile(s["dest"], env), keeping,
+                            self.layout.variety_names, caps,
+                            may_alias=source is None or source == flow_zone(s["dest"], self.x.checked))
+        if caps is not None:
+            choice.legal = capacity.legal_function(choice, caps, s, x, env)
+        self.emit(CHOICE, choice, "zones")
 
-    def capacities(self, s: dict, env: Env):
-        """(limits, compiled room-left function) when ``keeping`` is only limits on ``dest``."""
+    def capacities(self, s: dict, env: Env) -> Optional[list[capacity.Capacity]]:
+        """The limits on ``dest`` when ``keeping`` is only that."""
         if s["keeping"] is None or same(s["source"], s["dest"]):
-            return None, None
-        caps = capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
-        if caps is None:
-            return None, None
-        return caps, capacity.room_function(caps, s["dest"], self.x.gen(s["dest"], env).text, self.x, env)
+            return None
+        return capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
 
     def lay_tracks(self, ir: dict) -> None:
         """At the very start: each track with tiles gets one chance draw per space."""
