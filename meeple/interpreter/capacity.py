@@ -122,6 +122,8 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
         body.append(f"    out += {taken}" if kept_all
                     else f"    out += {taken} if m <= {SINGLES_KEPT} else {me}.counted({i}, {first}, m)")
     if choice.shared:
-        body.append(f"{me}.shared_choices(S, {first}, {hi_text}, [{', '.join(rooms)}], out)")
+        members = [i for group in choice.shared for i in group]
+        body += [f"if {' or '.join(f'S[{i}]' for i in members)}:  # {', '.join(names[i] for i in members)}",
+                 f"    {me}.shared_choices(S, {first}, {hi_text}, [{', '.join(rooms)}], out)"]
     body.append("return out")
     return x.statements(body, purpose="legal")

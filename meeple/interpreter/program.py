@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from . import capacity
-from .code import Code, local, name
+from .code import local, name
 from .expressions import TILE, Env, ExprCompiler, Fn, _seat_of
-from .statements import StatementWriter
+from .statements import END_TEST, StatementWriter
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
 from meeple.dsl.checked import BUILTIN, CURRENT, DEFINE, GRID, GRID_COUNT, ROUTE, TILE_VAR, VAR, ZONE, CheckedGame
@@ -307,15 +307,47 @@ class ProgramBuilder:
             return self.layout.value_names[v]
         return "none" if shown_as == "value" and v == NO_VALUE else str(v)
 
-    def draw_loop(self, more: Callable[[Any], bool], source: Fn, dest: Fn, pile: Fn | None, label: str,
-                  source_code: Code) -> None:
-        """while more(): (reshuffle the pile into the source when it is empty) draw one card."""
+    def draw_loop(self, more: Fn, more_code: str, s: dict, dest: dict, env: Env, label: str) -> None:
+        """while more(): (reshuffle the pile into the source when it is empty) draw one card.
+        ``more_code``: the test ``more`` as an expression of the module's code."""
         x = self.x
-        can_draw = x.statements([f"if not {x.ref(more, 'more')}(st):", "    return False", f"_src = {source_code}",
-                                 f"return any(_src) or _reshuffled(_src, {x.ref(pile, 'pile') if pile else None}, st)"],
-                                purpose="can_draw")
+        source_code, dest_code = x.gen(s["source"], env), x.gen(dest, env)
+        pile = x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
+        pile_ref = x.ref(pile, "pile") if pile else None
+        can_draw = x.statements([f"if not {more_code}:", "    return False", f"_src = {source_code}",
+                                 f"return any(_src) or _reshuffled(_src, {pile_ref}, st)"], purpose="can_draw")
+        draw = Draw(label, x.function(source_code), x.function(dest_code), self.layout.variety_names, can_draw,
+                    more, pile)
+        me = x.constant(draw, label)
+        # The seeded path: every draw that is due, each one recorded, with the end and the step
+        # cap checked after each; ``st.pc`` stays on the draw only if the game ended there.
+        draw.run_seeded = x.statements([
+            f"S = {source_code}", f"D = {dest_code}",
+            "log_actor, log_spec, log_payload = st.log_actor, st.log_spec, st.log_payload",
+            "while True:",
+            "    r = int(rng.random() * sum(S))  # each card of the source alike",
+            "    i = 0",
+            "    while r >= S[i]:",
+            "        r -= S[i]",
+            "        i += 1",
+            "    S[i] -= 1",
+            "    D[i] += 1",
+            "    log_actor.append('chance')",
+            f"    log_spec.append({me})",
+            "    log_payload.append(i)",
+            f"    more = {more_code} and (any(S) or _reshuffled(S, {pile_ref}, st))",
+            "    if not more:",
+            "        st.pc += 1",
+            f"    if {me}.check_end and {END_TEST}(st):",
+            "        st.outcome = 'end'",
+            "        return",
+            "    if len(log_payload) >= st.game.max_steps:",
+            "        st.outcome = 'step cap'",
+            "        return",
+            "    if not more:",
+            "        return"], params=("rng",), purpose="draw")
         skip = self.emit(JUMP_IF_NOT, can_draw)
-        self.emit(CHANCE, Draw(label, source, dest, self.layout.variety_names, can_draw, more, pile), "zones")
+        self.emit(CHANCE, draw, "zones")
         self.patch(skip, len(self.code))
 
     def s_deal(self, s, env):
@@ -323,15 +355,11 @@ class ProgramBuilder:
         slot = x.slots.new()
         self.emit(EXEC, x.statements([f"L[{slot}] = {x.gen(s['amount'], env)}"], purpose="deal"))
         more = x.statements([f"L[{slot}] -= 1", f"return L[{slot}] >= 0"], purpose="more")
-        pile = x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
-        self.draw_loop(more, x.compile(s["source"], env), x.compile(s["dest"], env), pile, "deal",
-                       x.gen(s["source"], env))
+        self.draw_loop(more, f"{x.ref(more, 'more')}(st)", s, s["dest"], env, "deal")
 
     def s_refill(self, s, env):
-        zone = self.x.compile(s["zone"], env)
-        more = self.x.function(f"sum({self.x.gen(s['zone'], env)}) < {self.x.gen(s['size'], env)}")
-        pile = self.x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
-        self.draw_loop(more, self.x.compile(s["source"], env), zone, pile, "draw", self.x.gen(s["source"], env))
+        more_code = f"sum({self.x.gen(s['zone'], env)}) < {self.x.gen(s['size'], env)}"
+        self.draw_loop(self.x.function(more_code), more_code, s, s["zone"], env, "draw")
 
     def s_choose(self, s, env):
         x = self.x
@@ -356,6 +384,9 @@ class ProgramBuilder:
                             may_alias=source is None or source == flow_zone(s["dest"], self.x.checked))
         if caps is not None:
             choice.legal = capacity.legal_function(choice, caps, s, x, env)
+        choice.apply = x.statements([f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
+                                     "for i, k in picked:", "    S[i] -= k", "    D[i] += k"],
+                                    params=("picked",), purpose="apply")
         self.emit(CHOICE, choice, "zones")
 
     def capacities(self, s: dict, env: Env) -> Optional[list[capacity.Capacity]]:
