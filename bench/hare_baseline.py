@@ -23,16 +23,23 @@ What makes it fast, each the same game as the first baseline's:
   uniformly at random among those left, so a draw takes the card at a random place
   (``list.pop(i)``), and a reshuffle is only turning the discard pile into the deck.
 * Random numbers are ``int(random() * n)``, not ``randrange``/``choice`` (a third of the time).
-* A random play is chosen without building the list of plays: the plays are counted, one
-  number in that range is drawn, and the play it stands for is worked out (``HareGame.turn``,
-  where a turn is one method with what it uses in locals).
-* The hot loops keep what they use in locals.
+* The whole game loop is one method (``HareGame.run``) with what it uses in locals; a turn
+  (``HareGame.turn``) is that loop run once, so the tests of a turn test the code that plays.
+* A random play is chosen without building the list of plays: the plays are counted with
+  precomputed tables (``MOST``, ``WOLF_PLAYS``), one number in that range is drawn, and the
+  play it stands for is worked out.
+* The opening is drawn from precomputed tables too: the streams' places are one of the 55 pairs
+  of spaces (``STREAM_PAIRS``), the bet cards one of the 120 orders of the five
+  (``BET_ORDERS``), each picked with one random number.
+* A race moves the animals by a table of steps (``STEPS``); only the hare's sleep and the
+  sheep's streams are worked out.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import combinations, permutations
 from typing import Any
 
 ANIMALS = ("hare", "tortoise", "wolf", "fox", "sheep")  # also movement order
@@ -58,15 +65,38 @@ STEP_CAP = 5000  # player decisions; reaching it makes the game a draw
 
 # A play is a tuple of (card type, count) pairs, all of one animal (as in the first baseline).
 Play = tuple[tuple[int, int], ...]
-SINGLES: list[list[Play]] = [[((ctype, n),) for n in range(ANIMAL_MAX + 1)] for ctype in range(len(CARD_TYPES))]
 
+# -- precomputed tables ----------------------------------------------------------------------
 
-def _most(room: int, on_table: int, in_hand: int) -> int:
-    """How many cards of one type may be played: min(room, ANIMAL_MAX - on_table, in_hand)."""
-    n = ANIMAL_MAX - on_table
-    if in_hand < n:
-        n = in_hand
-    return room if room < n else n
+FULL_DECK = tuple(ctype for ctype, n in enumerate(DECK_COUNTS) for _ in range(n))
+# Shuffling the 11 tiles puts the 2 streams on any pair of spaces with the same chance.
+STREAM_PAIRS = tuple(combinations(range(1, TRACK_SPACES + 1), STREAMS))
+# Shuffling the 5 bet cards gives any of their 120 orders with the same chance.
+BET_ORDERS = tuple(permutations(range(len(ANIMALS))))
+# MOST[room][on_table][in_hand]: how many cards of one type may be played, that is
+# min(room, ANIMAL_MAX - on_table, in_hand). With in_hand = ANIMAL_MAX it is the wolves' limit.
+MOST = tuple(tuple(tuple(min(room, ANIMAL_MAX - on, held) for held in range(HAND_SIZE + 1))
+                   for on in range(ANIMAL_MAX)) for room in range(TABLE_MAX + 1))
+# WOLF_PLAYS[limit][plain][howls]: the wolf plays, as (plain, howls) to play, with at most
+# ``limit`` wolves allowed and ``plain`` and ``howls`` in hand (in legal_plays' order).
+WOLF_PLAYS = tuple(tuple(tuple(tuple((p, h) for h in range(min(limit, howls) + 1)
+                                     for p in range(min(limit - h, plain) + 1) if p + h)
+                               for howls in range(DECK_COUNTS[C_HOWL] + 1))
+                         for plain in range(HAND_SIZE + 1)) for limit in range(ANIMAL_MAX + 1))
+# STEPS[animal][x]: spaces an animal moves with x cards on the table, before the hare's sleep
+# (with 4 cards while it leads, off the start line) and the sheep's stop at a stream.
+STEPS = (
+    (0, 2, 2, 2, 2),  # hare: 2 with any card
+    (1, 1, 1, 1, 2),  # tortoise: 1 even with no card, 2 with four
+    (0, 1, 1, 2, 3),  # wolf: 1 with 1 or 2 cards, one less than its cards with 3 or 4
+    (0, 1, 2, 3, 4),  # fox: as many as its cards
+    (0, 2, 3, 4, 5),  # sheep: one more than its cards, none without
+)
+# RUNS[ctype][n]: n cards of one type, to put on the discard pile without making a tuple.
+RUNS = tuple(tuple((ctype,) * n for n in range(ANIMAL_MAX + 1)) for ctype in range(len(CARD_TYPES)))
+EMPTY_TABLE = (0,) * len(CARD_TYPES)
+EVERY_ANIMAL = tuple(range(len(ANIMALS)))
+ONLY_THE_WOLF = (WOLF,)
 
 
 class HareGame:
@@ -76,54 +106,42 @@ class HareGame:
     def __init__(self, players: int, rng: random.Random) -> None:
         if not 2 <= players <= 5:
             raise ValueError(f"players must be 2..5, got {players}")
+        rand = rng.random
         self.players = players
         self.rng = rng
-        self.rand = rng.random
+        self.rand = rand
         self.turns = 0
-        self.decisions = 0
+        self.decisions = players  # the opening bets below
+        self.bet_race_cards = players
         self.draw = False
         self.over = False
 
-        self.streams = set(rng.sample(range(1, TRACK_SPACES + 1), STREAMS))
+        self.streams = set(STREAM_PAIRS[int(rand() * len(STREAM_PAIRS))])
         self.position = [0] * len(ANIMALS)
         self.podium: list[int] = []
+        self.current = int(rand() * players)
 
-        self.current = rng.randrange(players)
-        order = [(self.current + i) % players for i in range(players)]
-
-        # Bet cards: 1 each (2 each with 2 players), the rest set aside.
+        # Bet cards: 1 each (2 each with 2 players) from the shuffled five, the rest set aside.
+        # The deals and the bet choices below go seat 0, 1, ... and not from the start player on:
+        # every seat's cards and choice are as random either way.
         per_player = 2 if players == 2 else 1
-        dealt = rng.sample(range(len(ANIMALS)), per_player * players)
-        self.bets: list[list[int]] = [[] for _ in range(players)]
-        for i, seat in enumerate(order):
-            self.bets[seat].extend(dealt[i * per_player:(i + 1) * per_player])
+        bet_cards = BET_ORDERS[int(rand() * len(BET_ORDERS))]
+        self.bets = [list(bet_cards[seat * per_player:(seat + 1) * per_player]) for seat in range(players)]
 
-        self.deck = [ctype for ctype, n in enumerate(DECK_COUNTS) for _ in range(n)]
+        deck = self.deck = list(FULL_DECK)
         self.discard: list[int] = []
         self.table = [0] * len(CARD_TYPES)
-        self.hands = [[0] * len(CARD_TYPES) for _ in range(players)]
-        for seat in order:
-            hand = self.hands[seat]
+        self.hands: list[list[int]] = []
+        for bets in self.bets:
+            hand = [0] * len(CARD_TYPES)
             for _ in range(OPENING_HAND):
-                hand[self.take()] += 1
-
-        # Each player bets one race card; a random bot picks a distinct type.
-        self.bet_race_cards = 0
-        for seat in order:
-            hand = self.hands[seat]
-            types = [t for t, n in enumerate(hand) if n]
-            ctype = types[int(self.rand() * len(types))]
+                hand[deck.pop(int(rand() * len(deck)))] += 1
+            # Each player bets one race card; a random bot picks a distinct type.
+            types = [t for t in range(len(CARD_TYPES)) if hand[t]]
+            ctype = types[int(rand() * len(types))]
             hand[ctype] -= 1
-            self.bets[seat].append(ANIMAL_OF[ctype])
-            self.bet_race_cards += 1
-            self.decisions += 1
-
-    # -- cards -----------------------------------------------------------
-
-    def take(self) -> int:
-        """Draw one card from the deck (which is not empty): its card type."""
-        deck = self.deck
-        return deck.pop(int(self.rand() * len(deck)))
+            bets.append(ANIMAL_OF[ctype])
+            self.hands.append(hand)
 
     # -- queries ---------------------------------------------------------
 
@@ -133,22 +151,14 @@ class HareGame:
             return self.table[C_WOLF] + self.table[C_HOWL]
         return self.table[(C_HARE, C_TORTOISE, C_WOLF, C_FOX, C_SHEEP)[animal]]
 
-    def limits(self) -> tuple[int, list[int]]:
-        """(room for wolves, how many of each single-type card may be played)."""
-        hand, table = self.hands[self.current], self.table
-        room = TABLE_MAX - sum(table)
-        singles = [min(room, ANIMAL_MAX - table[t], hand[t]) for t in SINGLE_TYPES]
-        return min(room, ANIMAL_MAX - table[C_WOLF] - table[C_HOWL]), singles
-
     def legal_plays(self) -> list[Play]:
         """All distinct multisets of cards the current player may play (in the first baseline's order)."""
-        hand = self.hands[self.current]
-        wolf_limit, singles = self.limits()
-        plays: list[Play] = [((t, n),) for t, limit in zip(SINGLE_TYPES, singles) for n in range(1, limit + 1)]
-        for howls in range(min(wolf_limit, hand[C_HOWL]) + 1):
-            for plain in range(min(wolf_limit - howls, hand[C_WOLF]) + 1):
-                if plain + howls:
-                    plays.append(((C_WOLF, plain), (C_HOWL, howls)))
+        hand, table = self.hands[self.current], self.table
+        most = MOST[TABLE_MAX - sum(table)]
+        plays: list[Play] = [((t, n),) for t in SINGLE_TYPES for n in range(1, most[table[t]][hand[t]] + 1)]
+        wolf_limit = most[table[C_WOLF] + table[C_HOWL]][ANIMAL_MAX]
+        plays.extend(((C_WOLF, plain), (C_HOWL, howls))
+                     for plain, howls in WOLF_PLAYS[wolf_limit][hand[C_WOLF]][hand[C_HOWL]])
         return plays
 
     def cards_accounted(self) -> int:
@@ -156,129 +166,152 @@ class HareGame:
         return (len(self.deck) + len(self.discard) + sum(sum(hand) for hand in self.hands)
                 + sum(self.table) + self.bet_race_cards)
 
-    # -- turn ------------------------------------------------------------
+    # -- turns -----------------------------------------------------------
 
     def turn(self) -> bool:
-        """One turn of a random bot: a play chosen uniformly among the distinct legal ones (they
-        are counted, and the one a random number stands for is worked out, without making the
-        list), the cards drawn back up to 6, maybe a race, the next seat. False if there is no
-        play (it cannot happen with these card counts)."""
-        hand, table, rand = self.hands[self.current], self.table, self.rand
-        room = TABLE_MAX - table[0] - table[1] - table[2] - table[3] - table[4] - table[5]
-        # How many of each single-type card may be played (hare, tortoise, fox, sheep), and wolves.
-        a, b = _most(room, table[C_HARE], hand[C_HARE]), _most(room, table[C_TORTOISE], hand[C_TORTOISE])
-        c, d = _most(room, table[C_FOX], hand[C_FOX]), _most(room, table[C_SHEEP], hand[C_SHEEP])
-        wolf_limit = ANIMAL_MAX - table[C_WOLF] - table[C_HOWL]
-        if room < wolf_limit:
-            wolf_limit = room
-        plain_cards = hand[C_WOLF]
-        most_howls, wolf_plays = -1, 0
-        if wolf_limit > 0:
-            most_howls = wolf_limit if wolf_limit < hand[C_HOWL] else hand[C_HOWL]
-            wolf_plays = -1  # (0 plain, 0 howls) is not a play
-            for h in range(most_howls + 1):
-                n = wolf_limit - h
-                wolf_plays += (n if n < plain_cards else plain_cards) + 1
-        total = a + b + c + d + wolf_plays
-        if total == 0:
-            return False
-        k = int(rand() * total)
-        if k < a + b + c + d:  # one type of card, k + 1 of them (the plays in legal_plays' order)
-            for ctype, limit in ((C_HARE, a), (C_TORTOISE, b), (C_FOX, c), (C_SHEEP, d)):  # noqa: B007
-                if k < limit:
-                    break
-                k -= limit
-            hand[ctype] -= k + 1
-            table[ctype] += k + 1
-            played = table[ctype]
-        else:  # wolves: howls outer, plain inner, from (0, 0), which is not a play
-            k -= a + b + c + d - 1
-            for howls in range(most_howls + 1):
-                options = wolf_limit - howls
-                options = (options if options < plain_cards else plain_cards) + 1
-                if k < options:
-                    break
-                k -= options
-            hand[C_WOLF] -= k
-            hand[C_HOWL] -= howls
-            table[C_WOLF] += k
-            table[C_HOWL] += howls
-            played = table[C_WOLF] + table[C_HOWL]
-        need, deck = HAND_SIZE - sum(hand), self.deck  # draw back up, recycling the discard
-        while need:
-            if not deck:
-                if not self.discard:
-                    break
-                deck = self.deck = self.discard
-                self.discard = []
-            hand[deck.pop(int(rand() * len(deck)))] += 1
-            need -= 1
-        # Only the played animal's count changed, and no animal had 4 cards before (that
-        # would have triggered a race), so check just that one.
-        if played == ANIMAL_MAX or sum(table) == TABLE_MAX:
-            self.race()
-        self.current = (self.current + 1) % self.players
-        self.turns += 1
-        self.decisions += 1
-        return True
+        """One turn of a random bot (see ``run``). False if there is no play (it cannot happen
+        with these card counts)."""
+        return self.run(1)
+
+    def run(self, turns: int, on_turn: Callable[[HareGame], None] | None = None) -> bool:
+        """Play up to ``turns`` turns of random bots, stopping when the game is over; call
+        ``on_turn`` with the game after each. False if a player has no play (it cannot happen with
+        these card counts).
+
+        Each turn: a play chosen uniformly among the distinct legal ones (they are counted, and the
+        one a random number stands for is worked out, without making the list), the cards drawn
+        back up to 6, maybe a race, the next seat. The loop keeps the game's lists and counters in
+        locals (the lists are the game's own, changed in place; the counters are written back)."""
+        rand, race, players, current = self.rand, self.race, self.players, self.current
+        hands, table, deck = self.hands, self.table, self.deck
+        turns_before, decisions_before = self.turns, self.decisions
+        done, over = 0, False
+        while done < turns:
+            hand = hands[current]
+            t_hare, t_tortoise, t_wolf, t_howl, t_fox, t_sheep = table
+            room = TABLE_MAX - t_hare - t_tortoise - t_wolf - t_howl - t_fox - t_sheep
+            most = MOST[room]
+            # a, b, c, d: how many plays of hare, tortoise, fox and sheep cards there are, summed
+            # up as they go (the plays in legal_plays' order: 1, 2, ... cards of each, then wolves).
+            a = most[t_hare][hand[C_HARE]]
+            b = a + most[t_tortoise][hand[C_TORTOISE]]
+            c = b + most[t_fox][hand[C_FOX]]
+            d = c + most[t_sheep][hand[C_SHEEP]]
+            wolf_plays = WOLF_PLAYS[most[t_wolf + t_howl][ANIMAL_MAX]][hand[C_WOLF]][hand[C_HOWL]]
+            total = d + len(wolf_plays)
+            if not total:
+                break
+            k = int(rand() * total)
+            if k < d:  # k + 1 - (the plays before) cards of one type
+                if k < a:
+                    ctype, n = C_HARE, k + 1
+                elif k < b:
+                    ctype, n = C_TORTOISE, k + 1 - a
+                elif k < c:
+                    ctype, n = C_FOX, k + 1 - b
+                else:
+                    ctype, n = C_SHEEP, k + 1 - c
+                hand[ctype] -= n
+                on_table = table[ctype] + n
+                table[ctype] = on_table
+            else:
+                plain, howls = wolf_plays[k - d]
+                hand[C_WOLF] -= plain
+                hand[C_HOWL] -= howls
+                table[C_WOLF] = t_wolf + plain
+                table[C_HOWL] = t_howl + howls
+                n = plain + howls
+                on_table = t_wolf + t_howl + n
+            # Draw back up to 6 (the hand held 6): as many cards as were played, recycling the discard.
+            for _ in range(n):
+                if not deck:
+                    if not self.discard:  # cannot happen with 81 cards
+                        break
+                    deck = self.deck = self.discard
+                    self.discard = []
+                hand[deck.pop(int(rand() * len(deck)))] += 1
+            # Only the played animal's count changed, and no animal had 4 cards before (that
+            # would have triggered a race), so check just that one; the table is full if the
+            # play filled the room there was.
+            if on_table == ANIMAL_MAX or n == room:
+                race()
+                over = self.over
+            current += 1
+            if current == players:
+                current = 0
+            done += 1
+            if on_turn is not None:
+                self.current, self.turns, self.decisions = current, turns_before + done, decisions_before + done
+                on_turn(self)
+            if over:
+                break
+        self.current, self.turns, self.decisions = current, turns_before + done, decisions_before + done
+        return over or done == turns
 
     def race(self) -> None:
         """Move the animals for the cards on the table, then clear it."""
         table = self.table
-        counts = (table[C_HARE], table[C_TORTOISE], table[C_WOLF] + table[C_HOWL], table[C_FOX], table[C_SHEEP])
-        movers = (WOLF,) if table[C_HOWL] else range(len(ANIMALS))
+        hare, tortoise, wolf, howl, fox, sheep = table
+        counts = (hare, tortoise, wolf + howl, fox, sheep)
         discard = self.discard
         for ctype, n in enumerate(table):
             if n:
-                discard.extend((ctype,) * n)
-        self.table = [0] * len(CARD_TYPES)
+                discard += RUNS[ctype][n]
+        table[:] = EMPTY_TABLE
 
         podium, position = self.podium, self.position
-        for animal in movers:
+        for animal in ONLY_THE_WOLF if howl else EVERY_ANIMAL:
             if animal in podium:
                 continue
-            position[animal] = self.destination(animal, counts[animal])
-            if position[animal] >= FINISH:
+            x = counts[animal]
+            pos = position[animal]
+            to = pos + STEPS[animal][x]
+            if animal == HARE:
+                if x == 4 and pos > 0 and self.leads(pos):
+                    continue  # it sleeps
+            elif animal == SHEEP and x:
+                for space in self.streams:  # it stops in the first stream it enters
+                    if pos < space < to:
+                        to = space
+            position[animal] = to
+            if to >= FINISH:
                 podium.append(animal)
                 if len(podium) == len(POINTS):
                     self.over = True
                     return
 
+    def leads(self, pos: int) -> bool:
+        """Whether an animal at ``pos`` leads (perhaps shared) the animals still racing."""
+        podium = self.podium
+        return all(p <= pos for a, p in enumerate(self.position) if a not in podium)
+
     def destination(self, animal: int, x: int) -> int:
-        """Where ``animal`` ends up when it moves with ``x`` cards played."""
+        """Where ``animal`` ends up when it moves with ``x`` cards played (as ``race`` works it out)."""
         pos = self.position[animal]
-        if animal == FOX:
-            return pos + x
-        if animal == TORTOISE:
-            return pos + (2 if x == 4 else 1)
-        if animal == WOLF:
-            return pos + (x - 1 if x >= 3 else min(x, 1))
-        if x == 0:
-            return pos
-        if animal == HARE:
-            if x == 4 and pos > 0:
-                podium = self.podium
-                if all(p <= pos for a, p in enumerate(self.position) if a not in podium):
-                    return pos  # it leads: it sleeps
-            return pos + 2
-        # Sheep: x + 1 spaces, but it stops in the first stream it enters.
-        streams = self.streams
-        for space in range(pos + 1, pos + x + 2):
-            if space in streams:
-                return space
-        return pos + x + 1
+        to = pos + STEPS[animal][x]
+        if animal == HARE and x == 4 and pos > 0 and self.leads(pos):
+            return pos  # it sleeps
+        if animal == SHEEP and x:
+            for space in self.streams:  # it stops in the first stream it enters
+                if pos < space < to:
+                    to = space
+        return to
 
     # -- end -------------------------------------------------------------
 
     def result(self) -> dict[str, Any]:
         """Scores, winners and final race state as a plain dict."""
-        place = {animal: i for i, animal in enumerate(self.podium)}
-        scores = [sum(POINTS[place[a]] for a in bets if a in place) for bets in self.bets]
+        podium = self.podium
+        value = [0] * len(ANIMALS)  # each animal's points for a bet on it
+        for animal, points in zip(podium, POINTS):
+            value[animal] = points
+        scores = [sum([value[a] for a in bets]) for bets in self.bets]
         winners: list[int] = []
         if not self.draw:
             top = max(scores)
             winners = [seat for seat, score in enumerate(scores) if score == top]
             if len(winners) > 1:
+                place = {animal: i for i, animal in enumerate(podium)}
                 unplaced = len(ANIMALS)
                 best = {s: min(place.get(a, unplaced) for a in self.bets[s]) for s in winners}
                 best_place = min(best.values())
@@ -289,9 +322,9 @@ class HareGame:
             "draw": self.draw,
             "winners": winners,
             "scores": scores,
-            "podium": [ANIMALS[a] for a in self.podium],
+            "podium": [ANIMALS[a] for a in podium],
             "bets": [[ANIMALS[a] for a in bets] for bets in self.bets],
-            "positions": {ANIMALS[a]: p for a, p in enumerate(self.position)},
+            "positions": dict(zip(ANIMALS, self.position)),
             "streams": sorted(self.streams),
         }
 
@@ -301,19 +334,13 @@ def play_random_game(players: int, rng: random.Random,
     """Play one game with uniformly random players and return its result.
 
     ``on_turn`` is a debug hook called with the game after setup and after every turn (the
-    tests use it to check card conservation)."""
+    tests use it to check card conservation). A game that reaches STEP_CAP decisions, or where a
+    player has no play (it cannot happen with these card counts), is a draw."""
     game = HareGame(players, rng)
     if on_turn is not None:
         on_turn(game)
-    while not game.over:
-        if game.decisions >= STEP_CAP:
-            game.draw = True
-            break
-        if not game.turn():  # no play: cannot happen with these card counts; a draw if it does
-            game.draw = True
-            break
-        if on_turn is not None:
-            on_turn(game)
+    game.run(STEP_CAP - game.decisions, on_turn)
+    game.draw = not game.over
     return game.result()
 
 
