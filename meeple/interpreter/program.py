@@ -321,21 +321,31 @@ class ProgramBuilder:
         me = x.constant(draw, label)
         # The seeded path: every draw that is due, each one recorded, with the end and the step
         # cap checked after each; ``st.pc`` stays on the draw only if the game ended there.
+        source = flow_zone(s["source"], x.checked)
+        if source is None or source == flow_zone(dest, x.checked):  # the same zone, maybe: count it each time
+            total, counted, reshuffle = "sum(S)", [], [f"more = more and (any(S) or _reshuffled(S, {pile_ref}, st))"]
+        else:  # the cards left in the source, kept as a number
+            total, counted, reshuffle = "total", ["total -= 1"], ["if more and not total:",
+                                                                  f"    more = _reshuffled(S, {pile_ref}, st)",
+                                                                  "    total = sum(S)"]
         draw.run_seeded = x.statements([
             f"S = {source_code}", f"D = {dest_code}",
             "log_actor, log_spec, log_payload = st.log_actor, st.log_spec, st.log_payload",
+            *(["total = sum(S)"] if counted else []),
             "while True:",
-            "    r = int(rng.random() * sum(S))  # each card of the source alike",
+            f"    r = int(rng.random() * {total})  # each card of the source alike",
             "    i = 0",
             "    while r >= S[i]:",
             "        r -= S[i]",
             "        i += 1",
             "    S[i] -= 1",
             "    D[i] += 1",
+            *(f"    {line}" for line in counted),
             "    log_actor.append('chance')",
             f"    log_spec.append({me})",
             "    log_payload.append(i)",
-            f"    more = {more_code} and (any(S) or _reshuffled(S, {pile_ref}, st))",
+            f"    more = {more_code}",
+            *(f"    {line}" for line in reshuffle),
             "    if not more:",
             "        st.pc += 1",
             f"    if {me}.check_end and {END_TEST}(st):",
