@@ -77,7 +77,8 @@ GAMES: dict[str, GameSpec] = {
     "hare": GameSpec("bench.hare_baseline", "games/hare.rules", first_baseline="bench.hare_baseline_old",
                      tuned_target=2.5),
     "luckydog": GameSpec("bench.luckydog_baseline", "games/luckydog.rules", route="drive",
-                         full_table={"goal": 34}, target_param="goal"),
+                         full_table={"goal": 34}, target_param="goal",
+                         first_baseline="bench.luckydog_baseline_old", tuned_target=1.4),
 }
 
 Playout = Callable[[int], Any]  # seed -> anything; one full random game

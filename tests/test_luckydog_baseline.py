@@ -1,4 +1,5 @@
-"""Invariants of the hand-written Lucky Dog baseline (bench/luckydog_baseline.py).
+"""Invariants of the hand-written Lucky Dog baselines: the tuned one (bench/luckydog_baseline.py)
+and the first one, kept to measure it against (bench/luckydog_baseline_old.py). Both play these rules.
 
 The route checks use ``reference_route``, written here from the rules alone: it
 reads the table by coordinates and turns the tiles' roads itself, and searches
@@ -7,6 +8,7 @@ every walk without stopping early.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import random
 import sys
@@ -17,7 +19,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-ld = importlib.import_module("bench.luckydog_baseline")
+ld = importlib.import_module("bench.luckydog_baseline")  # (the helpers read its constants: the same in both)
+BASELINES = ["bench.luckydog_baseline", "bench.luckydog_baseline_old"]
+
+
+@pytest.fixture(name="ld", params=BASELINES)
+def _ld(request):  # each test runs on both baselines
+    return importlib.import_module(request.param)
+
 
 GAMES_PER_COUNT = 200
 STEP = {0: (0, 1), 1: (1, 0), 2: (0, -1), 3: (-1, 0)}  # N, E, S, W; y grows north
@@ -78,7 +87,7 @@ def reference_route(table: ld.Table, start: int, marker: int, passes: int) -> in
 
 # ---------------------------------------------------------------- tiles and the seed's example
 
-def test_distinct_rotations() -> None:
+def test_distinct_rotations(ld) -> None:
     assert ld.ROTATIONS == ((0, 1), (0, 1, 2, 3), (0, 1, 2, 3), (0, 1), (0,), (0, 1), (0, 1, 2, 3))
     # Rotation turns clockwise: a curve N-E at r=2 joins S-W; the crossroads' red axis turns too.
     assert rotated_roads(ld.CURVE, 2) == [frozenset({ld.S, ld.W})]
@@ -86,7 +95,7 @@ def test_distinct_rotations() -> None:
     assert ld.ORIENTATION[ld.DOUBLE_CURVE][0][2] == (0b1001, 0b0110, 0b0110, 0b1001)
 
 
-def seed_table() -> tuple[ld.Table, int, int]:
+def seed_table(ld) -> tuple[ld.Table, int, int]:
     """The seed's worked example: (table, upper crossroads, roundabout)."""
     table = ld.Table()
     roundabout = table.place_xy(ld.ROUNDABOUT, 0, 0)
@@ -98,8 +107,8 @@ def seed_table() -> tuple[ld.Table, int, int]:
     return table, upper, roundabout
 
 
-def test_seed_example_five() -> None:
-    table, _, start = seed_table()
+def test_seed_example_five(ld) -> None:
+    table, _, start = seed_table(ld)
     marker = ld.marker_options(ld.ROUNDABOUT, 0)
     assert marker == [ld.N]  # one road: one marker position
     assert ld.route_length(table, start, ld.N) == 5
@@ -107,8 +116,8 @@ def test_seed_example_five() -> None:
     assert ld.route_length(table, start, ld.N, target=3) == 3  # stops once the target is reached
 
 
-def test_seed_example_police_two_or_five_with_a_pass() -> None:
-    table, upper, start = seed_table()
+def test_seed_example_police_two_or_five_with_a_pass(ld) -> None:
+    table, upper, start = seed_table(ld)
     table.add_police(upper)
     assert ld.route_length(table, start, ld.N) == 2
     assert ld.route_length(table, start, ld.N, passes=1) == 5
@@ -116,16 +125,16 @@ def test_seed_example_police_two_or_five_with_a_pass() -> None:
     assert reference_route(table, start, ld.N, 1) == 5
 
 
-def test_seed_example_top_left_curve_six() -> None:
-    table, upper, start = seed_table()
+def test_seed_example_top_left_curve_six(ld) -> None:
+    table, upper, start = seed_table(ld)
     table.add_police(upper)
     table.place_xy(ld.CURVE, 0, 1, 1)  # S-E
     assert ld.route_length(table, start, ld.N) == 6
     assert reference_route(table, start, ld.N, 0) == 6
 
 
-def test_closed_tiles_and_signal_starts() -> None:
-    table, upper, start = seed_table()
+def test_closed_tiles_and_signal_starts(ld) -> None:
+    table, upper, start = seed_table(ld)
     table.closed[table.tile_at(2, 1)] = True
     # (1,0) then (1,1), whose other exits lead nowhere: the S-E road of (1,0) is only reached via (2,1).
     assert ld.route_length(table, start, ld.N) == 2
@@ -154,7 +163,7 @@ def test_closed_tiles_and_signal_starts() -> None:
 
 # ---------------------------------------------------------------- decisions
 
-def empty_game(players: int = 3) -> ld.LuckyDogGame:
+def empty_game(ld, players: int = 3) -> ld.LuckyDogGame:
     game = ld.LuckyDogGame(players, random.Random(7))
     game.table = ld.Table()
     game.hands = [[0] * len(ld.KINDS) for _ in range(players)]
@@ -163,8 +172,8 @@ def empty_game(players: int = 3) -> ld.LuckyDogGame:
     return game
 
 
-def test_road_options_match_edges() -> None:
-    game = empty_game()
+def test_road_options_match_edges(ld) -> None:
+    game = empty_game(ld)
     game.table.place_xy(ld.DEAD_END, 0, 0, 0)  # one road end, to the north
     game.hands[0][ld.STRAIGHT] = 2
     game.hands[0][ld.CURVE] = 1
@@ -176,8 +185,8 @@ def test_road_options_match_edges() -> None:
     assert len(options) == len(set(options))
 
 
-def test_effect_options() -> None:
-    game = empty_game(4)
+def test_effect_options(ld) -> None:
+    game = empty_game(ld, 4)
     table = game.table
     cross = table.place_xy(ld.CROSSROADS, 0, 0, 0)
     table.marked[cross] = True
@@ -197,8 +206,8 @@ def test_effect_options() -> None:
     ])
 
 
-def test_start_cells() -> None:
-    game = empty_game(3)
+def test_start_cells(ld) -> None:
+    game = empty_game(ld, 3)
     assert game.start_cells() == [ld.ORIGIN]
     game.start_tile = [game.table.place_xy(ld.STRAIGHT, 0, 0), -1, -1]
     assert sorted(ld.xy_of(c) for c in game.start_cells()) == [(-2, 0), (0, -2), (0, 2), (2, 0)]
@@ -260,7 +269,7 @@ def make_checker(games: list[ld.LuckyDogGame]):
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_random_games_keep_invariants(players: int) -> None:
+def test_random_games_keep_invariants(ld, players: int) -> None:
     outcomes = {"win": 0, "draw": 0, "cap": 0}
     for seed in range(GAMES_PER_COUNT):
         games: list[ld.LuckyDogGame] = []
@@ -283,3 +292,109 @@ def test_random_games_keep_invariants(players: int) -> None:
     assert outcomes["win"] > 0 and outcomes["draw"] > 0
     # Every turn either plays a card or counts towards a round without play: far below the cap.
     assert outcomes["cap"] == 0
+
+
+# ---------------------------------------------------------------- the tuned baseline against the first
+
+def test_both_baselines_share_the_rules_constants() -> None:
+    tuned, old = (importlib.import_module(m) for m in BASELINES)
+    for name in ("KINDS", "DECK_COUNTS", "BASE_ROADS", "RED_AXIS", "HAND_SIZE", "MAX_REDEALS", "MAX_EFFECTS",
+                 "POLICE_MARKERS", "BASE_TARGET", "STEP_CAP", "ORIENTATION", "ROTATIONS", "FITS"):
+        assert getattr(tuned, name) == getattr(old, name), name
+
+
+def as_first(game, old):
+    """The first baseline's game at the same position as a game of the tuned one: the same
+    tiles placed in the same order (so the same empty cells, in the same order), police,
+    closures, hands, fronts, deck and markers."""
+    twin = old.LuckyDogGame.__new__(old.LuckyDogGame)
+    twin.__dict__.update(copy.deepcopy({k: v for k, v in vars(game).items() if k not in ("table", "rng")}))
+    twin.rng = random.Random(0)
+    table = game.table
+    twin.table = old.Table()
+    for kind, cell, rot in zip(table.kind, table.cell, table.rot):
+        twin.table.place(kind, cell, rot)
+    for t, policed in enumerate(table.police):
+        if policed:
+            twin.table.add_police(t)
+    twin.table.closed[:] = table.closed
+    twin.table.marked[:] = table.marked
+    assert list(twin.table.frontier.items()) == list(table.frontier.items())
+    return twin
+
+
+class Fixed:
+    """Stands in for the random generator: every number drawn is ``k`` (checked to be in range)."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def randrange(self, n: int) -> int:
+        assert 0 <= self.k < n
+        return self.k
+
+
+def test_the_tuned_baseline_has_the_first_ones_options_and_goal_checks() -> None:
+    """From the same positions (every turn of random games of the tuned baseline, made again on the
+    first's table): the same road and effect options in the same order; the tuned turn picks
+    each option for its number (it counts them and works out the k-th, without the list); and the
+    same goal check (whether some route reaches the target) for every seat, target and pass count."""
+    tuned, old = (importlib.import_module(m) for m in BASELINES)
+    positions = checks = policed = closed = 0
+
+    def check(game) -> None:
+        nonlocal positions, checks, policed, closed
+        twin = as_first(game, old)
+        policed += any(game.table.police)
+        closed += any(game.table.closed)
+        seat = game.current
+        for listed, pick in (("road_options", "road_option"), ("effect_options", "effect_option")):
+            options = getattr(game, listed)(seat)
+            assert options == getattr(twin, listed)(seat)
+            rng = game.rng
+            for k, option in enumerate(options):
+                game.rng = Fixed(k)
+                assert getattr(game, pick)(seat) == option, (listed, k)
+            game.rng = rng
+        for who in range(game.players):
+            start, marker = game.start_tile[who], game.marker[who]
+            for passes in (0, 1):
+                for target in range(1, 13):
+                    first = twin.table.route_length(start, marker, passes, target) >= target
+                    assert game.table.reaches(start, marker, passes, target) == first
+                    checks += 1
+        positions += 1
+
+    for seed in range(40):
+        game = tuned.LuckyDogGame(3 + seed % 2, random.Random(seed))
+        while not game.over:
+            check(game)
+            game.play_turn()
+    assert positions > 1000 and checks > 100_000
+    assert policed > 300 and closed > 100, (policed, closed)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_tuned_baseline_plays_the_same_game_as_the_first(players: int) -> None:
+    """It draws its random numbers as the first draws its choices from its lists of options, so one
+    seed plays one game in both: the same table, hands and fronts after every turn, the same result."""
+    tuned, old = (importlib.import_module(m) for m in BASELINES)
+
+    def trace(module, seed: int) -> tuple[list, dict]:
+        seen: list = []
+
+        def record(game) -> None:
+            table = game.table
+            seen.append((game.current, game.mover, game.idle, list(table.kind), list(table.cell), list(table.rot),
+                         list(table.police), list(table.closed), copy.deepcopy(game.hands),
+                         copy.deepcopy(game.front), list(game.deck), game.start_tile, game.marker))
+
+        result = module.play_random_game(players, random.Random(seed), record)
+        return seen, result
+
+    for seed in range(300):
+        assert trace(tuned, seed) == trace(old, seed), seed
+    for seed in range(300, 3000):
+        rng_a, rng_b = random.Random(seed), random.Random(seed)
+        assert tuned.play_random_game(players, rng_a) == old.play_random_game(players, rng_b), seed
+        assert rng_a.random() == rng_b.random()  # and the same random numbers drawn
