@@ -355,3 +355,19 @@ def test_limits_known_as_the_game_runs_give_the_same_moves_as_judging_each(playe
             seen[spec.label] += 1
             st.apply(rng.choice(st.legal_actions()))
     assert min(seen.values()) > 300
+
+
+def test_a_clone_plays_on_as_the_original_would_with_its_own_random_numbers(hare):
+    """A seeded state's clone draws the same cards the original would, and drawing in one
+    does not move the other's random numbers."""
+    st = hare.new_state(4, seed=11)
+    rng = random.Random(2)
+    for _ in range(15):
+        st.apply(rng.choice(st.legal_actions()))
+    copy = st.clone()
+    for state in (st, copy):  # the same moves in both, one after the other
+        moves = random.Random(5)
+        while not state.is_terminal():
+            state.apply(moves.choice(state.legal_actions()))
+    assert copy.history() == st.history() and copy.outcome == st.outcome
+    assert len(st.history()) > 60

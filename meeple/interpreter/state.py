@@ -272,8 +272,8 @@ class State:
         else:
             c.log_actor, c.log_spec, c.log_payload = [], [], []
         c.rng = None
-        if self.rng is not None:
-            c.rng = random.Random()
+        if self.rng is not None:  # (not ``random.Random()``, which would seed it from the OS first)
+            c.rng = random.Random.__new__(random.Random)
             c.rng.setstate(self.rng.getstate())
         c._legal = None
         return c
