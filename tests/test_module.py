@@ -140,3 +140,38 @@ def test_functions_made_after_loading_are_in_linecache_too() -> None:
     game.query(state, define, *([0] * len(game.sym.defines[define]["params"])))
     assert len(game.module.text()) > before
     assert "".join(linecache.getlines(game.module.filename)) == game.module.text()
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)
+def test_the_seeded_path_after_a_decision_plays_as_the_program_does(path: Path) -> None:
+    """A segment (the generated code from a decision to the next, when the state draws chance
+    itself) does what State._advance's loop does step by step: the same game, seed for seed."""
+    import random
+    fast, slow = meeple.load(str(path)), meeple.load(str(path))
+    slow.segments = {}
+    for players in sorted({fast.min_players, fast.max_players}):
+        for seed in range(8):
+            a, b = fast.new_state(players, seed=seed), slow.new_state(players, seed=seed)
+            moves_a, moves_b = random.Random(seed), random.Random(seed)
+            while not a.is_terminal():
+                a.apply(moves_a.choice(a.legal_actions()))
+                b.apply(moves_b.choice(b.legal_actions()))
+            assert a.history() == b.history() and a.outcome == b.outcome and a.to_json() == b.to_json()
+
+
+def test_the_bundled_games_have_segments() -> None:
+    assert all(meeple.load(f"games/{name}.rules").segments for name in ("hare", "luckydog"))
+
+
+def test_a_rules_error_in_a_chance_step_of_a_segment_names_that_step(tmp_path: Path) -> None:
+    rules = tmp_path / "pick.rules"
+    rules.write_text('game "Pick"\nplayers 2\nvar n = 2\nvar v = 0\nzone pile public\nzone heap public\n'
+                     'cards c in pile { 9 a }\nturn {\n  choose take: 1 card from pile to heap\n'
+                     '  set n = n - 1\n  set v = random 1..n\n}\nend when v == 99\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    assert game.segments  # the random pick is a step of the one after 'take'
+    state = game.new_state(players=2, seed=1)
+    state.apply(state.legal_actions()[0])  # n = 1: v is 1
+    with pytest.raises(RuleRuntimeError) as info:
+        state.apply(state.legal_actions()[0])  # n = 0: 1..0 is empty
+    assert (Path(info.value.file).name, info.value.line) == ("pick.rules", 11)

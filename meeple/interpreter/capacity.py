@@ -122,8 +122,19 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
         body.append(f"    out += {taken}" if kept_all
                     else f"    out += {taken} if m <= {SINGLES_KEPT} else {me}.counted({i}, {first}, m)")
     if choice.shared:
+        # What the groups of several varieties allow depends only on how many of each the source
+        # holds, the room of the limits they count in and the bounds: a table of it, filled as
+        # positions come (``choice.known``).
         members = [i for group in choice.shared for i in group]
+        touched = sorted({c for i in members for c in choice.limits_of[i]})
+        key = ", ".join([f"S[{i}]" for i in members] + [f"r{c}" for c in touched]
+                        + ([] if lo.known else ["lo"]) + ([] if hi.known else ["hi"]))
         body += [f"if {' or '.join(f'S[{i}]' for i in members)}:  # {', '.join(names[i] for i in members)}",
-                 f"    {me}.shared_choices(S, {first}, {hi_text}, [{', '.join(rooms)}], out)"]
+                 f"    key = ({key},)" if "," not in key else f"    key = ({key})",
+                 f"    found = {me}.known.get(key)",
+                 "    if found is None:",
+                 f"        allowed = {me}.shared_choices(S, {first}, {hi_text}, [{', '.join(rooms)}], [])",
+                 f"        found = {me}.remember(key, allowed)",
+                 "    out += found"]
     body.append("return out")
     return x.statements(body, purpose="legal")

@@ -284,6 +284,7 @@ class ExprCompiler:
         self.fresh = 0
         self.functions = 0  # functions in the module so far
         self.tables: dict[tuple[str, str], str] = {}  # (prefix, plain data as source) → its table's name
+        self.objects: dict[int, tuple[str, Any]] = {}  # id of an object the module names → (name, object)
         self.unrolling = 0  # aggregates and filters being written out per value around the code made now
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
@@ -303,10 +304,14 @@ class ExprCompiler:
         shown = literal(value)
         if shown is not None and (prefix, shown) in self.tables:
             return self.tables[prefix, shown]
+        if shown is None and id(value) in self.objects:  # an object the module names already
+            return self.objects[id(value)][0]
         key = self.name(re.sub(r"\W", "_", prefix)).text
         self.module.table(key, value)
         if shown is not None:
             self.tables[prefix, shown] = key
+        else:
+            self.objects[id(value)] = (key, value)  # (the value kept: its id stays its own)
         return key
 
     def ref(self, fn: Fn, prefix: str) -> str:

@@ -23,7 +23,7 @@ from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone
 from .boards import Board
 from .layout import NO_VALUE, Layout
-from .program import compile_program
+from .program import compile_program, write_segments
 from .state import STATE_VERSION, IllegalAction, State
 
 DEFAULT_MAX_STEPS = 10_000
@@ -85,6 +85,8 @@ class Game:
         ends = [self.exprs.compile(e["test"], {}, "end", span(e)) for e in ir["end"]]
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
         self.exprs.module.table(END_TEST, self.end_test)  # the straight runs test the end by this name
+        # the seeded path from a decision to the next, as one function each
+        self.segments = write_segments(self.code, self.positions, self.exprs)
         self.score = self._per_player(ir["score"], slots, "score")
         self.tiebreak = self._per_player(ir["tiebreak"], slots, "tiebreak") or (lambda st, seat: 0)
         # (label, compiled expression, whether its value is a piece or enum value to show by name)

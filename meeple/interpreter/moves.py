@@ -46,6 +46,7 @@ class Action:
 
 
 SINGLES_KEPT = 16
+KNOWN_KEPT = 100_000  # a bound on the positions a choice remembers what it allows in
 PLACEMENTS_KEPT = 100_000  # a bound on the squares remembered (far more than any table covers)
 
 
@@ -105,6 +106,7 @@ class CardChoice:
         # Actions are immutable: the one-variety choices are made once and shared by all states.
         self.singles = [[Action(self, ((i, k),)) for k in range(SINGLES_KEPT + 1)] for i in range(len(names))]
         self.nothing = Action(self, ())
+        self.known: dict[tuple, list[Action]] = {}  # what the groups of several allow, by position (capacity.py)
         # With ``capacities``, the compiler replaces ``legal`` by a function of its own
         # (capacity.legal_function): room left per limit, no test per candidate.
         self.alone = tuple(g[0] for g in groups if len(g) == 1)
@@ -170,6 +172,13 @@ class CardChoice:
                     continue
                 out.append(self.action(picked))
         return out
+
+    def remember(self, key: tuple, choices: list[Action]) -> list[Action]:
+        """``choices``, kept in ``known`` under ``key`` (a bounded table: emptied when full)."""
+        if len(self.known) >= KNOWN_KEPT:
+            self.known.clear()
+        self.known[key] = choices
+        return choices
 
     def counted(self, i: int, first: int, most: int) -> list[Action]:
         """Taking ``first``..``most`` cards of variety ``i``: one action per count."""

@@ -476,6 +476,91 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int, li
     return b.code, turn_start, [b.positions.get(n) for n in range(len(b.code))]
 
 
+SEGMENT_STEPS = 60  # the most steps one segment follows before it hands back to State._advance
+
+
+def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: ExprCompiler) -> dict[int, Fn]:
+    """For the start and each step after a decision: a function that does what the program does
+    from there on when the state draws chance itself (a seed), up to the next decision; it
+    returns where the state then waits, or None if the game ended. Only the shapes it can
+    follow step by step are written (straight runs, draws, an ``if`` without ``else``, the next
+    turn); at any other step it returns that step, and ``State._advance`` goes on from there.
+    It does what the loop of ``State._advance`` would, with one call where that loop takes one
+    turn per step. Each stands under the decision it follows; a rules error raised in it is
+    placed by the step that failed (``shared``)."""
+    out = {}
+    for entry in [0] + [n + 1 for n, (op, _, _) in enumerate(code) if op == CHOICE and n + 1 < len(code)]:
+        if entry in out or code[entry][0] == CHOICE:
+            continue
+        lines = _segment_lines(code, entry, x)
+        if lines is None:  # nothing to gain: it would hand back at once, or after one step
+            continue
+        decision = code[entry - 1][1] if entry else None
+        with x.placed(positions[entry - 1] if entry else positions[0]):
+            out[entry] = x.statements(["rng = st.rng", *lines], shared=True,
+                                      purpose=f"after_{decision.label}" if decision else "start")
+    return out
+
+
+def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list[str]]:
+    lines: list[str] = []
+    seen: set[int] = set()
+    steps = 0
+    while True:
+        if pc in seen or steps >= SEGMENT_STEPS or pc >= len(code):
+            break
+        seen.add(pc)
+        steps += 1
+        op, a, b = code[pc]
+        if op == JUMP:
+            pc = b
+            continue
+        if op == NEXT_TURN:
+            lines += _step_lines(code, pc, x)
+            pc = b
+            continue
+        if op == JUMP_IF_NOT and b > pc and all(code[n][0] in (EXEC, CHANCE, CHOICE, END) for n in range(pc + 1, b)):
+            lines.append(f"if {x.ref(a, 'test')}(st):")  # an ``if`` without ``else``: its steps, then on
+            for n in range(pc + 1, b):
+                lines += [f"    {line}" for line in _step_lines(code, n, x)]
+            seen.update(range(pc + 1, b))
+            pc = b
+            continue
+        if op in (EXEC, CHANCE):
+            lines += _step_lines(code, pc, x)
+            pc += 1
+            continue
+        if op == END:
+            return lines + _step_lines(code, pc, x)
+        break  # a decision, a loop, a branch with an ``else``: the state goes on from here
+    if sum(1 for n in seen if code[n][0] != JUMP) - 1 < 2:  # (the step it stopped at is in ``seen``)
+        return None
+    return lines + [f"return {pc}"]
+
+
+def _step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[str]:
+    """One step of the program as the segment's lines (``State._advance`` does the same)."""
+    op, a, b = code[pc]
+    def ended(at: int, outcome: str) -> list[str]:
+        return [f"st.pc = {at}", f"st._finish({outcome})", "return None"]
+    if op == EXEC:
+        call = f"{x.ref(a, 'run')}(st)"
+        if b == RUN:  # a straight run: it says how the game ended, if it did
+            return [f"ended = {call}", "if ended:", *(f"    {t}" for t in ended(pc + 1, "ended"))]
+        if b is True:
+            return [call, f"if {END_TEST}(st):", *(f"    {t}" for t in ended(pc + 1, "'end'"))]
+        return [call]
+    if op == CHANCE:
+        return [f"st.pc = {pc}", f"{x.ref(a.run_seeded, 'chance')}(st, rng)",
+                "if st.outcome is not None:", "    return None"]
+    if op == CHOICE:
+        return [f"return {pc}"]
+    if op == NEXT_TURN:
+        return ["st.current = (st.current + 1) % st.players", "st.turns += 1",
+                "if st.turns > st.game.max_steps:", *(f"    {t}" for t in ended(b, "'step cap'"))]
+    return ended(pc, repr(a or "end"))  # END
+
+
 PIECE_QUERIES = {"pos", "finished", "place", "at_place", "finishers"}
 GRID_QUERIES = {"col", "row", "neighbour", "open", "joined", "includes"}
 

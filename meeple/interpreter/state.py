@@ -164,6 +164,18 @@ class State:
         if self.outcome is not None:
             return
         pc = self.pc
+        if self.rng is not None:  # drawing chance itself: the generated segment from here, if any
+            segment = self.game.segments.get(pc)
+            if segment is not None:
+                try:
+                    pc = segment(self)
+                except RuleRuntimeError as e:
+                    raise self.game.located(e, self.pc) from None
+                if pc is None:  # the game ended
+                    return
+                if code[pc][0] == choice:
+                    self.pc = pc
+                    return
         try:
             while True:
                 op, a, b = code[pc]
