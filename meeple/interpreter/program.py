@@ -307,9 +307,11 @@ class ProgramBuilder:
             return self.layout.value_names[v]
         return "none" if shown_as == "value" and v == NO_VALUE else str(v)
 
-    def draw_loop(self, more: Fn, more_code: str, s: dict, dest: dict, env: Env, label: str) -> None:
+    def draw_loop(self, more: Fn, more_code: str, s: dict, dest: dict, env: Env, label: str,
+                  more_after: Optional[str] = None) -> None:
         """while more(): (reshuffle the pile into the source when it is empty) draw one card.
-        ``more_code``: the test ``more`` as an expression of the module's code."""
+        ``more_code``: the test ``more`` as an expression of the module's code; ``more_after``:
+        the same where ``S`` and ``D`` are the source and destination."""
         x = self.x
         source_code, dest_code = x.gen(s["source"], env), x.gen(dest, env)
         pile = x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
@@ -344,7 +346,7 @@ class ProgramBuilder:
             "    log_actor.append('chance')",
             f"    log_spec.append({me})",
             "    log_payload.append(i)",
-            f"    more = {more_code}",
+            f"    more = {more_after or more_code}",
             *(f"    {line}" for line in reshuffle),
             "    if not more:",
             "        st.pc += 1",
@@ -368,8 +370,9 @@ class ProgramBuilder:
         self.draw_loop(more, f"{x.ref(more, 'more')}(st)", s, s["dest"], env, "deal")
 
     def s_refill(self, s, env):
-        more_code = f"sum({self.x.gen(s['zone'], env)}) < {self.x.gen(s['size'], env)}"
-        self.draw_loop(self.x.function(more_code), more_code, s, s["zone"], env, "draw")
+        size = self.x.gen(s["size"], env)
+        more_code = f"sum({self.x.gen(s['zone'], env)}) < {size}"
+        self.draw_loop(self.x.function(more_code), more_code, s, s["zone"], env, "draw", f"sum(D) < {size}")
 
     def s_choose(self, s, env):
         x = self.x
