@@ -56,7 +56,7 @@ def test_the_text_shown_is_the_code_that_runs() -> None:
 
 def test_a_traceback_through_the_game_shows_its_generated_line() -> None:
     game = meeple.load(str(ROOT / "games" / "hare.rules"))
-    name, fn = next((n, f) for n, f in _functions(game).items() if "st.zones" in inspect.getsource(f))
+    name, fn = next((n, f) for n, f in _functions(game).items() if "z = st.zones" in inspect.getsource(f))
     with pytest.raises(AttributeError) as info:
         fn(None)  # no state: the first line that reads one fails
     shown = "".join(traceback.format_exception(info.value))

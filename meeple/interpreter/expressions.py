@@ -285,6 +285,13 @@ class ExprCompiler:
         self.functions = 0  # functions in the module so far
         self.tables: dict[tuple[str, str], str] = {}  # (prefix, plain data as source) → its table's name
         self.objects: dict[int, tuple[str, Any]] = {}  # id of an object the module names → (name, object)
+        # A shared zone's list, by the zone's name (``z_table``), read once by a function that uses it.
+        self.zone_locals: dict[int, str] = {}
+        for zone, slot in layout.shared_zone_slot.items():
+            word = "z_" + re.sub(r"\W", "_", zone)
+            if not word.isidentifier() or word in self.zone_locals.values():
+                word = f"z{slot}_" + ("" if not word.isidentifier() else word[2:])
+            self.zone_locals[slot] = word
         self.unrolling = 0  # aggregates and filters being written out per value around the code made now
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
@@ -330,6 +337,7 @@ class ExprCompiler:
         head = f"def {fname}({', '.join(('st',) + params)}):\n"
         used = _names_read(self.parsed(head + "".join(f"    {b}\n" for b in body)))
         preamble = [line for word, line in PREAMBLE if word in used]
+        preamble += [f"{word} = st.zones[{slot}]" for slot, word in self.zone_locals.items() if word in used]
         src = head + "".join(f"    {b}\n" for b in preamble + body)
         at = {1 + len(preamble) + i: m for i, m in enumerate(marks or []) if m}
         fn = self.module.function(fname, src, self.place or self.at, self.python, at, shared)
@@ -426,7 +434,7 @@ class ExprCompiler:
         if what == C.VALUE:
             return lit(lay.value_id[name])
         if what == C.ZONE:
-            return subscript("z", lit(lay.shared_zone_slot[name]))
+            return Code(self.zone_locals[lay.shared_zone_slot[name]], word=True, plain=True)
         if what == C.VAR:
             return Code(f"st.vars[{lay.shared_var_slot[name]}]", reads=frozenset({VARS}))
         if what == C.TRACK:

@@ -26,6 +26,7 @@ LEGEND = """\
 # Names in the code below:
 #   st  the state          z   its zones: card counts per variety, one list per zone
 #   zb  where each zone's lists start (per-player zones: one list per seat)
+#   z_NAME  the list of the shared zone NAME (z[k] for its k)
 #   L   the locals of the rules (lets, loop variables), by slot
 #   P   each piece's space  PL  each piece's podium place (0: not finished)  G  the grid
 #   none is -1; a piece or a value of a kind is its number; a player is a seat number."""
