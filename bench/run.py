@@ -2,10 +2,11 @@
 
 Usage::
 
-    python bench/run.py [--seconds S] [--players P] [--game NAME ...] [--json] [--cpu N]
+    python bench/run.py [--seconds S] [--players P[,P...]] [--game NAME ...] [--json] [--cpu N]
 
-For every registered game it measures, in this single process (pinned to one
-CPU where the OS allows it):
+For every registered game and player count (2, 3 and 4 by default, those the game is for), it
+measures the playouts/s below; the other figures at 4 players. All in this single process
+(pinned to one CPU where the OS allows it):
 
 * baseline playouts/s: ``play_random_game(players, rng)`` from the game's
   hand-written module in ``bench/``;
@@ -198,11 +199,13 @@ def describe(exc: BaseException) -> str:
 
 
 def bench_game(
-    name: str, spec: GameSpec, players: int, seconds: float
+    name: str, spec: GameSpec, players: int, seconds: float, playouts_only: bool = False
 ) -> dict[str, Any]:
-    """Run all measurements for one game; failures become error strings."""
+    """Run all measurements for one game at one player count (``playouts_only``: only the
+    playouts/s of baseline and interpreter); failures become error strings."""
     row: dict[str, Any] = {
         "game": name,
+        "players": players,
         "rules": spec.rules,
         "baseline_per_s": None,
         "interpreter_per_s": None,
@@ -238,6 +241,8 @@ def bench_game(
                 baseline, engine, 2 * seconds)
     except Exception as exc:  # noqa: BLE001
         row["errors"]["interpreter"] = describe(exc)
+    if playouts_only:
+        return row
 
     if spec.first_baseline and baseline is not None:
         try:
@@ -386,6 +391,7 @@ def format_table(rows: list[dict[str, Any]]) -> str:
 
     header = (
         "game",
+        "players",
         "baseline/s",
         "interp/s",
         f"ratio (>={RATIO_TARGET})",
@@ -400,6 +406,7 @@ def format_table(rows: list[dict[str, Any]]) -> str:
         lines.append(
             (
                 row["game"],
+                str(row["players"]),
                 num(row["baseline_per_s"], ".1f"),
                 num(row["interpreter_per_s"], ".1f"),
                 num(ratio, ".3f") + mark(ratio_ok, "LOW"),
@@ -443,6 +450,31 @@ def format_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+TARGET_PLAYERS = 4  # the player count the targets are set at
+
+
+def plays_at(spec: GameSpec, players: int) -> bool:
+    """Is ``players`` within the game's range? (True when the rules cannot be loaded: the row
+    then says why.)"""
+    try:
+        import meeple
+        game = meeple.load(str(ROOT / spec.rules))
+    except Exception:  # noqa: BLE001 - reported by bench_game
+        return True
+    return game.min_players <= players <= game.max_players
+
+
+def player_counts(text: str) -> list[int]:
+    """``--players``: one count or several, comma-separated (2..8 each)."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: give player counts like 4 or 2,3,4") from None
+    if not counts or any(not 2 <= c <= 8 for c in counts):
+        raise argparse.ArgumentTypeError(f"{text!r}: each player count is 2..8")
+    return sorted(set(counts))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, benchmark the chosen games, print a table or JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -454,7 +486,9 @@ def main(argv: list[str] | None = None) -> int:
         "in rounds over twice that)",
     )
     parser.add_argument(
-        "--players", type=int, default=4, help="player count (default 4)"
+        "--players", type=player_counts, default=[2, 3, 4], metavar="P[,P...]",
+        help=f"player counts to measure playouts at (default 2,3,4); the other figures are at "
+        f"{TARGET_PLAYERS} players if it is one of them, else at the first"
     )
     parser.add_argument(
         "--game",
@@ -470,21 +504,24 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds of one-process work for the simulate speed-up on 2 processes "
                         "(default 20; 0 skips it)")
     args = parser.parse_args(argv)
+    main_count = TARGET_PLAYERS if TARGET_PLAYERS in args.players else args.players[0]
     scaling: dict[str, Any] | None = None
     if args.scaling > 0:  # before pinning: the processes must be free to use every CPU
         try:
-            scaling = bench_scaling(args.scaling, args.players)
+            scaling = bench_scaling(args.scaling, main_count)
         except Exception as exc:  # noqa: BLE001
             scaling = {"error": describe(exc)}
 
     cpu = pin_to_one_cpu(args.cpu)
     names = args.game or list(GAMES)
-    rows = [bench_game(name, GAMES[name], args.players, args.seconds) for name in names]
+    rows = [bench_game(name, GAMES[name], players, args.seconds, playouts_only=players != main_count)
+            for name in names for players in args.players if plays_at(GAMES[name], players)]
     if args.json:
         print(
             json.dumps(
                 {
                     "players": args.players,
+                    "figures_at_players": main_count,
                     "seconds": args.seconds,
                     "cpu": cpu,
                     "python": platform.python_version(),
@@ -512,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"simulate on 2 processes: {scaling['error']}")
         elif scaling:
             ok = "ok" if scaling["speedup"] >= SCALING_TARGET else "LOW"
-            print(f"simulate hare, {args.players} players, {scaling['games']} games: 1 process "
+            print(f"simulate hare, {main_count} players, {scaling['games']} games: 1 process "
                   f"{scaling['one_process_s']:.2f} s, 2 processes {scaling['two_processes_s']:.2f} s (best of 3): "
                   f"speed-up {scaling['speedup']:.2f} (>={SCALING_TARGET} {ok})")
     return 0
