@@ -175,3 +175,86 @@ def test_a_rules_error_in_a_chance_step_of_a_segment_names_that_step(tmp_path: P
     with pytest.raises(RuleRuntimeError) as info:
         state.apply(state.legal_actions()[0])  # n = 0: 1..0 is empty
     assert (Path(info.value.file).name, info.value.line) == ("pick.rules", 11)
+
+
+# ---- the module's code kept between runs (interpreter/codecache.py) ----
+
+def _cached_load(path: str):
+    game = meeple.load(path)
+    return game, game.exprs.cache
+
+
+def test_a_second_load_takes_the_code_from_the_cache(tmp_path: Path, monkeypatch) -> None:
+    import random
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("MEEPLE_NO_CACHE", raising=False)
+    first, cache = _cached_load("games/hare.rules")
+    assert cache.hits == 0 and cache.misses > 20
+    assert len(list((tmp_path / "meeple" / "module").iterdir())) == 1
+    second, cache = _cached_load("games/hare.rules")
+    assert cache.misses == 0 and cache.hits == len(_functions(second)) > 20
+    assert second.module.text() == first.module.text()
+    for fn in _functions(second).values():  # the code is the new module's: its lines, its name
+        assert fn.__code__.co_filename == second.module.filename != first.module.filename
+        assert linecache.getline(second.module.filename, fn.__code__.co_firstlineno).startswith("def ")
+    histories = []
+    for game in (first, second):
+        state, moves = game.new_state(4, seed=3), random.Random(3)
+        while not state.is_terminal():
+            state.apply(moves.choice(state.legal_actions()))
+        histories.append(state.history())
+    assert histories[0] == histories[1]
+
+
+def test_code_is_taken_only_for_the_text_and_line_it_was_compiled_for(tmp_path: Path, monkeypatch) -> None:
+    """An entry's code is found by its text and its first line: other text (made by a meeple
+    whose front end changed, say) or the same text at another line finds none, and is compiled."""
+    from meeple.interpreter.codecache import ModuleCache
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    src = "def f(st):\n    return 1\n"
+    cache = ModuleCache("k", "<meeple x #1>")
+    cache.keep_code(src, 3, compile("\n\n" + src, "<meeple x #1>", "exec"))
+    cache.save()
+    again = ModuleCache("k", "<meeple x #2>")
+    code = again.code(src, 3)
+    assert code is not None and code.co_filename == "<meeple x #2>"
+    assert again.code(src, 4) is None and again.code(src.replace("1", "2"), 3) is None
+    assert (again.hits, again.misses) == (1, 2)
+
+
+@pytest.mark.parametrize("damage", [b"", b"not marshal", b"\x00" * 40])
+def test_a_damaged_entry_is_ignored_and_written_again(tmp_path: Path, monkeypatch, damage: bytes) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("MEEPLE_NO_CACHE", raising=False)
+    first, _ = _cached_load("games/luckydog.rules")
+    entry = next((tmp_path / "meeple" / "module").iterdir())
+    entry.write_bytes(damage)
+    again, cache = _cached_load("games/luckydog.rules")
+    assert cache.hits == 0 and again.module.text() == first.module.text()
+    assert _cached_load("games/luckydog.rules")[1].misses == 0  # written again
+
+
+def test_no_module_cache_when_asked(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv("MEEPLE_NO_CACHE", "1")
+    meeple.load("games/hare.rules")
+    assert not (tmp_path / "meeple" / "module").exists()
+
+
+def test_another_param_is_another_entry(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("MEEPLE_NO_CACHE", raising=False)
+    meeple.load("games/luckydog.rules")
+    meeple.load("games/luckydog.rules", {"goal": 20})
+    assert len(list((tmp_path / "meeple" / "module").iterdir())) == 2
+
+
+def test_the_cache_keeps_a_bounded_number_of_games(tmp_path: Path, monkeypatch) -> None:
+    from meeple.interpreter import codecache
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(codecache, "ENTRIES_KEPT", 2)
+    for key in "abc":
+        cache = codecache.ModuleCache(key, "<m>")
+        cache.keep_names("x", {"y"})
+        cache.save()
+    assert len(list((tmp_path / "meeple" / "module").iterdir())) == 2

@@ -31,6 +31,7 @@ from meeple.dsl.walk import nodes as walk_nodes
 from meeple.dsl.walk import span
 
 from .code import VARS, Code, joined, lit, name, paren, renamed, subscript
+from .codecache import ModuleCache
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
 from .module import Module, literal
@@ -279,6 +280,7 @@ class ExprCompiler:
         self.can_hold = can_hold or {}
         ir = checked.ir
         self.module = Module(checked.source_path, ir.get("title") or "", ir.get("sources") or [], HELPERS)
+        self.cache = ModuleCache(None, self.module.filename)  # (the game gives it its entry: Game)
         self.ns = self.module.ns  # the namespace the game's code runs in
         self.place: list[int] | None = None  # the rules position the functions made now are for
         self.fresh = 0
@@ -287,11 +289,13 @@ class ExprCompiler:
         self.objects: dict[int, tuple[str, Any]] = {}  # id of an object the module names → (name, object)
         # A shared zone's list, by the zone's name (``z_table``), read once by a function that uses it.
         self.zone_locals: dict[int, str] = {}
+        self.zone_of_local: dict[str, int] = {}
         for zone, slot in layout.shared_zone_slot.items():
             word = "z_" + re.sub(r"\W", "_", zone)
-            if not word.isidentifier() or word in self.zone_locals.values():
+            if not word.isidentifier() or word in self.zone_of_local:
                 word = f"z{slot}_" + ("" if not word.isidentifier() else word[2:])
             self.zone_locals[slot] = word
+            self.zone_of_local[word] = slot
         self.unrolling = 0  # aggregates and filters being written out per value around the code made now
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
@@ -335,9 +339,14 @@ class ExprCompiler:
         self.functions += 1
         fname = f"{purpose}_{self.functions}"
         head = f"def {fname}({', '.join(('st',) + params)}):\n"
-        used = _names_read(self.parsed(head + "".join(f"    {b}\n" for b in body)))
+        text = head + "".join(f"    {b}\n" for b in body)
+        used = self.cache.names(text)
+        if used is None:
+            used = _names_read(self.parsed(text))
+            self.cache.keep_names(text, used)
         preamble = [line for word, line in PREAMBLE if word in used]
-        preamble += [f"{word} = st.zones[{slot}]" for slot, word in self.zone_locals.items() if word in used]
+        preamble += [f"{word} = st.zones[{slot}]"
+                     for slot, word in sorted((self.zone_of_local[w], w) for w in used if w in self.zone_of_local)]
         src = head + "".join(f"    {b}\n" for b in preamble + body)
         at = {1 + len(preamble) + i: m for i, m in enumerate(marks or []) if m}
         fn = self.module.function(fname, src, self.place or self.at, self.python, at, shared)
@@ -380,7 +389,11 @@ class ExprCompiler:
             tree = ast.parse(src, self.module.filename)
             ast.increment_lineno(tree, first - 1)
             return compile(tree, self.module.filename, "exec")
-        return self.within_limits(make)
+        code = self.cache.code(src, first)
+        if code is None:
+            code = self.within_limits(make)
+            self.cache.keep_code(src, first, code)
+        return code
 
     def parsed(self, src: str) -> ast.Module:
         """``src`` parsed; Python's own limits on nesting as a ``TooDeep``."""

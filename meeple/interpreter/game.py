@@ -23,6 +23,7 @@ from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone
 from .boards import Board
 from .layout import NO_VALUE, Layout
+from .codecache import ModuleCache, game_key
 from .program import compile_program, write_segments
 from .state import STATE_VERSION, IllegalAction, State
 
@@ -81,6 +82,7 @@ class Game:
         self.layout = Layout(ir, self.sym, self.params)
         slots = SlotAllocator()
         self.exprs = ExprCompiler(checked, self.layout, slots, varieties_by_zone(checked))
+        self.exprs.cache = ModuleCache(game_key(ir, self.params), self.exprs.module.filename)
         self.code, self.turn_start, self.positions = compile_program(ir, self.exprs)
         ends = [self.exprs.compile(e["test"], {}, "end", span(e)) for e in ir["end"]]
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
@@ -109,6 +111,7 @@ class Game:
         self.module = self.exprs.module
         self.module.program(self.code, self.turn_start)
         self.module.publish(self)
+        self.exprs.cache.save()
 
     @functools.cached_property
     def game_hash(self) -> str:
