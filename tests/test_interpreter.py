@@ -341,11 +341,11 @@ def test_a_player_that_is_none_is_an_error_not_another_slot(name, line):
 @pytest.mark.parametrize("players", [2, 3])
 def test_limits_known_as_the_game_runs_give_the_same_moves_as_judging_each(players):
     """The generated legal function of a choice under limits, with an upper bound read from a var
-    (0..most), a group of two varieties alike and groups of one, against the test judged once per
-    candidate, in random play. Each action is one of the choice's and comes once."""
+    (0..most), a group of two varieties alike and groups of one, and of a choice with no limits,
+    against the test judged once per candidate, in random play. Each action comes once."""
     game = meeple.load(f"{ENGINE}/limits_known_as_it_runs.rules")
     rng = random.Random(players)
-    seen = {"take": 0, "give": 0}
+    seen = {"take": 0, "give": 0, "back": 0}
     for seed in range(60):
         st = game.new_state(players, seed=seed)
         while not st.is_terminal():

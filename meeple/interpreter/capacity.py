@@ -84,7 +84,8 @@ def _counted(e: dict, dest: str, x: ExprCompiler, env: Env) -> Optional[tuple[in
 
 def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env):
     """The compiled ``legal`` of ``choice`` (a CardChoice whose ``keeping`` is the limits ``caps``
-    on its destination): the room each limit has left, then, for each variety in a group of its
+    on its destination, or that has no ``keeping``: no limits): the room each limit has left,
+    then, for each variety in a group of its
     own, one action per count up to the most that fits; groups of several are left to
     ``choice.shared_choices``. (The same actions as ``choice.judged`` gives, in another order.)"""
     me = x.constant(choice, s["label"])
@@ -106,7 +107,8 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
         counted = "sum(D)" if set(idx) == possible else " + ".join(f"D[{i}]" for i in idx) or "0"
         body.append(f"r{c} = {bound} - ({counted})" if " + " in counted else f"r{c} = {bound} - {counted}")
         rooms.append(f"r{c}")
-    body += [f"if {' or '.join(f'{r} < 0' for r in rooms)}:", "    return []"]  # over a limit: nothing helps
+    if rooms:
+        body += [f"if {' or '.join(f'{r} < 0' for r in rooms)}:", "    return []"]  # over a limit: nothing helps
     if lo.known:
         body.append(f"out = [{me}.nothing]" if lo.value <= 0 else "out = []")
     else:

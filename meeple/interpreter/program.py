@@ -395,8 +395,8 @@ class ProgramBuilder:
                             x.compile(s["source"], env), x.compile(s["dest"], env), keeping,
                             self.layout.variety_names, caps,
                             may_alias=source is None or source == flow_zone(s["dest"], self.x.checked))
-        if caps is not None:
-            choice.legal = capacity.legal_function(choice, caps, s, x, env)
+        if caps is not None or keeping is None:  # limits only, or nothing to keep: room to count, no test
+            choice.legal = capacity.legal_function(choice, caps or [], s, x, env)
         choice.apply = x.statements([f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
                                      "for i, k in picked:", "    S[i] -= k", "    D[i] += k"],
                                     params=("picked",), purpose="apply")
