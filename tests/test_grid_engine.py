@@ -4,6 +4,8 @@ found in review."""
 
 from __future__ import annotations
 
+import operator
+import random
 from pathlib import Path
 
 import pytest
@@ -165,3 +167,43 @@ turn {
 """)
     st = g.new_state(2, seed=2)
     assert not st.is_terminal() and st.decision() == "never" and st.legal_actions() == []
+
+
+def test_a_route_compared_with_a_number_is_its_length_compared(tmp_path: Path) -> None:
+    """``reach(p) >= k`` and the like are compiled as one test that a small path network answers
+    without a search (``Board.route_bound``): each must agree with the length compared, either
+    way round, for lengths below, at and above the route's ``enough``."""
+    g = load(tmp_path, """
+var start per player = none
+route reach(p) on table { start = start(p)  start_edge = N  enough = 3 }
+define ge(p, k) = reach(p) >= k
+define gt(p, k) = reach(p) > k
+define lt(p, k) = reach(p) < k
+define le(p, k) = reach(p) <= k
+define at_most(p, k) = k >= reach(p)
+define below(p, k) = k > reach(p)
+define above(p, k) = k < reach(p)
+define at_least(p, k) = k <= reach(p)
+setup { for p in player { deal 4 from deck to hand(p) } }
+turn {
+  place road by current: 1 card from hand(current) onto table within 1 as t
+  if start(current) == none { set start(current) = t }
+  if all(count(hand(q)) == 0 for q in player) { end game }
+}
+""")
+    tests = {"ge": operator.ge, "gt": operator.gt, "lt": operator.lt, "le": operator.le,
+             "at_most": lambda r, k: k >= r, "below": lambda r, k: k > r, "above": lambda r, k: k < r,
+             "at_least": lambda r, k: k <= r}
+    lengths = set()
+    for seed in range(30):
+        st = g.new_state(2, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            st.apply(rng.choice(st.legal_actions()))
+            for p in (0, 1):
+                r = g.route(st, "reach", p)
+                lengths.add(r)
+                for define, compare in tests.items():
+                    for k in range(-1, 6):
+                        assert g.query(st, define, p, k) == compare(r, k), (seed, define, p, k, r)
+    assert {0, 1, 2, 3} <= lengths

@@ -8,6 +8,13 @@ ends of its paths after rotation (``ends``), its neighbour across each edge
 its *frontier*: every empty square beside a tile, with the sides that touch a tile
 and those where that tile has a path end, so placements next to the table need
 no search.
+
+It also keeps the *path networks*: a union-find over the paths of the tiles (a path
+of tile ``t`` is node ``4 * t + e``, ``e`` its lowest edge), two paths joined where
+they meet across a side. A walk along paths never leaves its path's network, so the
+size of that network bounds the length of every route from it (``route_bound``)
+without a search. Unions are by size with no path compression, and each tile keeps
+the unions its placement made (``joins``), so that ``unplace`` undoes exactly them.
 """
 
 from __future__ import annotations
@@ -23,6 +30,9 @@ KEY_STEP = (1, ROW, -1, -ROW)  # the key of the square across N, E, S, W: y+1, x
 
 def square(x: int, y: int) -> int:
     return (x + MAX_COORD) * ROW + (y + MAX_COORD)
+
+
+LOWEST = [(m & -m).bit_length() - 1 for m in range(16)]  # the lowest edge of a set of edges (-1: none)
 
 
 def rotate_mask(mask: int, rot: int) -> int:
@@ -78,7 +88,7 @@ class TileShapes:
 class Board:
     """The tiles on one grid, as parallel lists by tile number, and a map from square to tile."""
 
-    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier")
+    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier", "up", "size", "joins")
 
     def __init__(self, n_vars: int):
         self.x: list[int] = []
@@ -91,6 +101,12 @@ class Board:
         self.tv: list[list[Any]] = [[] for _ in range(n_vars)]
         # square → (x, y, sides touching a tile, sides where that tile has a path end)
         self.frontier: dict[int, tuple[int, int, int, int]] = {}
+        # the path networks (see the module's text): per path node, its parent (itself at a
+        # root) and, at a root, how many path nodes its network holds; per tile, the unions
+        # its placement made, as (root joined, the root it went under)
+        self.up: list[int] = []
+        self.size: list[int] = []
+        self.joins: list[list[tuple[int, int]]] = []  # (each list never changes once made)
 
     def __len__(self) -> int:
         return len(self.x)
@@ -101,40 +117,51 @@ class Board:
     def place(self, x: int, y: int, variety: int, rot: int, ends: tuple[int, int, int, int],
               starts: Optional[list[Any]] = None, trial: bool = False) -> int:
         """Lay a tile on an empty square; returns its number. A ``trial`` placement (to be
-        taken back at once by ``unplace(trial=True)``) leaves the frontier as it was."""
+        taken back at once by ``unplace(trial=True)``) leaves the square map and the frontier
+        as they were."""
         t = len(self.x)
         self.x.append(x)
         self.y.append(y)
         self.variety.append(variety)
         self.rot.append(rot)
         self.ends.append(ends)
-        at, nb = self.at, self.nb
+        at, nb, frontier, tile_ends = self.at, self.nb, self.frontier, self.ends
         here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
-        if trial:  # judged and taken back at once: the square map and the frontier stay as they were
-            row = [at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), at.get(here - ROW, -1)]
-            for e in (0, 1, 2, 3):
-                if row[e] >= 0:
-                    nb[row[e]][e ^ 2] = t
-            nb.append(row)
-            for values, start in zip(self.tv, starts) if starts else ((v, 0) for v in self.tv):
-                values.append(start)
-            return t
         row = [at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), at.get(here - ROW, -1)]
-        for e in (0, 1, 2, 3):
+        nb.append(row)
+        up, size = self.up, self.size
+        base = 4 * t  # the tile's paths join the path networks, each first on its own
+        up += (base, base + 1, base + 2, base + 3)
+        size += (1, 1, 1, 1)
+        joins = []
+        if not trial:
+            frontier.pop(here, None)
+        for e in (0, 1, 2, 3):  # one pass over the sides: neighbours, path networks, frontier
             n = row[e]
             if n >= 0:
                 nb[n][e ^ 2] = t
+                mine, theirs = ends[e], tile_ends[n][e ^ 2]
+                if mine and theirs:  # two paths meet across this side: their networks are one
+                    a, b = base + LOWEST[mine], 4 * n + LOWEST[theirs]
+                    while up[a] != a:
+                        a = up[a]
+                    while up[b] != b:
+                        b = up[b]
+                    if a != b:
+                        if size[a] > size[b]:
+                            a, b = b, a
+                        up[a] = b
+                        size[b] += size[a]
+                        joins.append((a, b))
+            elif not trial:
+                key = here + KEY_STEP[e]
+                side = 1 << (e ^ 2)
+                _, _, touching, meeting = frontier.get(key) or (0, 0, 0, 0)
+                dx, dy = STEP[e]
+                frontier[key] = (x + dx, y + dy, touching | side, meeting | side if ends[e] else meeting)
+        self.joins.append(joins)
         if not trial:
-            frontier = self.frontier
-            frontier.pop(here, None)
-            for e, (dx, dy) in enumerate(STEP):
-                if row[e] < 0:
-                    key = here + KEY_STEP[e]
-                    side = 1 << (e ^ 2)
-                    _, _, touching, meeting = frontier.get(key) or (0, 0, 0, 0)
-                    frontier[key] = (x + dx, y + dy, touching | side, meeting | side if ends[e] else meeting)
-        nb.append(row)
-        at[here] = t
+            at[here] = t
         if starts:
             for values, start in zip(self.tv, starts):
                 values.append(start)
@@ -142,6 +169,27 @@ class Board:
             for values in self.tv:
                 values.append(0)
         return t
+
+    def _unjoin(self) -> None:
+        """Take the last tile's paths out of the path networks, undoing its unions."""
+        up, size = self.up, self.size
+        for a, b in reversed(self.joins.pop()):
+            up[a] = a
+            size[b] -= size[a]
+        del up[-4:], size[-4:]
+
+    def route_bound(self, t: int, e: int) -> int:
+        """At least the length of every route from the path of tile ``t`` at edge ``e``: the other
+        paths of its path network (0 when no path ends at ``e``). A walk moves from path to path
+        where they meet, so it enters no tile outside the network, and each path it enters
+        other than ``t``'s adds at most one tile."""
+        mask = self.ends[t][e]
+        if not mask:
+            return 0
+        up, a = self.up, 4 * t + LOWEST[mask]
+        while up[a] != a:
+            a = up[a]
+        return self.size[a] - 1
 
     def probe(self, x: int, y: int) -> int:
         """A tile at (x, y) as far as where tiles lie is concerned (its square, its neighbours,
@@ -174,6 +222,7 @@ class Board:
             for e, n in enumerate(self.nb.pop()):
                 if n >= 0:
                     self.nb[n][e ^ 2] = -1
+            self._unjoin()
             for lst in (self.x, self.y, self.variety, self.rot, self.ends):
                 lst.pop()
             for values in self.tv:
@@ -192,6 +241,7 @@ class Board:
                 else:
                     frontier[key] = (x2, y2, touching & ~side, meeting & ~side)
         del self.at[square(x, y)]
+        self._unjoin()
         for lst in (self.x, self.y, self.variety, self.rot, self.ends):
             lst.pop()
         for values in self.tv:
@@ -236,6 +286,7 @@ class Board:
         b.at = dict(self.at)
         b.tv = [values[:] for values in self.tv]
         b.frontier = dict(self.frontier)
+        b.up, b.size, b.joins = self.up[:], self.size[:], self.joins[:]
         return b
 
     def to_json(self) -> dict[str, Any]:

@@ -80,6 +80,7 @@ TILE_SURE = {  # the same for a tile that cannot be none
     "open": "({0}.ends[{1}][{2}] > 0)",
     "joined": "({0}.ends[{1}][{2}] >> {3} & 1 == 1)",
 }
+FLIPPED = {">=": "<=", ">": "<", "<": ">", "<=": ">="}  # ``a op b`` is ``b FLIPPED[op] a``
 EDGE_ARGS = {"neighbour": (1,), "opposite": (0,), "open": (1,), "joined": (1, 2), "includes": (1,)}
 PLAIN_RESULT = {"pos": "P", "place": "PL"}  # built-in queries that are a subscript ("P[_v1]": plain)
 TILE = name("_tile", sure=True)  # the tile a placement test or a route clause judges (never none)
@@ -302,7 +303,7 @@ class ExprCompiler:
         shapes = layout.shapes
         self.turned = {attr: self.constant(rows, f"T_{attr}") for attr, rows in shapes.masks.items()} \
             if shapes else {}
-        self.route_fns: dict[str, str] = {}
+        self.route_fns: dict[tuple[str, bool], str] = {}
 
     def name(self, prefix: str, sure: bool = False) -> Code:
         """A fresh name of generated code (``sure``: it only ever holds values that exist)."""
@@ -618,17 +619,37 @@ class ExprCompiler:
         return self.attr_of(name, self.gen(e["obj"], env))
 
     # ---- routes ----
-    def route_function(self, name: str) -> str:
-        """The route query ``name`` as a function ``(st, *args) -> length`` in the namespace."""
-        if name not in self.route_fns:
+    def route_function(self, name: str, at_least: bool = False) -> str:
+        """The route query ``name`` as a function ``(st, *args) -> length`` in the namespace; with
+        ``at_least``, ``(st, *args, least) -> length >= least`` (``compile_route``)."""
+        if (name, at_least) not in self.route_fns:
             route = self.sym.routes[name]
             with self.placed(span(route)):  # its comment names the route; an error in it, the statement that asked
-                self.route_fns[name] = self.constant(self.compile_route(route), f"route_{name}")
-        return self.route_fns[name]
+                prefix = f"route_{name}_at_least" if at_least else f"route_{name}"
+                self.route_fns[name, at_least] = self.constant(self.compile_route(route, at_least), prefix)
+        return self.route_fns[name, at_least]
 
-    def compile_route(self, r: dict) -> Callable[..., int]:
+    def route_test(self, call: dict, op: str, other: Code, env: Env) -> Code:
+        """``route(...) op other`` (``op`` one of ``>= > < <=``) as a test of ``route >= least``,
+        which a path network too small to hold ``least`` tiles answers without a search
+        (``Board.route_bound``). Expressions change nothing, so the one difference from comparing
+        the length is when two of its parts would fail at run time: which rule error is raised."""
+        self.route_function(call["func"])  # the query itself is in the module too (``Game.route`` asks for it)
+        args = [self.gen(a, env) for a in call["args"]]
+        least = other if op in (">=", "<") else \
+            lit(other.value + 1) if other.known else joined(f"({other} + 1)", other)
+        test = joined(f"{self.route_function(call['func'], at_least=True)}(st, {', '.join(map(str, args + [least]))})",
+                      *args, least)
+        return test if op in (">=", ">") else self.negate(test)
+
+    def compile_route(self, r: dict, at_least: bool = False) -> Callable[..., int]:
         """The route as one generated function ``f(st, *args)``: its clauses as Python code
-        (the route's parameters are the function's), then ``routes.route_length``."""
+        (the route's parameters are the function's), then ``routes.route_length``.
+
+        With ``at_least``, the function takes one more argument, ``least``, and tells whether the
+        length is at least that: when the start's path network (``Board.route_bound``, kept as
+        tiles are placed) has fewer other paths than ``least``, no walk from it can be long
+        enough, whatever the clauses say, and the answer is no without working them out."""
         args = [name(f"_a{i}") for i in range(len(r["params"]))]
         env: Env = dict(zip(r["params"], args))
         clauses = {c["name"]: c for c in r["clauses"]}
@@ -674,18 +695,24 @@ class ExprCompiler:
                 return f"({{_tile: {mask} for _tile, _on in enumerate(G.tv[{k}]) if _on}} if any(G.tv[{k}]) else {{}})"
             return f"{{_tile: {mask} for _tile in range(len(G.x)) if {test}}}"
         enter = tile_clause("enter_start", every_tile=False)
+        search = ("_route_length(G.nb, G.ends, _t0, _e0, "
+                  f"{'bool(' + enter + ')' if enter else 'False'}, "
+                  f"{tile_clause('blocked') or '[False] * len(G.x)'}, {tile_clause('stops') or '{}'}, "
+                  f"{clause('passes', '0')}, {clause('enough', 'len(G.x)')})")
+        params = tuple(a.text for a in args)
         body = [
             f"_t0 = {clause('start', lit(NO_VALUE).text)}",
             f"_e0 = {clause('start_edge', lit(NO_VALUE).text)}",
             "if _t0 < 0 or _e0 < 0:",
-            "    return 0",
-            "_tile = _t0",
-            "return _route_length(G.nb, G.ends, _t0, _e0, "
-            f"{'bool(' + enter + ')' if enter else 'False'}, "
-            f"{tile_clause('blocked') or '[False] * len(G.x)'}, {tile_clause('stops') or '{}'}, "
-            f"{clause('passes', '0')}, {clause('enough', 'len(G.x)')})",
+            "    return 0 >= _least" if at_least else "    return 0",
         ]
-        return self.statements(body, params=tuple(a.text for a in args), purpose="route", shared=True)
+        if at_least:
+            params += ("_least",)
+            body += ["if G.route_bound(_t0, _e0) < _least:",
+                     "    return False"]
+        body += ["_tile = _t0",
+                 f"return {search} >= _least" if at_least else f"return {search}"]
+        return self.statements(body, params=params, purpose="route", shared=True)
 
     # ---- aggregates ----
     def domain_code(self, d: dict, env: Env) -> tuple[str, Code]:
@@ -857,6 +884,11 @@ class ExprCompiler:
 
     def g_bin_op(self, e, env):
         op = e["op"]
+        if op in FLIPPED:  # a route's length compared with a number: a test that may need no search
+            if self.is_route_call(e["left"]):
+                return self.route_test(e["left"], op, self.gen(e["right"], env), env)
+            if self.is_route_call(e["right"]):
+                return self.route_test(e["right"], FLIPPED[op], self.gen(e["left"], env), env)
         a, b = self.gen(e["left"], env), self.gen(e["right"], env)
         if op in ("and", "or"):
             return self.logic(op, a, b)
@@ -867,6 +899,9 @@ class ExprCompiler:
         if op == "%":
             return joined(f"_mod({a}, {b})", a, b)
         return joined(f"({a} {op} {b})", a, b)
+
+    def is_route_call(self, e: dict) -> bool:
+        return e["node"] == "call" and self.binding(e).what == C.ROUTE
 
     def g_un_op(self, e, env):
         a = self.gen(e["operand"], env)

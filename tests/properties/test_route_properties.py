@@ -12,6 +12,10 @@ cells' coordinates and the paths as edge sets, not from ``neighbours``/``ends``.
 ``routes.LONG_SEARCH`` states, which boards this small seldom reach; so each answer is also
 checked with that threshold patched down to 0 and 8.
 
+The path networks a ``boards.Board`` keeps as tiles are placed bound every route from above
+(``Board.route_bound``), whatever is blocked or stops a walk; trial placements taken back,
+clones and boards read back from JSON keep them as they were.
+
 The worked example of Lucky Dog's seed (../shared/spec/luckydog.md, "The goal") and
 a few hand-made positions are checked against both.
 
@@ -29,6 +33,7 @@ from hypothesis import event, given, note, target
 from hypothesis import strategies as st
 
 from meeple.interpreter import routes
+from meeple.interpreter.boards import Board as EngineBoard
 from meeple.interpreter.routes import route_length
 
 N, E, S, W = 0, 1, 2, 3
@@ -220,6 +225,72 @@ def test_more_passes_never_shorten_a_route(board, passes):
             for enter_start in (False, True):
                 assert (engine_route(board, start, start_edge, enter_start, passes + 1, 1000)
                         >= engine_route(board, start, start_edge, enter_start, passes, 1000))
+
+
+def tile_ends(paths: tuple[frozenset[int], ...]) -> tuple[int, int, int, int]:
+    """A tile's paths as ``Board.ends`` holds them: per edge, the mask of the path that ends there."""
+    row = [0, 0, 0, 0]
+    for path in paths:
+        for e in path:
+            row[e] = sum(1 << d for d in path)
+    return tuple(row)  # type: ignore[return-value]
+
+
+def engine_board(board: Board) -> EngineBoard:
+    """The tiles placed on a ``boards.Board`` one by one, in order (tile ``t`` is variety ``t``)."""
+    b = EngineBoard(0)
+    for t, (x, y) in enumerate(board.cells):
+        b.place(x, y, t, 0, tile_ends(board.paths[t]))
+    return b
+
+
+def networks(b: EngineBoard) -> tuple:
+    return b.up[:], b.size[:], [list(j) for j in b.joins], [b.route_bound(t, e) for t in range(len(b)) for e in EDGES]
+
+
+@given(board=boards())
+def test_the_path_networks_bound_every_route(board):
+    """Every start, start edge, way of starting and number of passes: no walk enters more tiles
+    than its path network holds, blocked tiles and stopping edges or not; after each placement too."""
+    note(f"board={board!r}")
+    b = engine_board(board)
+    for start in range(len(board.cells)):
+        for start_edge in EDGES:
+            bound = b.route_bound(start, start_edge)
+            event(f"bound - longest walk = {min(bound - brute_route(board, start, start_edge, False, 2), 3)}")
+            for enter_start in (False, True):
+                for passes in range(3):
+                    assert bound >= brute_route(board, start, start_edge, enter_start, passes)
+    for count in range(1, len(board.cells)):  # the same on each smaller table, as it grew
+        smaller = Board(board.cells[:count], board.paths[:count])
+        part = engine_board(smaller)
+        assert all(part.route_bound(t, e) >= brute_route(smaller, t, e, False, 0)
+                   for t in range(count) for e in EDGES)
+
+
+@given(board=boards())
+def test_a_trial_placement_a_clone_and_json_keep_the_road_networks(board):
+    """Each tile in turn laid last, on a trial and for good, then taken back: the networks are those
+    of the whole table while it lies there, and as they were once it is gone; a clone keeps its own."""
+    count = len(board.cells)
+    for last in range(count):
+        order = [t for t in range(count) if t != last]
+        rest = Board(tuple(board.cells[t] for t in order), tuple(board.paths[t] for t in order))
+        b = engine_board(rest)
+        before = networks(b)
+        whole = engine_board(Board(rest.cells + (board.cells[last],), rest.paths + (board.paths[last],)))
+        (x, y), ends = board.cells[last], tile_ends(board.paths[last])
+        copy = b.clone()
+        for trial in (True, False):
+            b.place(x, y, count - 1, 0, ends, trial=trial)
+            assert networks(b)[3] == networks(whole)[3]
+            b.unplace(trial=trial)
+            assert networks(b) == before
+        copy.place(x, y, count - 1, 0, ends)
+        assert networks(copy)[3] == networks(whole)[3] and networks(b) == before
+    b = engine_board(board)
+    shapes = mock.Mock(ends=[[tile_ends(p)] * 4 for p in board.paths])
+    assert networks(EngineBoard.from_json(b.to_json(), shapes)) == networks(b)
 
 
 # ---------------------------------------------------------------- hand-made positions
