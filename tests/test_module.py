@@ -142,7 +142,10 @@ def test_functions_made_after_loading_are_in_linecache_too() -> None:
     assert "".join(linecache.getlines(game.module.filename)) == game.module.text()
 
 
-@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.name)
+SEGMENT_SHAPES = ROOT / "tests" / "fixtures" / "engine" / "segment_shapes.rules"
+
+
+@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES], ids=lambda p: p.name)
 def test_the_seeded_path_after_a_decision_plays_as_the_program_does(path: Path) -> None:
     """A segment (the generated code from a decision to the next, when the state draws chance
     itself) does what State._advance's loop does step by step: the same game, seed for seed."""
@@ -161,6 +164,13 @@ def test_the_seeded_path_after_a_decision_plays_as_the_program_does(path: Path) 
 
 def test_the_bundled_games_have_segments() -> None:
     assert all(meeple.load(f"games/{name}.rules").segments for name in ("hare", "luckydog"))
+
+
+def test_a_segment_writes_if_elif_else_and_a_loop_that_starts_by_a_decision() -> None:
+    text = meeple.load(str(SEGMENT_SHAPES)).module.text()
+    after_step = text[text.index("def after_step"):text.index("def after_nod")]
+    assert after_step.count("elif ") == 2 and "\n    else:\n" in after_step
+    assert re.search(r"if next_\d+\(st\):\n        return \d+", after_step)
 
 
 def test_a_rules_error_in_a_chance_step_of_a_segment_names_that_step(tmp_path: Path) -> None:

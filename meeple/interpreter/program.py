@@ -522,11 +522,26 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             lines += _step_lines(code, pc, x)
             pc = b
             continue
-        if op == JUMP_IF_NOT and b > pc and all(code[n][0] in (EXEC, CHANCE, CHOICE, END) for n in range(pc + 1, b)):
+        if op == JUMP_IF_NOT and b > pc and _simple(code, pc + 1, b):
             lines.append(f"if {x.ref(a, 'test')}(st):")  # an ``if`` without ``else``: its steps, then on
             for n in range(pc + 1, b):
                 lines += [f"    {line}" for line in _step_lines(code, n, x)]
             seen.update(range(pc + 1, b))
+            pc = b
+            continue
+        chain = _chain(code, pc) if op == JUMP_IF_NOT else None
+        if chain is not None:  # if / elif / else, each branch a few steps, all going on at one step
+            branches, otherwise, pc = chain
+            for k, (test, steps_of) in enumerate(branches):
+                lines.append(f"{'if' if k == 0 else 'elif'} {x.ref(test, 'test')}(st):")
+                lines += [f"    {line}" for n in steps_of for line in _step_lines(code, n, x)] or ["    pass"]
+            if otherwise:
+                lines.append("else:")
+                lines += [f"    {line}" for n in otherwise for line in _step_lines(code, n, x)]
+            seen.update(n for _, steps_of in branches for n in steps_of)
+            continue
+        if op == JUMP_IF_NOT and b > pc and code[pc + 1][0] == CHOICE:  # a loop whose body starts by a decision
+            lines += [f"if {x.ref(a, 'test')}(st):", f"    return {pc + 1}"]
             pc = b
             continue
         if op in (EXEC, CHANCE):
@@ -539,6 +554,44 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
     if sum(1 for n in seen if code[n][0] != JUMP) - 1 < 2:  # (the step it stopped at is in ``seen``)
         return None
     return lines + [f"return {pc}"]
+
+
+def _simple(code: list[Instr], start: int, stop: int) -> bool:
+    """Are the steps start..stop-1 ones a segment writes one after the other (no jump in them)?"""
+    return all(code[n][0] in (EXEC, CHANCE, CHOICE, END) for n in range(start, stop))
+
+
+def _chain(code: list[Instr], pc: int) -> Optional[tuple[list[tuple[Fn, range]], Optional[range], int]]:
+    """The ``if``/``elif``/``else`` that starts at ``pc``, if it is one whose branches are plain
+    steps that all end by going to one step: (each test and its steps, the ``else`` steps, where
+    they all go on), or None."""
+    branches: list[tuple[Fn, range]] = []
+    goes_on = None
+    while code[pc][0] == JUMP_IF_NOT:
+        _, test, miss = code[pc]
+        if miss <= pc or code[miss - 1][0] != JUMP or not _simple(code, pc + 1, miss - 1):
+            break
+        target = code[miss - 1][2]
+        if goes_on is not None and target != goes_on:
+            return None
+        goes_on = target
+        branches.append((test, range(pc + 1, miss - 1)))
+        pc = miss
+        if pc == goes_on:  # no else
+            return branches, None, goes_on
+    if not branches or goes_on is None:
+        return None
+    if code[pc][0] == JUMP_IF_NOT and code[pc][2] == goes_on:  # a last branch, with no else after it
+        end = pc + 1
+        while end < len(code) and _simple(code, end, end + 1):
+            end += 1
+        if end < len(code) and code[end][0] == JUMP and code[end][2] == goes_on:
+            branches.append((code[pc][1], range(pc + 1, end)))
+            return branches, None, goes_on
+        return None
+    if pc < goes_on and _simple(code, pc, goes_on):
+        return branches, range(pc, goes_on), goes_on
+    return None
 
 
 def _step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[str]:
