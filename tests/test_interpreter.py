@@ -345,7 +345,7 @@ def test_limits_known_as_the_game_runs_give_the_same_moves_as_judging_each(playe
     against the test judged once per candidate, in random play. Each action comes once."""
     game = meeple.load(f"{ENGINE}/limits_known_as_it_runs.rules")
     rng = random.Random(players)
-    seen = {"take": 0, "give": 0, "back": 0}
+    seen = {"take": 0, "give": 0, "back": 0, "spare": 0}
     for seed in range(60):
         st = game.new_state(players, seed=seed)
         while not st.is_terminal():

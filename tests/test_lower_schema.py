@@ -175,6 +175,14 @@ def test_bad_name_is_reported(hare_ir: dict) -> None:
                               "IR does not match the schema: 'two words' does not match '^[A-Za-z_][A-Za-z0-9_]*$'")]
 
 
+def test_a_name_ending_in_a_newline_is_refused(hare_ir: dict) -> None:
+    """``$`` is the end of the text, as JSON Schema means it (Python's ``re`` lets it match before
+    a last newline: such a name reached the generated code)."""
+    doc = copy.deepcopy(hare_ir)
+    doc["cards"][0]["varieties"][0]["name"] = "hare\n"
+    assert [path for path, _ in problems(doc)] == ["$.cards[0].varieties[0].name"]
+
+
 def test_all_schema_problems_come_at_once(hare_ir: dict) -> None:
     doc = copy.deepcopy(hare_ir)
     doc["turn"][0]["lo"]["value"] = "one"

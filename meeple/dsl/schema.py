@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 import typing
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Union
 
-from jsonschema import Draft202012Validator, validators
+from jsonschema import Draft202012Validator, ValidationError, validators
 
 from . import ast as A
 from .diagnostics import Diagnostic
@@ -138,11 +139,23 @@ def validator() -> Draft202012Validator:
     """The schema's validator. A union's ``allOf`` of ``if node is K then K's schema`` is applied
     by looking at the node's kind once, not by trying every ``if`` (the same errors, two to three times
     faster: each ``if`` that fails builds an error)."""
-    fast = validators.extend(Draft202012Validator, {"allOf": _all_of})
+    fast = validators.extend(Draft202012Validator, {"allOf": _all_of, "pattern": _pattern})
     return fast(json.loads(SCHEMA_PATH.read_text()))
 
 
 _PLAIN_ALL_OF = Draft202012Validator.VALIDATORS["allOf"]  # the keyword as jsonschema applies it
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict) -> Any:
+    """``pattern`` as JSON Schema means it (ECMA-262): ``$`` is the end of the text. (Python's
+    ``re`` lets ``$`` match before a last newline too, so a name "ruby\n" would pass.)"""
+    if validator.is_type(instance, "string") and not re.search(_ecma_end(pattern), instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")  # (jsonschema's own words)
+
+
+@lru_cache(maxsize=None)
+def _ecma_end(pattern: str) -> str:
+    return re.sub(r"(?<!\\)\$", r"\\Z", pattern)
 
 
 def _all_of(validator: Any, all_of: list, instance: Any, schema: dict) -> Any:

@@ -98,9 +98,9 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
         body += ["if S is D:", f"    return {me}.judged(st)"]
     if not lo.known:  # a bound known only as the game runs
         body.append(f"lo = max({lo}, 0)")
-    hi_text = str(hi.value) if hi.known else "hi"
-    if not hi.known:
-        body.append(f"hi = _at_most_chosen({hi})")
+    hi_text = str(max(hi.value, 0)) if hi.known else "hi"
+    if not hi.known:  # (a bound below 0 allows no card, as 0 does)
+        body.append(f"hi = max(_at_most_chosen({hi}), 0)")
     rooms = []
     for c, (idx, bound) in enumerate(caps):
         # Varieties the zone can never hold are 0 there: counting all that it can is sum().

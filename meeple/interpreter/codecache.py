@@ -21,6 +21,7 @@ import hashlib
 import json
 import marshal
 import os
+import threading
 from functools import lru_cache
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
@@ -102,7 +103,7 @@ class ModuleCache:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+            tmp = self.path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # one per writer
             tmp.write_bytes(marshal.dumps({"names": self.names_of, "code": self.code_of}))
             tmp.replace(self.path)
             _prune(self.path.parent)

@@ -107,8 +107,8 @@ class CardChoice:
         self.singles = [[Action(self, ((i, k),)) for k in range(SINGLES_KEPT + 1)] for i in range(len(names))]
         self.nothing = Action(self, ())
         self.known: dict[tuple, list[Action]] = {}  # what the groups of several allow, by position (capacity.py)
-        # With ``capacities``, the compiler replaces ``legal`` by a function of its own
-        # (capacity.legal_function): room left per limit, no test per candidate.
+        # With ``capacities``, or no ``keeping`` at all, the compiler replaces ``legal`` by a
+        # function of its own (capacity.legal_function): room left per limit, no test per candidate.
         self.alone = tuple(g[0] for g in groups if len(g) == 1)
         constant = (getattr(lo, "constant", None), getattr(hi, "constant", None))
         self.bounds = (max(constant[0], 0), constant[1]) if None not in constant else None
@@ -159,7 +159,8 @@ class CardChoice:
                 for lim in limits_of[i]:
                     if room[lim] < most:
                         most = room[lim]
-                out += singles[i][first:most + 1] if most <= SINGLES_KEPT else self.counted(i, first, most)
+                if most >= first:
+                    out += singles[i][first:most + 1] if most <= SINGLES_KEPT else self.counted(i, first, most)
             elif present:
                 together.append(present)
         for present in together:

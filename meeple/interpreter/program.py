@@ -485,12 +485,13 @@ SEGMENT_STEPS = 60  # the most steps one segment follows before it hands back to
 def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: ExprCompiler) -> dict[int, Fn]:
     """For the start and each step after a decision: a function that does what the program does
     from there on when the state draws chance itself (a seed), up to the next decision; it
-    returns where the state then waits, or None if the game ended. Only the shapes it can
-    follow step by step are written (straight runs, draws, an ``if`` without ``else``, the next
-    turn); at any other step it returns that step, and ``State._advance`` goes on from there.
-    It does what the loop of ``State._advance`` would, with one call where that loop takes one
-    turn per step. Each stands under the decision it follows; a rules error raised in it is
-    placed by the step that failed (``shared``)."""
+    returns the step the state goes on from (the next decision, or a step it does not write),
+    or None if the game ended. The shapes it writes: straight runs, draws and random picks, an
+    ``if`` without ``else``, an ``if``/``elif``/``else`` whose branches are such steps and all
+    go on at one step (an option's branches), a loop whose body starts by a decision, the next
+    turn; at any other step it hands back, and ``State._advance`` goes on from there step by
+    step. Each stands under the decision it follows; a rules error raised in it is placed by
+    the step that failed (``shared``)."""
     out = {}
     for entry in [0] + [n + 1 for n, (op, _, _) in enumerate(code) if op == CHOICE and n + 1 < len(code)]:
         if entry in out or code[entry][0] == CHOICE:
@@ -501,7 +502,7 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
         decision = code[entry - 1][1] if entry else None
         with x.placed(positions[entry - 1] if entry else positions[0]):
             out[entry] = x.statements(["rng = st.rng", *lines], shared=True,
-                                      purpose=f"after_{decision.label}" if decision else "start")
+                                      purpose=f"after_{decision.label}" if decision else "begin")
     return out
 
 
@@ -582,7 +583,12 @@ def _chain(code: list[Instr], pc: int) -> Optional[tuple[list[tuple[Fn, range]],
     if not branches or goes_on is None:
         return None
     if code[pc][0] == JUMP_IF_NOT and code[pc][2] == goes_on:  # a last branch, with no else after it
-        end = pc + 1
+        if goes_on > pc:  # it falls through to where they all go on
+            if not _simple(code, pc + 1, goes_on):
+                return None
+            branches.append((code[pc][1], range(pc + 1, goes_on)))
+            return branches, None, goes_on
+        end = pc + 1  # they all go back (to a loop's test): it ends by going there too
         while end < len(code) and _simple(code, end, end + 1):
             end += 1
         if end < len(code) and code[end][0] == JUMP and code[end][2] == goes_on:
