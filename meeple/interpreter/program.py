@@ -418,9 +418,42 @@ class ProgramBuilder:
                                          purpose="more")
                 self.emit(EXEC, start)
                 top = self.emit(JUMP_IF_NOT, more)
-                self.emit(CHANCE, TileLay(ti, t["name"], slot, [tc["tag"] for tc in t["tiles"]]), "tracks")
+                lay = TileLay(ti, t["name"], slot, [tc["tag"] for tc in t["tiles"]])
+                at = self.emit(CHANCE, lay, "tracks")
                 self.emit(JUMP, None, top)
                 self.patch(top, len(self.code))
+                with self.x.placed(span(t)):  # (under the track's line in the module)
+                    self.lay_seeded(lay, at, len(self.code), more)
+
+    def lay_seeded(self, lay: TileLay, at: int, after: int, more: Fn) -> None:
+        """The seeded path of a track's tiles (``lay.run_seeded``): this space's tile and every
+        later space's, each one random pick recorded, the end and the step cap checked after
+        each; then the state goes on at ``after`` (past the loop), or stays past ``at`` if the
+        game ended there."""
+        x = self.x
+        me, tags = x.constant(lay, f"lay_{lay.track_name}"), x.constant(tuple(lay.tags), "tags")
+        ended = [f"        st.pc = {at + 1}"]
+        lay.run_seeded = x.statements([
+            f"bag, tags = st.bags[{lay.track}], st.tags[{lay.track}]",
+            "log_actor, log_spec, log_payload = st.log_actor, st.log_spec, st.log_payload",
+            "while True:",
+            f"    space = L[{lay.slot}]",
+            "    r = int(rng.random() * sum(bag))  # each tile left alike",
+            "    t = 0",
+            "    while r >= bag[t]:",
+            "        r -= bag[t]",
+            "        t += 1",
+            "    bag[t] -= 1",
+            f"    tags[space] = {tags}[t]",
+            "    log_actor.append('chance')",
+            f"    log_spec.append({me})",
+            "    log_payload.append((space, t))",
+            f"    if {me}.check_end and {END_TEST}(st):", *ended, "        st.outcome = 'end'", "        return",
+            "    if len(log_payload) >= st.game.max_steps:", *ended, "        st.outcome = 'step cap'",
+            "        return",
+            f"    if not {x.ref(more, 'more')}(st):", f"        st.pc = {after}", "        return"],
+            params=("rng",), purpose="lay")
+        lay.goes_on_elsewhere = True  # (a segment hands back after it: see _segment_lines)
 
 
 SHAPE_QUERIES = {"open", "joined", "includes"}
@@ -545,6 +578,8 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             lines += [f"if {x.ref(a, 'test')}(st):", f"    return {pc + 1}"]
             pc = b
             continue
+        if op == CHANCE and getattr(a, "goes_on_elsewhere", False):  # its seeded path sets st.pc itself
+            return lines + _step_lines(code, pc, x) + ["return st.pc"] if lines else None
         if op in (EXEC, CHANCE):
             lines += _step_lines(code, pc, x)
             pc += 1
