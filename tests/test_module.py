@@ -268,3 +268,21 @@ def test_the_cache_keeps_a_bounded_number_of_games(tmp_path: Path, monkeypatch) 
         cache.keep_names("x", {"y"})
         cache.save()
     assert len(list((tmp_path / "meeple" / "module").iterdir())) == 2
+
+
+def test_a_tracks_tiles_laid_at_once_are_the_tiles_one_at_a_time_gives() -> None:
+    """The generated seeded path of a track's tiles (lay_N) against the chance event's general one
+    (one tile per step of the program): the same random picks, the same positions."""
+    import types
+
+    from meeple.interpreter.moves import OneShot, TileLay
+    from meeple.interpreter.ops import CHANCE
+    fast, slow = meeple.load("games/hare.rules"), meeple.load("games/hare.rules")
+    lays = [a for op, a, _ in slow.code if op == CHANCE and isinstance(a, TileLay)]
+    assert lays
+    for lay in lays:
+        lay.run_seeded = types.MethodType(OneShot.run_seeded, lay)
+    slow.segments = {}
+    for seed in range(30):
+        a, b = fast.new_state(4, seed=seed), slow.new_state(4, seed=seed)
+        assert a.history() == b.history() and a.tags == b.tags and a.to_json() == b.to_json()
