@@ -286,3 +286,26 @@ def test_a_tracks_tiles_laid_at_once_are_the_tiles_one_at_a_time_gives() -> None
     for seed in range(30):
         a, b = fast.new_state(4, seed=seed), slow.new_state(4, seed=seed)
         assert a.history() == b.history() and a.tags == b.tags and a.to_json() == b.to_json()
+
+
+def _same_code(a, b) -> bool:
+    inner_a = [c for c in a.co_consts if hasattr(c, "co_code")]
+    inner_b = [c for c in b.co_consts if hasattr(c, "co_code")]
+    plain_a = [c for c in a.co_consts if not hasattr(c, "co_code")]
+    plain_b = [c for c in b.co_consts if not hasattr(c, "co_code")]
+    return (a.co_code == b.co_code and list(a.co_positions()) == list(b.co_positions())
+            and (a.co_names, a.co_varnames) == (b.co_names, b.co_varnames) and plain_a == plain_b
+            and len(inner_a) == len(inner_b) and all(_same_code(x, y) for x, y in zip(inner_a, inner_b)))
+
+
+@pytest.mark.parametrize("name", ["hare", "luckydog"])
+def test_each_function_is_the_code_of_its_text(name: str, monkeypatch) -> None:
+    """A function's body is parsed once and its preamble put into the tree (``define``): the code
+    must be what compiling its text at its line gives, positions included (tracebacks use them)."""
+    monkeypatch.setenv("MEEPLE_NO_CACHE", "1")  # compiled here, not read from an earlier run
+    game = meeple.load(f"games/{name}.rules")
+    for fn in _functions(game).values():
+        tree = ast.parse(fn.source)
+        ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
+        code = next(c for c in compile(tree, game.module.filename, "exec").co_consts if hasattr(c, "co_code"))
+        assert _same_code(code, fn.__code__), fn.__name__

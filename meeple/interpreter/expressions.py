@@ -341,16 +341,21 @@ class ExprCompiler:
         fname = f"{purpose}_{self.functions}"
         head = f"def {fname}({', '.join(('st',) + params)}):\n"
         text = head + "".join(f"    {b}\n" for b in body)
+        tree = None
         used = self.cache.names(text)
         if used is None:
-            used = _names_read(self.parsed(text))
+            tree = self.parsed(text)
+            used = _names_read(tree)
             self.cache.keep_names(text, used)
         preamble = [line for word, line in PREAMBLE if word in used]
         preamble += [f"{word} = st.zones[{slot}]"
                      for slot, word in sorted((self.zone_of_local[w], w) for w in used if w in self.zone_of_local)]
         src = head + "".join(f"    {b}\n" for b in preamble + body)
         at = {1 + len(preamble) + i: m for i, m in enumerate(marks or []) if m}
-        fn = self.module.function(fname, src, self.place or self.at, self.python, at, shared)
+
+        def compiled(src: str, first: int) -> Any:  # the body's tree, parsed once, with the preamble put in
+            return self.python(src, first, None if tree is None else (tree, preamble))
+        fn = self.module.function(fname, src, self.place or self.at, compiled, at, shared)
         fn.source = src
         return fn
 
@@ -383,11 +388,22 @@ class ExprCompiler:
         lines = [f"{assign[0]} = {assign[1]}"] if assign else []
         return self.define(lines + [f"return {code}"], params, purpose)
 
-    def python(self, src: str, first: int = 1) -> Any:
+    def python(self, src: str, first: int = 1, parsed: Optional[tuple[ast.Module, list[str]]] = None) -> Any:
         """``src`` compiled as the module's lines from ``first`` on; Python's own limits on nesting
-        as a ``TooDeep``."""
+        as a ``TooDeep``. ``parsed``: the tree of ``src`` without the lines ``preamble`` that
+        stand right after its ``def`` line, and those lines (``define``), to put in rather than
+        parse ``src`` again."""
         def make() -> Any:
-            tree = ast.parse(src, self.module.filename)
+            if parsed is None:
+                tree = ast.parse(src, self.module.filename)
+            else:
+                tree, preamble = parsed
+                if preamble:
+                    function = tree.body[0]
+                    for node in function.body:
+                        ast.increment_lineno(node, len(preamble))
+                    lines = ast.parse("if 1:\n" + "".join(f"    {p}\n" for p in preamble)).body[0].body
+                    function.body[:0] = lines  # at lines 2.., 4 columns in: where ``src`` has them
             ast.increment_lineno(tree, first - 1)
             return compile(tree, self.module.filename, "exec")
         code = self.cache.code(src, first)
