@@ -204,25 +204,16 @@ class Draw:
     """One card drawn at random from a zone into another: each variety in the
     source is an outcome, with probability count / total."""
 
-    def __init__(self, label: str, source: Fn, dest: Fn, names: list[str], again: Fn, more: Fn,
-                 pile: Fn | None):
+    def __init__(self, label: str, source: Fn, dest: Fn, names: list[str], again: Fn):
         self.label, self.source, self.dest, self.names = label, source, dest, names
-        self.again = again  # after a draw: is another one due? (the state stays on this node)
-        self.more, self.pile = more, pile  # again() is: more() and (cards in the source, or in the pile)
+        # after a draw: is another one due (more wanted, and cards in the source or in the pile
+        # to reshuffle)? The state then stays on this node.
+        self.again = again
 
     def outcomes(self, st) -> list[tuple[Action, float]]:
         src = self.source(st)
         total = sum(src)
         return [(Action(self, i), c / total) for i, c in enumerate(src) if c]
-
-    def sample(self, st, rng) -> int:
-        src = self.source(st)
-        r = int(rng.random() * sum(src))
-        for i, c in enumerate(src):
-            if r < c:
-                return i
-            r -= c
-        raise AssertionError("empty draw")
 
     def text(self, i: int) -> str:
         return f"{self.label} {self.names[i]}"

@@ -307,19 +307,18 @@ class ProgramBuilder:
             return self.layout.value_names[v]
         return "none" if shown_as == "value" and v == NO_VALUE else str(v)
 
-    def draw_loop(self, more: Fn, more_code: str, s: dict, dest: dict, env: Env, label: str,
+    def draw_loop(self, more_code: str, s: dict, dest: dict, env: Env, label: str,
                   more_after: Optional[str] = None) -> None:
-        """while more(): (reshuffle the pile into the source when it is empty) draw one card.
-        ``more_code``: the test ``more`` as an expression of the module's code; ``more_after``:
-        the same where ``S`` and ``D`` are the source and destination."""
+        """while more: (reshuffle the pile into the source when it is empty) draw one card.
+        ``more_code``: the test, as an expression of the module's code; ``more_after``: the same
+        where ``S`` and ``D`` are the source and destination."""
         x = self.x
         source_code, dest_code = x.gen(s["source"], env), x.gen(dest, env)
         pile = x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
         pile_ref = x.ref(pile, "pile") if pile else None
         can_draw = x.statements([f"if not {more_code}:", "    return False", f"_src = {source_code}",
                                  f"return any(_src) or _reshuffled(_src, {pile_ref}, st)"], purpose="can_draw")
-        draw = Draw(label, x.function(source_code), x.function(dest_code), self.layout.variety_names, can_draw,
-                    more, pile)
+        draw = Draw(label, x.function(source_code), x.function(dest_code), self.layout.variety_names, can_draw)
         me = x.constant(draw, label)
         # The seeded path: every draw that is due, each one recorded, with the end and the step
         # cap checked after each; ``st.pc`` stays on the draw only if the game ended there.
@@ -367,12 +366,12 @@ class ProgramBuilder:
         slot = x.slots.new()
         self.emit(EXEC, x.statements([f"L[{slot}] = {x.gen(s['amount'], env)}"], purpose="deal"))
         more = x.statements([f"L[{slot}] -= 1", f"return L[{slot}] >= 0"], purpose="more")
-        self.draw_loop(more, f"{x.ref(more, 'more')}(st)", s, s["dest"], env, "deal")
+        self.draw_loop(f"{x.ref(more, 'more')}(st)", s, s["dest"], env, "deal")
 
     def s_refill(self, s, env):
         size = self.x.gen(s["size"], env)
         more_code = f"sum({self.x.gen(s['zone'], env)}) < {size}"
-        self.draw_loop(self.x.function(more_code), more_code, s, s["zone"], env, "draw", f"sum(D) < {size}")
+        self.draw_loop(more_code, s, s["zone"], env, "draw", f"sum(D) < {size}")
 
     def s_choose(self, s, env):
         x = self.x
