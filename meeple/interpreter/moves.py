@@ -115,6 +115,7 @@ class CardChoice:
         self.shared = [g for g in groups if len(g) > 1]
 
     again = None
+    step = None  # (the compiler's: see program._step_function)
 
     def legal(self, st) -> list[Action]:
         """Every choice for which ``keeping`` holds, judged one by one."""
@@ -317,6 +318,7 @@ class TilePlacement:
     ``optional``, placing nothing is one more. The new tile's number goes to local ``slot``."""
 
     again = None
+    step = None  # (the compiler's: see program._step_function)
 
     def __init__(self, label: str, chooser: Fn, optional: bool, source: Fn, within: Fn, where: Fn | None,
                  slot: int, names: list[str], tile_varieties: list[int], shapes: Any, starts: Fn,
@@ -418,6 +420,7 @@ class OptionChoice:
     the option's number in ``option_slot`` and the values in the variables' slots."""
 
     again = None
+    step = None  # (the compiler's: see program._step_function)
 
     def __init__(self, label: str, chooser: Fn, options: list[tuple], option_slot: int, value_text: Callable):
         # options: [(name, slots of its variables, how each is shown)]; ``legal`` is given by the

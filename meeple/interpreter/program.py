@@ -308,10 +308,12 @@ class ProgramBuilder:
         return "none" if shown_as == "value" and v == NO_VALUE else str(v)
 
     def draw_loop(self, more_code: str, s: dict, dest: dict, env: Env, label: str,
-                  more_after: Optional[str] = None) -> None:
+                  more_lines: Optional[list[str]] = None, to_draw: Optional[str] = None) -> None:
         """while more: (reshuffle the pile into the source when it is empty) draw one card.
-        ``more_code``: the test, as an expression of the module's code; ``more_after``: the same
-        where ``S`` and ``D`` are the source and destination."""
+        ``more_code``: the test, as an expression of the module's code; ``more_lines``: lines
+        that set ``more`` after a card is drawn, where ``S`` and ``D`` are the source and the
+        destination; ``to_draw``: how many cards are due, when that is known before the first
+        (then ``more`` counts them down)."""
         x = self.x
         source_code, dest_code = x.gen(s["source"], env), x.gen(dest, env)
         pile = x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
@@ -320,8 +322,9 @@ class ProgramBuilder:
                                  f"return any(_src) or _reshuffled(_src, {pile_ref}, st)"], purpose="can_draw")
         draw = Draw(label, x.function(source_code), x.function(dest_code), self.layout.variety_names, can_draw)
         me = x.constant(draw, label)
-        # The seeded path: every draw that is due, each one recorded, with the end and the step
-        # cap checked after each; ``st.pc`` stays on the draw only if the game ended there.
+        # The seeded path: every draw that is due, each one recorded, with the end (when a zone
+        # is what it reads) and the step cap checked after each; ``st.pc`` stays on the draw
+        # only if the game ended there.
         source = flow_zone(s["source"], x.checked)
         if source is None or source == flow_zone(dest, x.checked):  # the same zone, maybe: count it each time
             total, counted, reshuffle = "sum(S)", [], [f"more = more and (any(S) or _reshuffled(S, {pile_ref}, st))"]
@@ -329,10 +332,15 @@ class ProgramBuilder:
             total, counted, reshuffle = "total", ["total -= 1"], ["if more and not total:",
                                                                   f"    more = _reshuffled(S, {pile_ref}, st)",
                                                                   "    total = sum(S)"]
+        if to_draw is not None:
+            more_lines = ["due -= 1", "more = due > 0"]
+        ends = "zones" in self.writer.end_reads
         draw.run_seeded = x.statements([
             f"S = {source_code}", f"D = {dest_code}",
             "log_actor, log_spec, log_payload = st.log_actor, st.log_spec, st.log_payload",
+            "cap = st.game.max_steps",
             *(["total = sum(S)"] if counted else []),
+            *([f"due = {to_draw}"] if to_draw is not None else []),
             "while True:",
             f"    r = int(rng.random() * {total})  # each card of the source alike",
             "    i = 0",
@@ -345,14 +353,12 @@ class ProgramBuilder:
             "    log_actor.append('chance')",
             f"    log_spec.append({me})",
             "    log_payload.append(i)",
-            f"    more = {more_after or more_code}",
+            *(f"    {line}" for line in more_lines or [f"more = {more_code}"]),
             *(f"    {line}" for line in reshuffle),
             "    if not more:",
             "        st.pc += 1",
-            f"    if {me}.check_end and {END_TEST}(st):",
-            "        st.outcome = 'end'",
-            "        return",
-            "    if len(log_payload) >= st.game.max_steps:",
+            *([f"    if {END_TEST}(st):", "        st.outcome = 'end'", "        return"] if ends else []),
+            "    if len(log_payload) >= cap:",
             "        st.outcome = 'step cap'",
             "        return",
             "    if not more:",
@@ -366,12 +372,21 @@ class ProgramBuilder:
         slot = x.slots.new()
         self.emit(EXEC, x.statements([f"L[{slot}] = {x.gen(s['amount'], env)}"], purpose="deal"))
         more = x.statements([f"L[{slot}] -= 1", f"return L[{slot}] >= 0"], purpose="more")
-        self.draw_loop(f"{x.ref(more, 'more')}(st)", s, s["dest"], env, "deal")
+        self.draw_loop(f"{x.ref(more, 'more')}(st)", s, s["dest"], env, "deal",
+                       [f"L[{slot}] -= 1", f"more = L[{slot}] >= 0"])
 
     def s_refill(self, s, env):
-        size = self.x.gen(s["size"], env)
-        more_code = f"sum({self.x.gen(s['zone'], env)}) < {size}"
-        self.draw_loop(more_code, s, s["zone"], env, "draw", f"sum(D) < {size}")
+        x = self.x
+        size = x.gen(s["size"], env)
+        more_code = f"sum({x.gen(s['zone'], env)}) < {size}"
+        # The cards due are known before the first when nothing but the draws changes the
+        # destination: a constant size, and neither the source nor the pile can be it.
+        zone = flow_zone(s["zone"], x.checked)
+        others = [flow_zone(s["source"], x.checked)] + \
+            ([flow_zone(s["reshuffle"], x.checked)] if s["reshuffle"] is not None else [])
+        alone = size.known and zone is not None and None not in others and zone not in others
+        self.draw_loop(more_code, s, s["zone"], env, "draw", [f"more = sum(D) < {size}"],
+                       f"{size} - sum(D)" if alone else None)
 
     def s_choose(self, s, env):
         x = self.x
@@ -396,9 +411,9 @@ class ProgramBuilder:
                             may_alias=source is None or source == flow_zone(s["dest"], self.x.checked))
         if caps is not None or keeping is None:  # limits only, or nothing to keep: room to count, no test
             choice.legal = capacity.legal_function(choice, caps or [], s, x, env)
-        choice.apply = x.statements([f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
-                                     "for i, k in picked:", "    S[i] -= k", "    D[i] += k"],
-                                    params=("picked",), purpose="apply")
+        choice.apply_lines = [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
+                              "for i, k in picked:", "    S[i] -= k", "    D[i] += k"]
+        choice.apply = x.statements(choice.apply_lines, params=("picked",), purpose="apply")
         self.emit(CHOICE, choice, "zones")
 
     def capacities(self, s: dict, env: Env) -> Optional[list[capacity.Capacity]]:
@@ -447,7 +462,8 @@ class ProgramBuilder:
             "    log_actor.append('chance')",
             f"    log_spec.append({me})",
             "    log_payload.append((space, t))",
-            f"    if {me}.check_end and {END_TEST}(st):", *ended, "        st.outcome = 'end'", "        return",
+            *([f"    if {END_TEST}(st):", *ended, "        st.outcome = 'end'", "        return"]
+              if "tracks" in self.writer.end_reads else []),
             "    if len(log_payload) >= st.game.max_steps:", *ended, "        st.outcome = 'step cap'",
             "        return",
             f"    if not {x.ref(more, 'more')}(st):", f"        st.pc = {after}", "        return"],
@@ -535,7 +551,29 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
         with x.placed(positions[entry - 1] if entry else positions[0]):
             out[entry] = x.statements(["rng = st.rng", *lines], shared=True,
                                       purpose=f"after_{decision.label}" if decision else "begin")
+    for n, (op, spec, _) in enumerate(code):
+        if op == CHOICE:
+            with x.placed(positions[n]):
+                spec.step = _step_function(spec, n, out.get(n + 1), x)
     return out
+
+
+def _step_function(spec: Any, at: int, after: Optional[Fn], x: ExprCompiler) -> Fn:
+    """``step(st, picked, actor)``: the decision at ``at`` taken and recorded, then the program
+    run on to the next decision (``after``, its segment, when it has one), as ``State._do`` and
+    ``State._advance`` would; it returns the step the state goes on from, or None if the game
+    ended. ``State.apply`` runs it when the state draws chance itself."""
+    me = x.constant(spec, spec.label)
+    apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
+    ended = ["    st._finish('end')", "    return None"]
+    return x.statements([
+        *apply,
+        "st.log_actor.append(actor)", f"st.log_spec.append({me})", "st.log_payload.append(picked)",
+        f"st.pc = {at + 1}",
+        *([f"if {END_TEST}(st):", *ended] if spec.check_end else []),
+        "if len(st.log_payload) >= st.game.max_steps:", "    st._finish('step cap')", "    return None",
+        f"return {x.ref(after, 'after')}(st)" if after is not None else f"return {at + 1}"],
+        params=("picked", "actor"), purpose=f"step_{spec.label}", shared=True)
 
 
 def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list[str]]:

@@ -114,8 +114,11 @@ class State:
             for a in legal:
                 if a is action:
                     spec = action.spec
-                    self._do(spec, action, spec.actor(self))
-                    self._advance()
+                    if self.rng is not None and spec.step is not None:
+                        self._step(spec, action.payload)
+                    else:
+                        self._do(spec, action, spec.actor(self))
+                        self._advance()
                     return
         if self.outcome is not None:
             raise IllegalAction(f"the game is over; cannot apply {str(action)!r}")
@@ -137,6 +140,45 @@ class State:
                                     + (" ..." if len(options) > 12 else ""))
         self._do(spec, chosen, actor)
         self._advance()
+
+    def _step(self, spec: Any, payload: Any) -> None:
+        """A decision's action, and the program on to the next decision, by the decision's
+        generated ``step`` (a seeded state: the same as ``_do`` and ``_advance``)."""
+        self._legal = None
+        try:
+            pc = spec.step(self, payload, spec.actor(self))
+        except RuleRuntimeError as e:
+            raise self.game.located(e, self.pc) from None
+        if pc is not None:
+            self.pc = pc
+            if self.game.code[pc][0] != CHOICE:
+                self._advance()
+
+    def play_out(self, rng: random.Random) -> None:
+        """Play on to the end, each decision's action picked uniformly at random among the
+        legal ones with ``rng`` (a random playout, as tree search runs them). Chance is drawn
+        by the state's own seed; a state made with ``chance="explicit"`` is refused. It stops
+        early where a player has no legal action (``is_terminal()`` stays false)."""
+        if self.rng is None:
+            raise ValueError("play_out draws chance by the state's seed: make it with new_state(..., seed=N)")
+        code, rand = self.game.code, rng.random
+        while self.outcome is None:
+            op, spec, _ = code[self.pc]
+            if op != CHOICE:  # (a seeded state only stops at decisions)
+                raise RuntimeError("a seeded game stopped at a chance node")
+            try:
+                legal = spec.legal(self)
+            except RuleRuntimeError as e:
+                raise self.game.located(e, self.pc) from None
+            if not legal:
+                self._legal = legal
+                return
+            action = legal[int(rand() * len(legal))]
+            if spec.step is not None:
+                self._step(spec, action.payload)
+            else:
+                self._do(spec, action, spec.actor(self))
+                self._advance()
 
     def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
         try:

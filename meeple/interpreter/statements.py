@@ -16,7 +16,7 @@ from meeple.dsl.walk import names, span
 
 from dataclasses import replace
 
-from .code import VARS, Code, joined, local
+from .code import VARS, Code, joined, local, paren
 from .expressions import Env, ExprCompiler
 
 # Statements a straight run may hold; if, for and run hold them only if their bodies are straight.
@@ -159,8 +159,16 @@ class StatementWriter:
 
     def w_move(self, s, env):
         piece, steps = self.x.gen(s["piece"], env), self.x.gen(s["steps"], env)
-        tracks = self.x.constant(dict(self.layout.piece_track), "tracks")
-        return [f"_move_piece(st, {tracks}, {piece}, {steps}, {s['stop_at']!r})", *self.check_end("pieces")]
+        track = self.layout.piece_track.get(piece.value) if piece.known else None
+        if track is None or s["stop_at"] is not None:
+            tracks = self.x.constant(dict(self.layout.piece_track), "tracks")
+            return [f"_move_piece(st, {tracks}, {piece}, {steps}, {s['stop_at']!r})", *self.check_end("pieces")]
+        # A piece known when compiling, no stop: State.move_piece written out (never behind the
+        # start; past the last space, onto the podium once).
+        p, by = piece.value, steps if steps.plain or steps.known else paren(steps)
+        return [f"_to = P[{p}] + {by}", "if _to < 0:", "    _to = 0", f"P[{p}] = _to",
+                f"if _to > st.track_length[{track}] and not PL[{p}]:", f"    _podium = st.podium[{track}]",
+                f"    _podium.append({p})", f"    PL[{p}] = len(_podium)", *self.check_end("pieces")]
 
     def w_move_all(self, s, env):
         return [f"_move_all({self.x.gen(s['source'], env)}, {self.x.gen(s['dest'], env)})", *self.check_end("zones")]
