@@ -152,6 +152,9 @@ def test_the_seeded_path_after_a_decision_plays_as_the_program_does(path: Path) 
     import random
     fast, slow = meeple.load(str(path)), meeple.load(str(path))
     slow.segments = {}
+    for _, spec, _ in slow.code:  # (a decision's step runs the segment after it)
+        if getattr(spec, "step", None) is not None:
+            spec.step = None
     for players in sorted({fast.min_players, fast.max_players}):
         for seed in range(8):
             a, b = fast.new_state(players, seed=seed), slow.new_state(players, seed=seed)
@@ -171,6 +174,45 @@ def test_a_segment_writes_if_elif_else_and_a_loop_that_starts_by_a_decision() ->
     after_step = text[text.index("def after_step"):text.index("def after_nod")]
     assert after_step.count("elif ") == 2 and "\n    else:\n" in after_step
     assert re.search(r"if next_\d+\(st\):\n        return \d+", after_step)
+
+
+def test_a_segment_writes_a_loop_of_draws_with_an_if_and_a_loop_inside() -> None:
+    text = meeple.load(str(SEGMENT_SHAPES)).module.text()
+    after_nod = text[text.index("def after_nod"):]
+    after_nod = after_nod[:after_nod.index("\ndef ")]
+    assert re.search(r"\n    while next_\d+\(st\):\n        if expr_\d+\(st\):\n", after_nod)
+    assert re.search(r"\n        while next_\d+\(st\):\n", after_nod)  # the loop inside
+
+
+def test_a_decisions_step_is_its_apply_then_the_segment_after_it() -> None:
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    text = game.module.text()
+    step = text[text.index("def step_play"):]
+    step = step[:step.index("\ndef ")]
+    assert "D[i] += k" in step and re.search(r"return after_play_\d+\(st\)", step)
+
+
+@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES], ids=lambda p: p.name)
+def test_play_out_is_the_loop_of_uniform_random_actions(path: Path) -> None:
+    """``State.play_out(rng)`` plays as picking ``legal[int(rng.random() * len(legal))]`` at
+    each decision would, to the end."""
+    import random
+    game = meeple.load(str(path))
+    for seed in range(4):
+        a, b = game.new_state(game.max_players, seed=seed), game.new_state(game.max_players, seed=seed)
+        a.play_out(random.Random(seed))
+        moves = random.Random(seed)
+        while not b.is_terminal():
+            legal = b.legal_actions()
+            b.apply(legal[int(moves.random() * len(legal))])
+        assert a.is_terminal() and a.history() == b.history() and a.to_json() == b.to_json()
+
+
+def test_play_out_needs_a_seeded_state() -> None:
+    import random
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    with pytest.raises(ValueError, match="seed"):
+        game.new_state(3, chance="explicit").play_out(random.Random(1))
 
 
 def test_a_rules_error_in_a_chance_step_of_a_segment_names_that_step(tmp_path: Path) -> None:

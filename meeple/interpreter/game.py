@@ -78,6 +78,7 @@ class Game:
         self.max_steps = ir["max_steps"] or DEFAULT_MAX_STEPS
         self.sym = checked.symbols
         self._bases: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._starts: dict[int, State] = {}  # player count → the state before the first step
         self._queries: dict[str, Any] = {}  # define name → its compiled body, for ``query``
         self.layout = Layout(ir, self.sym, self.params)
         slots = SlotAllocator()
@@ -180,6 +181,17 @@ class Game:
             raise ValueError(f"{self.title} is for {self.min_players}..{self.max_players} players, not {players}")
         if chance not in (None, "explicit", "sampled"):
             raise ValueError(f"chance must be 'explicit' or 'sampled', not {chance!r}")
+        start = self._starts.get(players)
+        if start is None:
+            start = self._starts[players] = self._start(players)
+        st = start.clone(log=False)
+        if chance != "explicit":
+            st.rng = random.Random(seed)
+        st._advance()
+        return st
+
+    def _start(self, players: int) -> State:
+        """The state before the program's first step (the same for every game of ``players``)."""
         st = State(self, players)
         n_zone_slots = sum(players if z["per_player"] else 1 for z in self.sym.zones.values())
         nv = len(self.layout.variety_names)
@@ -200,9 +212,6 @@ class Game:
         st.locals = [0] * self.n_locals
         if self.layout.shapes is not None:
             st.grid = Board(len(self.layout.tile_var_names))
-        if chance != "explicit":
-            st.rng = random.Random(seed)
-        st._advance()
         return st
 
     def state_from_json(self, doc: dict[str, Any]) -> State:

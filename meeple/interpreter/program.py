@@ -615,6 +615,18 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             lines += [f"if {x.ref(a, 'test')}(st):", f"    return {pc + 1}"]
             pc = b
             continue
+        if op == JUMP_IF_NOT and b > pc and getattr(code[pc + 1][1], "goes_on_elsewhere", False):
+            # a track's tiles: its seeded path lays them all, and the state goes on past its loop
+            lines += [f"if {x.ref(a, 'test')}(st):", *(f"    {line}" for line in _step_lines(code, pc + 1, x))]
+            seen.update(range(pc, b))
+            pc = b
+            continue
+        body = _loop_body(code, pc, b, x) if op == JUMP_IF_NOT else None
+        if body is not None:  # a loop of steps with no decision in them
+            lines += [f"while {x.ref(a, 'test')}(st):", *(f"    {line}" for line in body)]
+            seen.update(range(pc, b))
+            pc = b
+            continue
         if op == CHANCE and getattr(a, "goes_on_elsewhere", False):  # its seeded path sets st.pc itself
             return lines + _step_lines(code, pc, x) + ["return st.pc"] if lines else None
         if op in (EXEC, CHANCE):
@@ -627,6 +639,44 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
     if sum(1 for n in seen if code[n][0] != JUMP) - 1 < 2:  # (the step it stopped at is in ``seen``)
         return None
     return lines + [f"return {pc}"]
+
+
+def _loop_body(code: list[Instr], top: int, stop: int, x: ExprCompiler) -> Optional[list[str]]:
+    """The lines of the body of the loop whose test is at ``top`` and which goes on at ``stop``,
+    if it is one of steps a segment writes (no decision, no turn's end) and nothing in it jumps
+    out; else None."""
+    if not (stop > top + 1 and code[stop - 1][0] == JUMP and code[stop - 1][2] == top):
+        return None
+    return _range_lines(code, top + 1, stop - 1, top, x)
+
+
+def _range_lines(code: list[Instr], start: int, stop: int, top: int, x: ExprCompiler) -> Optional[list[str]]:
+    """The steps ``start`` .. ``stop - 1`` of a loop's body as lines, or None if they do what
+    a segment does not write or jump out of it (a jump to ``top``, the loop's test, goes on
+    at ``stop``: the body's end)."""
+    lines: list[str] = []
+    pc = start
+    while pc < stop:
+        op, a, b = code[pc]
+        if op == EXEC or (op == CHANCE and not getattr(a, "goes_on_elsewhere", False)):
+            lines += _step_lines(code, pc, x)
+            pc += 1
+            continue
+        if op != JUMP_IF_NOT:
+            return None
+        target = stop if b == top else b
+        if not pc < target <= stop:
+            return None
+        inner = _loop_body(code, pc, target, x)
+        if inner is not None:  # a loop inside the loop
+            lines += [f"while {x.ref(a, 'test')}(st):", *(f"    {line}" for line in inner)]
+        else:
+            then = _range_lines(code, pc + 1, target, top, x)  # an ``if`` without ``else``
+            if then is None:
+                return None
+            lines += [f"if {x.ref(a, 'test')}(st):", *(f"    {line}" for line in then or ["pass"])]
+        pc = target
+    return lines
 
 
 def _simple(code: list[Instr], start: int, stop: int) -> bool:
