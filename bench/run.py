@@ -15,6 +15,9 @@ measures the playouts/s below; the other figures at 4 players. All in this singl
   until ``is_terminal()``;
 * ratio interpreter/baseline (target >= 0.6 against a tuned baseline; the first baseline of a game
   not tuned yet stands in, and a tuned one is measured against its first: bench/*_old.py);
+* play_out/s and its ratio to the baseline: the same random games played by the engine's own
+  loop, ``new_state(players=P, seed=s).play_out(rng)`` (no ``legal_actions``/``apply`` call
+  per decision from outside: what a tree search's rollouts run);
 * median wall time of ``python -m meeple validate RULES`` over 5 runs
   (target < 0.3 s), with the parse cache warm and with it off;
 * ``clone()`` + ``apply()`` per second on mid-game states, and what one clone costs in
@@ -168,6 +171,22 @@ def interpreter_playout(spec: GameSpec, players: int) -> Playout:
     return playout
 
 
+def play_out_playout(spec: GameSpec, players: int) -> Playout:
+    """Playout function for the engine's own random playout, ``State.play_out``."""
+    import meeple
+
+    game = meeple.load(str(ROOT / spec.rules))
+
+    def playout(seed: int) -> int:
+        state = game.new_state(players=players, seed=seed)
+        state.play_out(random.Random(seed))
+        if not state.is_terminal():
+            raise RuntimeError(f"seed {seed}: a player had no legal action")
+        return len(state.log_payload)
+
+    return playout
+
+
 def time_validate(rules: str, cold: bool = False) -> float:
     """Median wall time of ``meeple validate RULES``; raises on failure.
 
@@ -210,6 +229,8 @@ def bench_game(
         "baseline_per_s": None,
         "interpreter_per_s": None,
         "ratio": None,
+        "play_out_per_s": None,
+        "play_out_ratio": None,
         "validate_s": None,
         "validate_cold_s": None,
         "errors": {},
@@ -241,6 +262,12 @@ def bench_game(
                 baseline, engine, 2 * seconds)
     except Exception as exc:  # noqa: BLE001
         row["errors"]["interpreter"] = describe(exc)
+    if baseline is not None:
+        try:
+            _, row["play_out_per_s"], row["play_out_ratio"] = measure_pair(
+                baseline, play_out_playout(spec, players), 2 * seconds)
+        except Exception as exc:  # noqa: BLE001
+            row["errors"]["play_out"] = describe(exc)
     if playouts_only:
         return row
 
@@ -395,6 +422,8 @@ def format_table(rows: list[dict[str, Any]]) -> str:
         "baseline/s",
         "interp/s",
         f"ratio (>={RATIO_TARGET})",
+        "play_out/s",
+        "ratio",
         f"validate s (<{VALIDATE_TARGET_S})",
         "validate, no cache",
     )
@@ -410,6 +439,8 @@ def format_table(rows: list[dict[str, Any]]) -> str:
                 num(row["baseline_per_s"], ".1f"),
                 num(row["interpreter_per_s"], ".1f"),
                 num(ratio, ".3f") + mark(ratio_ok, "LOW"),
+                num(row["play_out_per_s"], ".1f"),
+                num(row["play_out_ratio"], ".3f"),
                 num(validate, ".3f") + mark(validate_ok, "SLOW"),
                 num(row["validate_cold_s"], ".3f"),
             )
