@@ -8,6 +8,7 @@ chance itself and never stops at a chance node; every outcome is recorded.
 
 from __future__ import annotations
 
+import _random
 import random
 from typing import TYPE_CHECKING, Any, Optional, Union
 
@@ -24,6 +25,7 @@ STATE_VERSION = 2  # see Game.state_from_json
 
 CHANCE = -1
 TERMINAL = -2
+_generator_of, _set_generator = _random.Random.getstate, _random.Random.setstate
 CHANCE_ACTOR = "chance"
 
 
@@ -311,15 +313,16 @@ class State:
         empty): a snapshot to compare with, at a cost that does not grow with the game."""
         c = State.__new__(State)
         c.game, c.players, c.zone_base, c.var_base = self.game, self.players, self.zone_base, self.var_base
-        c.zones = [z[:] for z in self.zones]
+        c.zones = list(map(list.copy, self.zones))
         c.vars = self.vars[:]
         c.pos, c.place = self.pos[:], self.place[:]
-        c.podium = [p[:] for p in self.podium]
-        c.tags = [t[:] for t in self.tags]
-        c.bags = [b[:] for b in self.bags]
+        c.podium = list(map(list.copy, self.podium))
+        c.tags = list(map(list.copy, self.tags))
+        c.bags = list(map(list.copy, self.bags))
         c.track_length = self.track_length
         c.grid = self.grid.clone() if self.grid is not None else None
-        c.locals = [x[:] if isinstance(x, list) else x for x in self.locals]
+        # (a list a local holds, the items of a loop, is never changed in place: shared)
+        c.locals = self.locals[:]
         c.pc, c.current, c.turns, c.outcome = self.pc, self.current, self.turns, self.outcome
         if log:
             c.log_actor, c.log_spec, c.log_payload = self.log_actor[:], self.log_spec[:], self.log_payload[:]
@@ -328,7 +331,8 @@ class State:
         c.rng = None
         if self.rng is not None:  # (not ``random.Random()``, which would seed it from the OS first)
             c.rng = random.Random.__new__(random.Random)
-            c.rng.setstate(self.rng.getstate())
+            _set_generator(c.rng, _generator_of(self.rng))  # (Random's own C methods: the same state)
+            c.rng.gauss_next = self.rng.gauss_next
         c._legal = None
         return c
 
