@@ -192,7 +192,10 @@ def test_a_decisions_step_is_its_apply_then_the_segment_after_it() -> None:
     assert "D[i] += k" in step and re.search(r"return after_play_\d+\(st\)", step)
 
 
-@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES], ids=lambda p: p.name)
+LIMITS = ROOT / "tests" / "fixtures" / "engine" / "limits_known_as_it_runs.rules"
+
+
+@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES, LIMITS], ids=lambda p: p.name)
 def test_play_out_is_the_loop_of_uniform_random_actions(path: Path) -> None:
     """``State.play_out(rng)`` plays as picking ``legal[int(rng.random() * len(legal))]`` at
     each decision would, to the end."""

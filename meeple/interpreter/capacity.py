@@ -88,55 +88,105 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
     then, for each variety in a group of its
     own, one action per count up to the most that fits; groups of several are left to
     ``choice.shared_choices``. (The same actions as ``choice.judged`` gives, in another order.)"""
-    me = x.constant(choice, s["label"])
-    one = x.constant(choice.singles, f"{s['label']}_one_of")
-    source, dest = x.gen(s["source"], env), x.gen(s["dest"], env)
-    lo, hi = x.gen(s["lo"], env), x.gen(s["hi"], env)
-    possible = set(x.possible(s["dest"], env))
-    body = [f"S = {source}", f"D = {dest}"]
-    if choice.may_alias:  # within one zone the limits are not room left: judge each choice
-        body += ["if S is D:", f"    return {me}.judged(st)"]
-    if not lo.known:  # a bound known only as the game runs
-        body.append(f"lo = max({lo}, 0)")
-    hi_text = str(max(hi.value, 0)) if hi.known else "hi"
-    if not hi.known:  # (a bound below 0 allows no card, as 0 does)
-        body.append(f"hi = max(_at_most_chosen({hi}), 0)")
-    rooms = []
-    for c, (idx, bound) in enumerate(caps):
-        # Varieties the zone can never hold are 0 there: counting all that it can is sum().
-        counted = "sum(D)" if set(idx) == possible else " + ".join(f"D[{i}]" for i in idx) or "0"
-        body.append(f"r{c} = {bound} - ({counted})" if " + " in counted else f"r{c} = {bound} - {counted}")
-        rooms.append(f"r{c}")
-    if rooms:
-        body += [f"if {' or '.join(f'{r} < 0' for r in rooms)}:", "    return []"]  # over a limit: nothing helps
-    if lo.known:
-        body.append(f"out = [{me}.nothing]" if lo.value <= 0 else "out = []")
-    else:
-        body.append(f"out = [{me}.nothing] if lo == 0 else []")
-    first = str(max(lo.value, 1)) if lo.known else "(lo if lo > 1 else 1)"
-    kept_all = hi.known and hi.value <= SINGLES_KEPT  # every count that fits has its action made
-    names = x.layout.variety_names
+    w = _Writer(choice, caps, s, x, env)
+    body = w.start([f"return {w.me}.judged(st)"], "return []")
+    body.append(f"out = [{w.me}.nothing]" if w.nothing == "1" else "out = []" if w.nothing == "0"
+                else f"out = [{w.me}.nothing] if lo == 0 else []")
     for i in choice.alone:
-        body += [f"m = S[{i}]  # {names[i]}", "if m:", f"    if m > {hi_text}:", f"        m = {hi_text}"]
-        for c in choice.limits_of[i]:
-            body += [f"    if m > r{c}:", f"        m = r{c}"]
-        taken = f"{one}[{i}][{first}:m + 1]"
-        body.append(f"    out += {taken}" if kept_all
-                    else f"    out += {taken} if m <= {SINGLES_KEPT} else {me}.counted({i}, {first}, m)")
+        body += w.most(i)
+        taken = f"{w.one}[{i}][{w.first}:m + 1]"
+        body.append(f"    out += {taken}" if w.kept_all
+                    else f"    out += {taken} if m <= {SINGLES_KEPT} else {w.me}.counted({i}, {w.first}, m)")
     if choice.shared:
-        # What the groups of several varieties allow depends only on how many of each the source
-        # holds, the room of the limits they count in and the bounds: a table of it, filled as
-        # positions come (``choice.known``).
+        body += [*w.shared(), "    out += found"]
+    body.append("return out")
+    return x.statements(body, purpose="legal")
+
+
+def pick_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env):
+    """``pick(st, rand)``: the action ``legal[int(rand() * len(legal))]`` would be, ``legal``
+    being what ``legal_function`` gives, without making that list (None when it is empty): the
+    actions counted part by part, one number drawn, the part it falls in worked out."""
+    w = _Writer(choice, caps, s, x, env)
+    body = w.start([f"_legal = {w.me}.judged(st)", "return _legal[int(rand() * len(_legal))] if _legal else None"],
+                   "return None")
+    body.append(f"n = {w.nothing}" if w.nothing in ("0", "1") else "n = 1 if lo == 0 else 0")
+    ends = ["n"]  # how many actions come before each part, then after it
+    for k, i in enumerate(choice.alone):
+        body += w.most(i, else_zero=f"m{k}")
+        body += [f"    m{k} = m - {w.first} + 1 if m >= {w.first} else 0", f"n{k} = {ends[-1]} + m{k}"]
+        ends.append(f"n{k}")
+    if choice.shared:
+        body += ["found = ()", *w.shared()]
+    body += [f"total = {ends[-1]}" + (" + len(found)" if choice.shared else ""),
+             "if not total:", "    return None",
+             "k = int(rand() * total)",
+             "if k < n:", f"    return {w.me}.nothing"]
+    for k, i in enumerate(choice.alone):
+        count = f"{w.first} + k - {ends[k]}"
+        body += [f"if k < n{k}:", f"    return {w.one}[{i}][{count}]" if w.kept_all else
+                 f"    return {w.one}[{i}][{count}] if {count} <= {SINGLES_KEPT} else {w.me}.action((({i}, {count}),))"]
+    body.append(f"return found[k - {ends[-1]}]" if choice.shared else "raise AssertionError('no part holds k')")
+    return x.statements(body, params=("rand",), purpose="pick")
+
+
+class _Writer:
+    """The parts ``legal_function`` and ``pick_function`` share: bounds, room per limit, the most
+    of one variety that fits, the table of what the groups of several allow."""
+
+    def __init__(self, choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env):
+        self.choice, self.caps, self.s, self.x, self.env = choice, caps, s, x, env
+        self.me = x.constant(choice, s["label"])
+        self.one = x.constant(choice.singles, f"{s['label']}_one_of")
+        self.lo, self.hi = x.gen(s["lo"], env), x.gen(s["hi"], env)
+        lo, hi = self.lo, self.hi
+        self.hi_text = str(max(hi.value, 0)) if hi.known else "hi"
+        self.first = str(max(lo.value, 1)) if lo.known else "(lo if lo > 1 else 1)"
+        self.nothing = ("1" if lo.value <= 0 else "0") if lo.known else None  # (None: known as it runs)
+        self.kept_all = hi.known and hi.value <= SINGLES_KEPT  # every count that fits has its action made
+        self.rooms: list[str] = []
+
+    def start(self, aliased: list[str], over: str) -> list[str]:
+        choice, x, s, env, lo, hi = self.choice, self.x, self.s, self.env, self.lo, self.hi
+        possible = set(x.possible(s["dest"], env))
+        body = [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}"]
+        if choice.may_alias:  # within one zone the limits are not room left: judge each choice
+            body += ["if S is D:", *(f"    {line}" for line in aliased)]
+        if not lo.known:  # a bound known only as the game runs
+            body.append(f"lo = max({lo}, 0)")
+        if not hi.known:  # (a bound below 0 allows no card, as 0 does)
+            body.append(f"hi = max(_at_most_chosen({hi}), 0)")
+        for c, (idx, bound) in enumerate(self.caps):
+            # Varieties the zone can never hold are 0 there: counting all that it can is sum().
+            counted = "sum(D)" if set(idx) == possible else " + ".join(f"D[{i}]" for i in idx) or "0"
+            body.append(f"r{c} = {bound} - ({counted})" if " + " in counted else f"r{c} = {bound} - {counted}")
+            self.rooms.append(f"r{c}")
+        if self.rooms:  # over a limit: nothing helps
+            body += [f"if {' or '.join(f'{r} < 0' for r in self.rooms)}:", f"    {over}"]
+        return body
+
+    def most(self, i: int, else_zero: str | None = None) -> list[str]:
+        """``m``: the most cards of lone variety ``i`` that fit (lines under ``if m:``)."""
+        names = self.x.layout.variety_names
+        body = [f"m = S[{i}]  # {names[i]}", "if m:", f"    if m > {self.hi_text}:", f"        m = {self.hi_text}"]
+        for c in self.choice.limits_of[i]:
+            body += [f"    if m > r{c}:", f"        m = r{c}"]
+        return body if else_zero is None else [f"{else_zero} = 0", *body]
+
+    def shared(self) -> list[str]:
+        """``found``: what the groups of several varieties allow. It depends only on how many of
+        each the source holds, the room of the limits they count in and the bounds: a table of
+        it, filled as positions come (``choice.known``)."""
+        choice, lo, hi = self.choice, self.lo, self.hi
+        names = self.x.layout.variety_names
         members = [i for group in choice.shared for i in group]
         touched = sorted({c for i in members for c in choice.limits_of[i]})
         key = ", ".join([f"S[{i}]" for i in members] + [f"r{c}" for c in touched]
                         + ([] if lo.known else ["lo"]) + ([] if hi.known else ["hi"]))
-        body += [f"if {' or '.join(f'S[{i}]' for i in members)}:  # {', '.join(names[i] for i in members)}",
-                 f"    key = ({key},)" if "," not in key else f"    key = ({key})",
-                 f"    found = {me}.known.get(key)",
-                 "    if found is None:",
-                 f"        allowed = {me}.shared_choices(S, {first}, {hi_text}, [{', '.join(rooms)}], [])",
-                 f"        found = {me}.remember(key, allowed)",
-                 "    out += found"]
-    body.append("return out")
-    return x.statements(body, purpose="legal")
+        return [f"if {' or '.join(f'S[{i}]' for i in members)}:  # {', '.join(names[i] for i in members)}",
+                f"    key = ({key},)" if "," not in key else f"    key = ({key})",
+                f"    found = {self.me}.known.get(key)",
+                "    if found is None:",
+                f"        allowed = {self.me}.shared_choices(S, {self.first}, {self.hi_text}, "
+                f"[{', '.join(self.rooms)}], [])",
+                f"        found = {self.me}.remember(key, allowed)"]

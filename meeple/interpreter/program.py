@@ -411,6 +411,7 @@ class ProgramBuilder:
                             may_alias=source is None or source == flow_zone(s["dest"], self.x.checked))
         if caps is not None or keeping is None:  # limits only, or nothing to keep: room to count, no test
             choice.legal = capacity.legal_function(choice, caps or [], s, x, env)
+            choice.pick = capacity.pick_function(choice, caps or [], s, x, env)
         choice.apply_lines = [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
                               "for i, k in picked:", "    S[i] -= k", "    D[i] += k"]
         choice.apply = x.statements(choice.apply_lines, params=("picked",), purpose="apply")

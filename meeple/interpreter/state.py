@@ -169,13 +169,16 @@ class State:
             if op != CHOICE:  # (a seeded state only stops at decisions)
                 raise RuntimeError("a seeded game stopped at a chance node")
             try:
-                legal = spec.legal(self)
+                if spec.pick is not None:  # the same pick, without the list of legal actions
+                    action = spec.pick(self, rand)
+                else:
+                    legal = spec.legal(self)
+                    action = legal[int(rand() * len(legal))] if legal else None
             except RuleRuntimeError as e:
                 raise self.game.located(e, self.pc) from None
-            if not legal:
-                self._legal = legal
+            if action is None:
+                self._legal = []
                 return
-            action = legal[int(rand() * len(legal))]
             if spec.step is not None:
                 self._step(spec, action.payload)
             else:
