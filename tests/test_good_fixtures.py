@@ -51,8 +51,9 @@ def test_good_game_plays_to_the_end(path: Path) -> None:
 def test_constructs_are_covered() -> None:
     """Between them the good games use most of the language."""
     text = "\n".join(p.read_text() for p in FILES)
-    for construct in ("track ", "tiles {", "pieces ", "stopping at", "set roll = random 1..6", "per player private",
-                      "case ", "else if", "run ", "phase ", "end game", "let ", "reshuffling", "refill ",
+    for construct in ("track ", "tiles {", "mud at ", "pieces ", "stopping at", "set roll = random 1..6",
+                      "per player private", "case ", "else if", "run ", "phase ", "end game", "let ",
+                      "reshuffling", "refill ",
                       "of one colour", "keeping ", "enum ", "define ", "tiebreak(p)", "report ", "move all",
                       "set current = random player", " where ", "for c in", "any(", "all(", "sum(", "max("):
         assert construct in text, construct

@@ -396,15 +396,25 @@ class TileCount(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class FixedTag(Node):
+    """``tag at space, space, ...`` in a track: those spaces carry ``tag`` from the start."""
+
+    tag: Ident
+    spaces: list[Expr]
+
+
+@dataclass(frozen=True, slots=True)
 class Track(Node):
     """A linear track: space 0 is the start, ``spaces`` follow, then the finish.
 
     With ``tiles``, each space gets a tag drawn at random from the listed tiles
-    at the start of the game (one chance event per space)."""
+    at the start of the game (one chance event per space); the spaces of ``fixed``
+    carry their tags from the start, and get no tile."""
 
     name: Ident
     spaces: Expr
     tiles: list[TileCount]
+    fixed: list[FixedTag] = field(default_factory=list)  # (since 0.2: left out of the IR when empty)
 
 
 @dataclass(frozen=True, slots=True)

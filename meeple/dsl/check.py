@@ -280,8 +280,38 @@ class Checker:
             for j, tc in enumerate(t["tiles"]):
                 n = self.count(tc["count"], f"{path}.tiles[{j}].count", MAX_SPACES, "tiles")
                 total = None if n is None or total is None else total + n
-            if t["tiles"] and spaces is not None and total is not None and total != spaces:
-                self.error(t, f"track '{t['name']}' has {spaces} spaces but its tiles add up to {total}", path)
+            fixed = self.fixed_spaces(t, path, spaces)
+            if t["tiles"] and spaces is not None and total is not None and fixed is not None \
+                    and total != spaces - len(fixed):
+                self.error(t, f"track '{t['name']}' has {spaces} spaces but its tiles add up to {total}"
+                           + (f" (with {len(fixed)} of them tagged at fixed places, the tiles are for "
+                              f"{spaces - len(fixed)})" if fixed else ""), path)
+
+    def fixed_spaces(self, t: dict, path: str, spaces: Optional[int]) -> Optional[dict[int, str]]:
+        """The spaces of a track that carry a tag from the start (``mud at 5, 11``), checked: each
+        one of the track's spaces, none named twice. None if one is not known here."""
+        out: dict[int, str] = {}
+        known = True
+        for j, f in enumerate(t.get("fixed", ())):
+            for k, e in enumerate(f["spaces"]):
+                at = f"{path}.fixed[{j}].spaces[{k}]"
+                typed = self.expr(e, {}, at)
+                self.expect(e, typed, {INT}, "a space's number", at)
+                space = self.const(e)
+                if space is None:
+                    if typed == INT:  # (any other type is reported as such)
+                        self.error(e, "a space's number here must be a number or made of params", at)
+                    known = False
+                elif spaces is not None and not 1 <= space <= spaces:
+                    self.error(e, f"track '{t['name']}' has spaces 1..{spaces}: no space {space} to tag "
+                                  f"'{f['tag']}'", at)
+                elif space in out:
+                    self.error(e, f"space {space} of track '{t['name']}' is named twice for '{f['tag']}'"
+                               if out[space] == f["tag"] else f"space {space} of track '{t['name']}' is "
+                               f"tagged twice ('{out[space]}' and '{f['tag']}')", at)
+                else:
+                    out[space] = f["tag"]
+        return out if known else None
 
     def check_grids(self) -> None:
         for i, g in enumerate(self.ir.get("grids", ())):

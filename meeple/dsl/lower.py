@@ -39,8 +39,11 @@ def _node(node: A.Node) -> dict[str, Any]:
     at: dict[str, Any] = {}
     if node.span != A.NOWHERE:
         at[SPAN] = span_json(node.span)
+    optional = _OPTIONAL.get(type(node)) or {}
     for name, position_of in fields:
         value = getattr(node, name)
+        if name in optional and value == optional[name]:
+            continue
         if position_of:  # "<field>_at": the position of a plain-value field, when known
             if value is not None:
                 at[position_of] = span_json(value)
@@ -69,6 +72,14 @@ def _plan(cls: type) -> tuple[str, list[tuple[str, str]]]:
             (f.name, f.name.removesuffix("_at") if f.type == "Optional[Span]" else "")
             for f in dataclasses.fields(cls) if f.name != "span"])
     return plan
+
+
+def optional_fields(cls: type) -> dict[str, Any]:
+    """The fields of a node class that the IR leaves out when they hold their default (fields
+    added after a game's IR was first written: an old game's IR, and its hash, stay as they were),
+    with that default."""
+    return {f.name: ([] if f.default_factory is list else f.default) for f in dataclasses.fields(cls)
+            if f.name != "span" and (f.default is not dataclasses.MISSING or f.default_factory is list)}
 
 
 def _value(value: Any) -> Any:
@@ -136,3 +147,5 @@ def _tables() -> tuple[dict[str, set[str]], dict[str, tuple[str, ...]]]:
 
 DOCUMENT_KEYS = {"meeple", "source", "sources"}  # the top-level document's keys besides its fields
 _FIELDS, _PLAIN_POSITIONED = _tables()
+_OPTIONAL = {cls: optional_fields(cls) for cls in vars(A).values()
+             if isinstance(cls, type) and issubclass(cls, A.Node) and dataclasses.is_dataclass(cls)}

@@ -660,8 +660,13 @@ class ToAst:
 
     def track_decl(self, meta, c):
         k = _kept(c)
-        tiles = k[2] if len(k) > 2 else []
-        return self._decl(A.Track(_ident(k[0]), k[1], tiles, span=_span(meta)))
+        tiles = next((x for x in k[2:] if isinstance(x, list)), [])
+        fixed = [x for x in k[2:] if isinstance(x, A.FixedTag)]
+        return self._decl(A.Track(_ident(k[0]), k[1], tiles, fixed, span=_span(meta)))
+
+    def fixed_tag(self, meta, c):
+        k = _kept(c)
+        return A.FixedTag(_ident(k[0]), k[1:], span=_span(meta))
 
     def tiles(self, meta, c):
         return _kept(c)

@@ -136,7 +136,7 @@ def _own_line(node: Tree, child: Node) -> bool:
     """Does ``child``, inside the braces of the structural ``node``, start a line?"""
     if isinstance(child, Token):
         return child.type == "SPACES"  # track: spaces N
-    return node.data != "track_decl" or child.data == "tiles"
+    return node.data != "track_decl" or child.data in ("tiles", "fixed_tag")
 
 
 def _space(node: Tree, prev: Token, nxt: Token) -> str:

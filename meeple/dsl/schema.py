@@ -20,7 +20,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 
 from . import ast as A
 from .diagnostics import Diagnostic
-from .lower import IR_VERSION, node_kind
+from .lower import IR_VERSION, node_kind, optional_fields
 from .walk import AT
 from .walk import SPAN as SPAN_KEY
 
@@ -88,6 +88,7 @@ def _object_schema(cls: type, top: bool = False) -> dict:
     props: dict[str, Any] = {} if top else {"node": {"const": node_kind(cls)}}
     required = [] if top else ["node"]
     at: dict[str, Any] = {SPAN_KEY: SPAN}  # the node's positions (see dsl/walk.py)
+    optional = optional_fields(cls)  # (left out when they hold their default)
     for name, hint in typing.get_type_hints(cls, vars(A)).items():
         if name == "span":
             continue
@@ -95,7 +96,8 @@ def _object_schema(cls: type, top: bool = False) -> dict:
             at[name.removesuffix("_at")] = SPAN
             continue
         props[name] = _type_schema(hint)
-        required.append(name)
+        if name not in optional:
+            required.append(name)
         if hint in (A.Ident, A.Text, typing.Optional[A.Ident], typing.Optional[A.Text]):
             at[name] = SPAN
         elif hint == list[A.Ident]:

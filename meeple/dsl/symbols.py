@@ -114,7 +114,7 @@ def collect(ir: dict) -> Symbols:
         s.kinds.setdefault(e["name"], e["values"])
     for t in ir["tracks"]:
         s.tracks.setdefault(t["name"], t)
-        s.tags.setdefault(t["name"], {tc["tag"] for tc in t["tiles"]})
+        s.tags.setdefault(t["name"], {tc["tag"] for tc in t["tiles"]} | {f["tag"] for f in t.get("fixed", ())})
     for p in ir["pieces"]:
         s.kinds.setdefault(p["name"], p["values"])
         s.piece_kinds.setdefault(p["name"], p["track"])

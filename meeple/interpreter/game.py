@@ -24,7 +24,7 @@ from .flow import varieties_by_zone
 from .boards import Board
 from .layout import NO_VALUE, Layout
 from .codecache import ModuleCache, game_key
-from .program import compile_program, write_segments
+from .program import compile_program, fixed_tags, write_segments
 from .state import STATE_VERSION, IllegalAction, State
 
 DEFAULT_MAX_STEPS = 10_000
@@ -105,6 +105,7 @@ class Game:
             "cards": [self._const(v["count"]) for c in ir["cards"] for v in c["varieties"]],
             "track_length": [self._const(t["spaces"]) for t in ir["tracks"]],
             "tiles": [[self._const(tc["count"]) for tc in t["tiles"]] for t in ir["tracks"]],
+            "fixed": fixed_tags(ir, self._const),
         }
         self.card_zone = [self.layout.zone_names.index(c["zone"]) for c in ir["cards"]
                           for _ in c["varieties"]]
@@ -208,6 +209,9 @@ class Game:
         st.track_length = list(self.const["track_length"])
         st.podium = [[] for _ in st.track_length]
         st.tags = [[None] * (n + 1) for n in st.track_length]
+        for tags, fixed in zip(st.tags, self.const["fixed"]):  # (``tag at 5, 11``: there from the start)
+            for space, tag in fixed.items():
+                tags[space] = tag
         st.bags = [list(b) for b in self.const["tiles"]]
         st.locals = [0] * self.n_locals
         if self.layout.shapes is not None:

@@ -424,12 +424,16 @@ class ProgramBuilder:
         return capacity.capacity_form(s["keeping"], s["dest"], self.x, env)
 
     def lay_tracks(self, ir: dict) -> None:
-        """At the very start: each track with tiles gets one chance draw per space."""
+        """At the very start: each track with tiles gets one chance draw per space (but those
+        tagged at fixed places)."""
+        fixed = fixed_tags(ir, lambda e: self.x.gen(e, {}).value)
         for ti, t in enumerate(ir["tracks"]):
             if t["tiles"]:
                 slot = self.x.slots.new()
                 start = self.x.statements([f"L[{slot}] = 0"], purpose="lay")
-                more = self.x.statements([f"L[{slot}] += 1", f"return L[{slot}] <= st.track_length[{ti}]"],
+                skip = [f"while L[{slot}] in {self.x.constant(frozenset(fixed[ti]), 'fixed')}:",
+                        f"    L[{slot}] += 1"] if fixed[ti] else []
+                more = self.x.statements([f"L[{slot}] += 1", *skip, f"return L[{slot}] <= st.track_length[{ti}]"],
                                          purpose="more")
                 self.emit(EXEC, start)
                 top = self.emit(JUMP_IF_NOT, more)
@@ -470,6 +474,12 @@ class ProgramBuilder:
             f"    if not {x.ref(more, 'more')}(st):", f"        st.pc = {after}", "        return"],
             params=("rng",), purpose="lay")
         lay.goes_on_elsewhere = True  # (a segment hands back after it: see _segment_lines)
+
+
+def fixed_tags(ir: dict, value: Callable[[dict], Any]) -> list[dict[int, str]]:
+    """Per track, the spaces tagged at fixed places (``mud at 5, 11``) and their tags; ``value``
+    gives a space's number (the checker holds them to numbers and params)."""
+    return [{value(e): f["tag"] for f in t.get("fixed", ()) for e in f["spaces"]} for t in ir["tracks"]]
 
 
 SHAPE_QUERIES = {"open", "joined", "includes"}

@@ -1,0 +1,112 @@
+"""Tags at fixed places on a track (``mud at 5, 11``): there from the start in every game, no
+tile laid on them, ``stopping at`` stops on them; a track without them keeps its IR as it was."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple.dsl import read_ir
+
+RULES = '''game "Mud"
+players 2
+param length = 12 in 8..20 "spaces"
+track lane {
+  spaces length
+  tiles { 2 ice, (length - 5) grass }
+  mud at 3, 7
+  bog at (length - 1)
+}
+pieces runner on lane { red blue }
+zone pile public
+turn {
+  choose go by current {
+    red_runs {
+      move red by 2 stopping at mud
+    }
+    blue_runs {
+      move blue by 3 stopping at bog
+    }
+  }
+}
+end when finishers(lane) >= 1
+'''
+
+
+@pytest.fixture()
+def mud(tmp_path: Path) -> Path:
+    path = tmp_path / "mud.rules"
+    path.write_text(RULES, encoding="utf-8")
+    return path
+
+
+def test_the_tagged_spaces_carry_their_tags_in_every_game_and_get_no_tile(mud: Path) -> None:
+    game = meeple.load(str(mud))
+    for seed in range(10):
+        state = game.new_state(2, seed=seed)
+        tags = state.tags[0]
+        assert (tags[3], tags[7], tags[11]) == ("mud", "mud", "bog")
+        assert sorted(t for n, t in enumerate(tags) if n not in (0, 3, 7, 11)) == ["grass"] * 7 + ["ice"] * 2
+        laid = [text for actor, text in state.history() if actor == "chance"]
+        assert len(laid) == 9 and not any(text.split()[1] in ("3", "7", "11") for text in laid)
+
+
+def test_a_param_moves_a_tagged_space(mud: Path) -> None:
+    state = meeple.load(str(mud), params={"length": 16}).new_state(2, seed=1)
+    assert state.tags[0][15] == "bog" and state.tags[0][11] != "bog"
+
+
+def test_chance_one_space_at_a_time_skips_the_tagged_spaces(mud: Path) -> None:
+    state = meeple.load(str(mud)).new_state(2, chance="explicit")
+    spaces = []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        spaces.append(int(str(outcomes[0][0]).split()[1]))
+        state.apply(outcomes[0][0])
+    assert spaces == [1, 2, 4, 5, 6, 8, 9, 10, 12]
+    assert state.tags[0][3] == "mud"
+
+
+def test_a_piece_stops_on_a_tagged_space(mud: Path) -> None:
+    state = meeple.load(str(mud)).new_state(2, seed=3)
+    state.apply("red_runs")  # 0 -> 2
+    state.apply("blue_runs")
+    state.apply("red_runs")  # from 2 by 2: space 3 is mud, the first it enters
+    assert state.pos[0] == 3
+
+
+def test_the_ir_names_the_tagged_spaces_only_where_there_are_some(mud: Path) -> None:
+    ir, _ = read_ir(str(mud))
+    assert [f["tag"] for f in ir["tracks"][0]["fixed"]] == ["mud", "bog"]
+    hare, _ = read_ir("games/hare.rules")
+    assert "fixed" not in hare["tracks"][0]  # (an older game's IR, and its hash, as they were)
+
+
+def test_plays_to_the_end(mud: Path) -> None:
+    game = meeple.load(str(mud))
+    for seed in range(5):
+        state = game.new_state(2, seed=seed)
+        state.play_out(random.Random(seed))
+        assert state.outcome == "end"
+
+
+@pytest.mark.parametrize("line, message", [
+    ("  mud at 3, 13", "track 'lane' has spaces 1..12: no space 13 to tag 'mud'"),
+    ("  mud at 0", "track 'lane' has spaces 1..12: no space 0 to tag 'mud'"),
+    ("  mud at 3, 3", "space 3 of track 'lane' is named twice for 'mud'"),
+    ("  mud at 3\n  bog at 3", "space 3 of track 'lane' is tagged twice ('mud' and 'bog')"),
+    ("  mud at 3, 7, 9", "track 'lane' has 12 spaces but its tiles add up to 9 (with 4 of them tagged at fixed "
+                         "places, the tiles are for 8)"),
+    ("  mud at current", "a space's number must be a number, not a player"),
+    ("  mud at (count(pile))", "a space's number here must be a number or made of params"),
+])
+def test_mistakes_in_tagged_spaces(tmp_path: Path, line: str, message: str) -> None:
+    text = RULES.replace("  mud at 3, 7\n", line + "\n")
+    path = tmp_path / "bad.rules"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(meeple.RulesError) as info:
+        meeple.load(str(path))
+    assert message in str(info.value)
