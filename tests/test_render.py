@@ -302,3 +302,22 @@ def test_many_moves_in_columns_keep_their_numbers():
     assert len(out.splitlines()) < len(legal) / 2
     for i, m in enumerate(legal, 1):
         assert re.search(rf"(^|\s){i}\. {re.escape(m.text)}(\s|$)", out, re.MULTILINE), m.text
+
+
+def test_a_track_is_a_row_of_spaces_with_tags_and_pieces() -> None:
+    from meeple.tools.play import track_row
+    lines = track_row(["mud", "grass", "mud"], {"red": 1, "blue": 1, "green": 0, "gold": 4}, ["gold"])
+    assert lines[0].split() == ["0", "1", "2", "3"]
+    assert lines[1].split() == ["start", "mud", "grass", "mud"]
+    assert lines[2].split() == ["green", "red"] and lines[3].split() == ["blue"]
+    assert lines[2].index("red") == lines[1].index("mud")  # under its space
+    assert lines[-1] == "  past the end: 1. gold"
+
+
+def test_a_long_track_wraps_to_the_width() -> None:
+    from meeple.tools.play import track_row
+    lines = track_row(["plain"] * 30, {"hare": 25}, [], width=40)
+    assert all(len(line) <= 40 for line in lines)
+    numbers = [int(n) for line in lines if line.split() and line.split()[0].isdigit() for n in line.split()]
+    assert numbers == list(range(31))
+    assert any("hare" in line for line in lines)

@@ -402,6 +402,8 @@ class Game:
             "podium": {t: [self.layout.value_names[p] for p in st.podium[i]]
                        for i, t in enumerate(self.layout.track_names)},
             "tracks": {t: st.tags[i][1:] for i, t in enumerate(self.layout.track_names)},
+            "piece_tracks": {self.layout.value_names[p]: self.layout.track_names[self.layout.piece_track[p]]
+                             for p in self.layout.piece_ids if self.layout.track_names},
             "vars": {n: st.vars[st.var_base[i]:st.var_base[i] + (st.players if self.sym.vars[n]["per_player"]
                                                                  else 1)]
                      for i, n in enumerate(self.layout.var_names)},

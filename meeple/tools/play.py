@@ -112,6 +112,41 @@ def _cards(content: Any) -> str:
     return str(content)
 
 
+def track_row(tags: list, pieces: dict[str, int], podium: list[str], width: int = 80) -> list[str]:
+    """A track drawn as a row of spaces, as many to a line as ``width`` allows: each space's
+    number, its tag (``start`` at 0) and the pieces on it, one under the other; then the
+    pieces past the last space, in the order they finished."""
+    spaces = len(tags)
+    on: dict[int, list[str]] = {}
+    for piece, pos in pieces.items():
+        if pos <= spaces:
+            on.setdefault(pos, []).append(piece)
+    columns = []
+    for n in range(spaces + 1):
+        cell = [str(n), "start" if n == 0 else (tags[n - 1] or "?"), *on.get(n, [])]
+        columns.append((cell, max(len(c) for c in cell)))
+    lines: list[str] = []
+    row: list[tuple[list[str], int]] = []
+    used = 2
+
+    def flush() -> None:
+        depth = max(len(cell) for cell, _ in row)
+        for k in range(depth):
+            text = "  " + "  ".join((cell[k] if k < len(cell) else "").ljust(w) for cell, w in row)
+            lines.append(text.rstrip())
+    for cell, w in columns:
+        if row and used + w + 2 > width:
+            flush()
+            row, used = [], 2
+        row.append((cell, w))
+        used += w + 2
+    flush()
+    done = [p for p in podium] + sorted(p for p, pos in pieces.items() if pos > spaces and p not in podium)
+    if done:
+        lines.append("  past the end: " + ", ".join(f"{i}. {p}" for i, p in enumerate(done, 1)))
+    return lines
+
+
 def _spaces(tags: list) -> str:
     """``; mud at 2, 11 (others plain)``: the usual tag is named once, the others by space."""
     laid = [t for t in tags if t is not None]
@@ -135,7 +170,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     from rich.table import Table
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
-             "tracks", "vars", "outcome", "winners", "scores"}
+             "tracks", "piece_tracks", "vars", "outcome", "winners", "scores"}
     board = view is not None and view.active and obs.get("grid") is not None
     if board:
         known.add("grid")
@@ -150,12 +185,15 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     tracks = obs.get("tracks") or {}
     pieces = obs.get("pieces") or {}
     podium = obs.get("podium") or {}
+    on = obs.get("piece_tracks") or {}
     if tracks:
+        from rich.markup import escape
         for name, spaces in tracks.items():
-            console.print(f"[bold]{name}[/bold]: {len(spaces)} spaces" + _spaces(spaces))
-            if podium.get(name):
-                console.print("  podium: " + ", ".join(f"{i}. {p}" for i, p in enumerate(podium[name], 1)))
-    if pieces:
+            console.print(f"[bold]{escape(name)}[/bold]: {len(spaces)} spaces" + _spaces(spaces))
+            here = {p: pos for p, pos in pieces.items() if on.get(p, name) == name}
+            for line in track_row(spaces, here, podium.get(name) or [], console.width):
+                console.print(escape(line), highlight=False)
+    elif pieces:
         t = Table(title=None, show_header=True, header_style="bold", box=None, pad_edge=False)
         t.add_column("piece")
         t.add_column("space", justify="right")
