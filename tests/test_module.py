@@ -143,9 +143,31 @@ def test_functions_made_after_loading_are_in_linecache_too() -> None:
 
 
 SEGMENT_SHAPES = ROOT / "tests" / "fixtures" / "engine" / "segment_shapes.rules"
+SEGMENT_LOOPS = ROOT / "tests" / "fixtures" / "engine" / "segment_loops.rules"
 
 
-@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES], ids=lambda p: p.name)
+def _step_by_step(game):
+    """``game`` with no segment and no decision's step: State._do and State._advance only."""
+    game.segments = {}
+    for _, spec, _ in game.code:
+        if getattr(spec, "step", None) is not None:
+            spec.step = None
+    return game
+
+
+def _played(game, players: int, seed: int):
+    """A seeded game played by random legal actions: the state, and the rules error it met, if any."""
+    import random
+    st, moves = game.new_state(players, seed=seed), random.Random(seed)
+    try:
+        while not st.is_terminal() and st.legal_actions():
+            st.apply(moves.choice(st.legal_actions()))
+    except RuleRuntimeError as e:
+        return st, (str(e), e.line)
+    return st, None
+
+
+@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES, SEGMENT_LOOPS], ids=lambda p: p.name)
 def test_the_seeded_path_after_a_decision_plays_as_the_program_does(path: Path) -> None:
     """A segment (the generated code from a decision to the next, when the state draws chance
     itself) does what State._advance's loop does step by step: the same game, seed for seed."""
@@ -163,6 +185,35 @@ def test_the_seeded_path_after_a_decision_plays_as_the_program_does(path: Path) 
                 a.apply(moves_a.choice(a.legal_actions()))
                 b.apply(moves_b.choice(b.legal_actions()))
             assert a.history() == b.history() and a.outcome == b.outcome and a.to_json() == b.to_json()
+
+
+@pytest.mark.parametrize("cap", [1, 2, 3, 5, 8, 9, 11, 17, 40])
+def test_a_step_cap_inside_a_segment_stops_it_where_the_program_does(cap: int, tmp_path: Path) -> None:
+    """The step cap reached while the tiles are laid, inside a loop's draws and random picks, or
+    in a decision's step: the same outcome, program counter and record on both paths."""
+    rules = tmp_path / "loops.rules"
+    rules.write_text(SEGMENT_LOOPS.read_text(encoding="utf-8").replace("max_steps 120", f"max_steps {cap}"),
+                     encoding="utf-8")
+    fast, slow = meeple.load(str(rules)), _step_by_step(meeple.load(str(rules)))
+    assert "while next_" in fast.module.text()
+    for players in (2, 3):
+        for seed in range(6):
+            (a, error_a), (b, error_b) = _played(fast, players, seed), _played(slow, players, seed)
+            assert error_a == error_b and a.outcome == b.outcome and a.to_json() == b.to_json()
+
+
+def test_a_rules_error_in_the_end_after_a_decision_names_the_end_on_both_paths(tmp_path: Path) -> None:
+    rules = tmp_path / "end.rules"
+    rules.write_text('game "End"\nplayers 2\nvar who = none\nvar w = 0\nzone deck hidden\n'
+                     'zone hand per player public\nzone table public\ncards c in deck { 20 a }\n'
+                     'setup {\n  for p in player {\n    deal 3 from deck to hand(p)\n  }\n}\n'
+                     'turn {\n  if w > 9 {\n    set who = current\n  }\n'
+                     '  choose play: 1 card from hand(current) to table\n}\n'
+                     'end when count(table) > 1 and count(hand(who)) > 0\n', encoding="utf-8")
+    fast, slow = meeple.load(str(rules)), _step_by_step(meeple.load(str(rules)))
+    for game in (fast, slow):
+        _, error = _played(game, 2, 0)
+        assert error is not None and error[1] == 20, error
 
 
 def test_the_bundled_games_have_segments() -> None:

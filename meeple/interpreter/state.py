@@ -197,7 +197,11 @@ class State:
         if again is None or not again(self):
             self.pc += 1
         self._legal = None
-        if spec.check_end and self.game.end_test(self):
+        try:  # (a rules error in an end condition names its line, as on the seeded path)
+            ended = spec.check_end and self.game.end_test(self)
+        except RuleRuntimeError as e:
+            raise self.game.located(e, self.pc) from None
+        if ended:
             self._finish("end")
         elif len(self.log_payload) >= self.game.max_steps:
             self._finish("step cap")
