@@ -207,3 +207,26 @@ turn {
                     for k in range(-1, 6):
                         assert g.query(st, define, p, k) == compare(r, k), (seed, define, p, k, r)
     assert {0, 1, 2, 3} <= lengths
+
+
+@pytest.mark.parametrize("chance", [None, "explicit"])
+def test_a_placement_that_empties_a_zone_the_end_reads_ends_the_game(tmp_path: Path, chance) -> None:
+    """A placement takes its card from a zone: an end that reads only zones (not the grid) is
+    tested after it, as after any step that changes a zone."""
+    g = load(tmp_path, """
+var turns_taken = 0
+setup { for p in player { deal 2 from deck to hand(p) } }
+turn {
+  place lay: 0..1 card from hand(current) onto table as t
+  set turns_taken = turns_taken + 1
+}
+end when count(deck) == 4 and any(count(hand(p)) == 0 for p in player)
+""")
+    st = g.new_state(2, seed=1, chance=chance)
+    while not st.is_terminal():
+        if st.is_chance_node():
+            st.apply(st.chance_outcomes()[0][0])
+        else:
+            st.apply(next(a for a in st.legal_actions() if a.payload is not None))
+    # seat 0's second tile empties its hand: the game ends there, before 'set turns_taken'
+    assert st.outcome == "end" and st.var("turns_taken") == 2 and st.zone("hand", 0) == {}

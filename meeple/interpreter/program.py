@@ -54,8 +54,8 @@ class ProgramBuilder:
         for n, (op, a, b) in enumerate(self.code):
             if op == EXEC:
                 self.code[n] = (op, a, RUN if b == RUN else b in reads)
-            elif op in (CHOICE, CHANCE):
-                a.check_end = b in reads
+            elif op in (CHOICE, CHANCE):  # (``b``: one category, or a tuple of those it writes)
+                a.check_end = any(w in reads for w in b) if isinstance(b, tuple) else b in reads
                 self.code[n] = (op, a, None)
 
     def thread_jumps(self) -> None:
@@ -204,7 +204,7 @@ class ProgramBuilder:
                              lay.variety_names, lay.shapes.tile_varieties, lay.shapes, starts, s["matching"],
                              s["joining"], where is not None and not reads_shape(s["where"], self.x.checked))
         if not s.get("otherwise"):
-            self.emit(CHOICE, spec, "grid")
+            self.emit(CHOICE, spec, ("grid", "zones"))  # (the card leaves its zone)
             return
 
         def can_place(st):
@@ -213,7 +213,7 @@ class ProgramBuilder:
                 st._legal = legal  # the decision that comes next has these actions
             return bool(legal)
         branch = self.emit(JUMP_IF_NOT, can_place)
-        self.emit(CHOICE, spec, "grid")
+        self.emit(CHOICE, spec, ("grid", "zones"))
         skip = self.emit(JUMP)
         self.patch(branch, len(self.code))
         self.emit(EXEC, x.statements([f"L[{slot}] = {NO_VALUE}"]))  # nothing was placed
