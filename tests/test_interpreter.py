@@ -372,3 +372,20 @@ def test_a_clone_plays_on_as_the_original_would_with_its_own_random_numbers(hare
             state.apply(moves.choice(state.legal_actions()))
     assert copy.history() == st.history() and copy.outcome == st.outcome
     assert len(st.history()) > 60
+
+
+def test_a_decision_by_a_player_var_that_holds_none_is_a_rules_error(tmp_path) -> None:
+    """Not seat -1 (which is CHANCE): the rules line of the decision and the var's name."""
+    rules = tmp_path / "who.rules"
+    rules.write_text('game "Who"\nplayers 2\nvar who = none\nvar w = 0\nzone deck hidden\n'
+                     'zone table public\ncards c in deck {\n  20 a\n}\nturn {\n  if w > 1000 {\n'
+                     '    set who = current\n  }\n  choose play by who: 1 card from deck to table\n}\n'
+                     'end when count(table) > 30\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    for chance in (None, "explicit"):
+        state = game.new_state(2, seed=1, chance=chance)
+        with pytest.raises(RuleRuntimeError, match="var 'who' holds none") as info:
+            state.current_player()
+        assert info.value.line == 14
+        with pytest.raises(RuleRuntimeError, match="var 'who' holds none"):
+            state.apply(state.legal_actions()[0])

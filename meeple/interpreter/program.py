@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from . import capacity
-from .code import local, name
+from .code import VARS, local, name
 from .expressions import TILE, Env, ExprCompiler, Fn, _seat_of
 from .statements import END_TEST, StatementWriter
 from .flow import varieties_by_zone
@@ -41,6 +41,16 @@ class ProgramBuilder:
         self.code: list[Instr] = []
         self.positions: dict[int, Optional[list[int]]] = {}  # instruction → the rules statement it runs
         self.can_hold = exprs.can_hold or varieties_by_zone(exprs.checked)
+
+    def chooser(self, s: dict, env: Env) -> Fn:
+        """Who takes decision ``s``: the current player, or its ``by`` player, checked not to be
+        none when it is read from a var."""
+        if s["chooser"] is None:
+            return lambda st: st.current
+        who = self.x.gen(s["chooser"], env)
+        if not who.known and VARS in who.reads:
+            who = self.x.guarded("_seat", who, s["chooser"])
+        return self.x.function(who, purpose="chooser")
 
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
         """Append an instruction. For EXEC, CHOICE and CHANCE, ``b`` names the part of
@@ -188,7 +198,7 @@ class ProgramBuilder:
     def s_place(self, s, env):
         x, lay = self.x, self.layout
         slot = x.slots.new()
-        chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
+        chooser = self.chooser(s, env)
         within = x.compile(s["within"], env) if s["within"] is not None else (lambda st: 1)
         source = x.compile(s["source"], env)
         where = None
@@ -222,7 +232,7 @@ class ProgramBuilder:
 
     def s_choose_one(self, s, env):
         x = self.x
-        chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
+        chooser = self.chooser(s, env)
         option_slot = x.slots.new()
         options, inners = [], []
         for o in s["options"]:
@@ -390,7 +400,7 @@ class ProgramBuilder:
 
     def s_choose(self, s, env):
         x = self.x
-        chooser = x.compile(s["chooser"], env) if s["chooser"] is not None else (lambda st: st.current)
+        chooser = self.chooser(s, env)
         groups: list[list[int]]
         source = flow_zone(s["source"], self.x.checked)
         # Only the varieties that can ever be in the source zone are worth looking at.

@@ -73,7 +73,14 @@ class State:
         if self.outcome is not None:
             return TERMINAL
         op, spec, _ = self.game.code[self.pc]
-        return CHANCE if op == OP_CHANCE else spec.actor(self)
+        return CHANCE if op == OP_CHANCE else self._actor(spec)
+
+    def _actor(self, spec: Any) -> int:
+        """The seat that takes the decision ``spec`` (a rules error if its ``by`` player is none)."""
+        try:
+            return spec.actor(self)
+        except RuleRuntimeError as e:  # (a ``by`` player read from a var that holds none)
+            raise self.game.located(e, self.pc) from None
 
     def is_terminal(self) -> bool:
         return self.outcome is not None
@@ -119,7 +126,7 @@ class State:
                     if self.rng is not None and spec.step is not None:
                         self._step(spec, action.payload)
                     else:
-                        self._do(spec, action, spec.actor(self))
+                        self._do(spec, action, self._actor(spec))
                         self._advance()
                     return
         if self.outcome is not None:
@@ -127,7 +134,7 @@ class State:
         op, spec, _ = self.game.code[self.pc]
         if op == CHOICE:
             options = self.legal_actions()
-            actor: Union[int, str] = spec.actor(self)
+            actor: Union[int, str] = self._actor(spec)
         else:
             options = [a for a, _ in spec.outcomes(self)]
             actor = CHANCE_ACTOR
@@ -182,7 +189,7 @@ class State:
             if spec.step is not None:
                 self._step(spec, action.payload)
             else:
-                self._do(spec, action, spec.actor(self))
+                self._do(spec, action, self._actor(spec))
                 self._advance()
 
     def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
