@@ -427,7 +427,7 @@ class ExprCompiler:
             pass
         raise TooDeep("this expression nests too deeply to compile", self.at) from None
 
-    def statements(self, body: list[str], params: tuple[str, ...] = (), purpose: str = "step",
+    def statements(self, body: list[str], params: tuple[str, ...] = (), purpose: str = "code",
                    marks: list[Optional[list[int]]] | None = None, shared: bool = False) -> Fn:
         """``def <name>(st, *params): body`` compiled (``body``: lines of Python, no indent;
         ``marks``: the rules position each line starts, if it starts one)."""
@@ -501,7 +501,8 @@ class ExprCompiler:
                             and self.binding(n).what == C.LOCAL and n["id"] in env})  # loop variables it uses,
             # bound outside it, passed on
             inner = {n: renamed(env[n], f"_w{i}") for i, n in enumerate(outer)}
-            fn = self.statements([f"return {self.gen(arg, inner)}"], params=tuple(c.text for c in inner.values()))
+            fn = self.statements([f"return {self.gen(arg, inner)}"], params=tuple(c.text for c in inner.values()),
+                                 purpose="was")
             return joined(f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n].text for n in outer)})",
                           *(env[n] for n in outer))
         if what in (C.ZONE, C.VAR) and args and VARS in args[0].reads:

@@ -226,7 +226,7 @@ class ProgramBuilder:
         self.emit(CHOICE, spec, ("grid", "zones"))
         skip = self.emit(JUMP)
         self.patch(branch, len(self.code))
-        self.emit(EXEC, x.statements([f"L[{slot}] = {NO_VALUE}"]))  # nothing was placed
+        self.emit(EXEC, x.statements([f"L[{slot}] = {NO_VALUE}"], purpose="placed_none"))  # nothing was placed
         self.block(s["otherwise"], env)
         self.patch(skip, len(self.code))
 
@@ -293,7 +293,7 @@ class ProgramBuilder:
                 row, loops = values
                 add = f"_out += [{action}({me}, ({k}, {row})) {loops}]"
             lines += [f"if {first}:", f"    {add}"] if first is not None else [add]
-        return x.statements(lines + ["return _out"])
+        return x.statements(lines + ["return _out"], purpose="legal")
 
     def shown_as(self, d: dict, kind: str) -> str:
         """How a bound value is written in an action's text: 'player', 'int', 'tile', 'value' or 'card'."""
