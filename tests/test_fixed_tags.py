@@ -110,3 +110,45 @@ def test_mistakes_in_tagged_spaces(tmp_path: Path, line: str, message: str) -> N
     with pytest.raises(meeple.RulesError) as info:
         meeple.load(str(path))
     assert message in str(info.value)
+
+
+def tagged_game(tmp_path: Path, expr: str, end: str = "finishers(lane) >= 1") -> Path:
+    text = RULES.replace("end when finishers(lane) >= 1", f"var seen = false\nend when {end}").replace(
+        "    red_runs {\n", f"    red_runs {{\n      set seen = {expr}\n")
+    path = tmp_path / "tagged.rules"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_tagged_tells_a_spaces_tag_at_fixed_places_and_on_tiles(tmp_path: Path) -> None:
+    tags = meeple.load(str(tagged_game(tmp_path, "true"))).new_state(2, seed=3).tags[0]
+    for space in range(-1, 15):
+        for tag in ("mud", "bog", "ice", "grass"):
+            path = tagged_game(tmp_path, f"tagged(lane, {space}, {tag})" if space >= 0
+                               else f"tagged(lane, 0 - 1, {tag})")
+            probe = meeple.load(str(path)).new_state(2, seed=3)
+            probe.apply("red_runs")
+            expected = 0 <= space < len(tags) and tags[space] == tag
+            assert probe.var("seen") is expected, (space, tag)
+
+
+def test_an_end_that_asks_tagged_is_tested_as_the_tiles_are_laid(tmp_path: Path) -> None:
+    game = meeple.load(str(tagged_game(tmp_path, "true", end="tagged(lane, 1, ice)")))
+    for seed in range(12):
+        state = game.new_state(2, seed=seed)
+        if state.tags[0][1] == "ice":
+            assert state.outcome == "end" and len(state.history()) == 1  # ended by the first tile
+        else:
+            assert state.outcome is None
+
+
+@pytest.mark.parametrize("expr, message", [
+    ("tagged(lane, 3, lava)", "'lava' is not a tag of track 'lane'"),
+    ("tagged(lane, 3, 5)", "the last argument of 'tagged' is a tag of the track"),
+    ("tagged(lane, 3)", "'tagged' takes 3 arguments, not 2"),
+    ("tagged(red, 3, mud)", "'tagged' needs a track, not"),
+])
+def test_mistakes_in_tagged(tmp_path: Path, expr: str, message: str) -> None:
+    with pytest.raises(meeple.RulesError) as info:
+        meeple.load(str(tagged_game(tmp_path, expr)))
+    assert message in str(info.value)

@@ -842,8 +842,11 @@ class Checker:
             if outer_was:
                 self.error(e, "was(...) inside was(...): the state before the step has no step before it", path)
             self.in_was = True
+        tag_arg = func in BUILTINS and func not in sym.defines and BUILTINS[func][0][-1:] == ("tag",) \
+            and len(args) == len(BUILTINS[func][0])  # (a tag is a name of the track's, not a value)
         try:
-            types = [self.expr(a, scope, f"{path}.args[{i}]") for i, a in enumerate(args)]
+            types = [self.expr(a, scope, f"{path}.args[{i}]") if not (tag_arg and i == len(args) - 1) else "tag"
+                     for i, a in enumerate(args)]
         finally:
             self.in_was = outer_was
         self.used.add(func)
@@ -913,6 +916,8 @@ class Checker:
                 elif w == "track":
                     if t not in ("track", ANY):
                         self.error(a, f"'{func}' needs a track, not {_show(t)}", f"{path}.args[{i}]")
+                elif w == "tag":
+                    self.tag(a, args[0], func, f"{path}.args[{i}]")
                 elif w == TILE:
                     self.expect(a, t, {TILE, NONE}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
                 else:
@@ -927,6 +932,21 @@ class Checker:
         self.error(e, f"unknown query '{func}'"
                       f"{self.suggest(func, sym.defines, sym.zones, BUILTINS, sym.vars, sym.routes)}", path)
         return ANY
+
+    def tag(self, a: dict, track: dict, func: str, path: str) -> None:
+        """``a``, the tag argument of ``func``: a name among the tags of ``track`` (its tiles' and
+        those at fixed places); any tag of any track when the track is not named here."""
+        if a["node"] != "name":
+            self.error(a, f"the last argument of '{func}' is a tag of the track, a name as its tiles "
+                          f"or its fixed places give it", path)
+            return
+        named = track["id"] if track["node"] == "name" and track["id"] in self.sym.tracks else None
+        tags = self.sym.tags.get(named, set()) if named else self.sym.all_tags()
+        if a["id"] not in tags:
+            where = f"track '{named}'" if named else "any track"
+            self.error(a, f"'{a['id']}' is not a tag of {where}{self.suggest(a['id'], tags)}", path)
+            return
+        self.bind(a, C.TAG)
 
     def call_define(self, e, define, types, scope, path):
         name = define["name"]

@@ -47,6 +47,7 @@ ROUTE = "route"            # a route query, called with its arguments
 GRID_COUNT = "grid_count"  # count(<grid>): the tiles placed
 BUILTIN = "builtin"        # a built-in query (see symbols.BUILTINS)
 WAS = "was"                # was(e) in an invariant
+TAG = "tag"                # a track's tag, the last argument of tagged(track, space, tag)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ BUILTINS: dict[str, tuple[tuple[str, ...], str]] = {
     "place": (("piece",), INT),
     "at_place": (("track", INT), "kind:*"),
     "finishers": (("track",), INT),
+    "tagged": (("track", INT, "tag"), BOOL),
     "min": ((INT, INT), INT),
     "max": ((INT, INT), INT),
     "abs": ((INT,), INT),

@@ -54,6 +54,7 @@ BUILTIN_CODE = {
     "place": "PL[{0}]",
     "at_place": "_at_place(st, {0}, {1})",
     "finishers": "len(st.podium[{0}])",
+    "tagged": "_tagged(st.tags[{0}], {1}, {2})",
     "abs": "abs({0})",
     "col": "_col(G, {0})",
     "row": "_row(G, {0})",
@@ -154,6 +155,11 @@ def _set_tile(values: list, v: Any, t: int, var: str) -> None:
     if t < 0:
         raise RuleRuntimeError(f"'set {var}(...)' of no tile: the tile is none")
     values[t] = v
+
+
+def _tagged(tags: list, space: int, tag: str) -> bool:
+    """Does the track's space ``space`` carry ``tag``? (No space off the track does.)"""
+    return 0 <= space < len(tags) and tags[space] == tag
 
 
 def _cards(zone: list[int]) -> list[int]:
@@ -262,7 +268,7 @@ HELPERS: dict[str, Callable] = {
     "_seat": _seat, "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
     "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of,
     "_set_tile": _set_tile, "_cards": _cards, "_move_piece": _move_piece, "_move_all": _move_all,
-    "_move_cards": _move_cards, "_reshuffled": reshuffled, "_at_most_chosen": at_most_chosen}
+    "_move_cards": _move_cards, "_reshuffled": reshuffled, "_at_most_chosen": at_most_chosen, "_tagged": _tagged}
 
 
 class ExprCompiler:
@@ -471,6 +477,8 @@ class ExprCompiler:
             return lit(lay.track_names.index(name))
         if what == C.GRID:
             return Code("G")
+        if what == C.TAG:
+            return Code(repr(name), word=True, plain=True, sure=True)
         raise LookupError(f"a name bound to a {what} has no value here: this is a bug in meeple")
 
     def var_named(self, e: dict) -> str:

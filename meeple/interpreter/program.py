@@ -797,5 +797,7 @@ def end_reads(ir: dict, checked: CheckedGame) -> set[str]:
                 out.add("current")
             elif what == BUILTIN and n["func"] in PIECE_QUERIES:
                 out.add("pieces")
+            elif what == BUILTIN and n["func"] == "tagged":
+                out.add("tracks")
     walk([e["test"] for e in ir["end"]])
     return out
