@@ -152,3 +152,42 @@ def test_mistakes_in_tagged(tmp_path: Path, expr: str, message: str) -> None:
     with pytest.raises(meeple.RulesError) as info:
         meeple.load(str(tagged_game(tmp_path, expr)))
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("  mud at 3, 7, 3", "space 3 of track 'lane' is named twice for 'mud'"),
+    ("  mud at 3, 7, 40", "track 'lane' has spaces 1..12: no space 40 to tag 'mud'"),
+])
+def test_a_wrong_tagged_space_is_one_error_not_also_a_count_of_tiles(tmp_path: Path, line: str,
+                                                                    message: str) -> None:
+    """The tiles are for the spaces left once the tagged ones are right; with one of those wrong,
+    the tiles' count would be off by it, which is no mistake of the tiles."""
+    text = RULES.replace("tiles { 2 ice, (length - 5) grass }", "tiles { 2 ice, (length - 6) grass }")
+    path = tmp_path / "bad.rules"
+    path.write_text(text.replace("  mud at 3, 7\n", line + "\n"), encoding="utf-8")
+    with pytest.raises(meeple.RulesError) as info:
+        meeple.load(str(path))
+    assert [d.message for d in info.value.diagnostics if d.kind == "error"] == [message]
+
+
+def test_an_ir_document_with_no_fixed_tags_written_out_is_the_same_game(tmp_path: Path) -> None:
+    """``"fixed": []`` is the default that ``meeple ir`` leaves out: the same IR, hash and diff."""
+    import json
+
+    from meeple.dsl import compare, ir_from_json
+    ir, _ = read_ir("games/hare.rules")
+    written = json.loads(json.dumps(ir))
+    written["tracks"][0]["fixed"] = []
+    path = tmp_path / "hare.json"
+    path.write_text(json.dumps(written), encoding="utf-8")
+    assert ir_from_json(path.read_text(), str(path))["tracks"][0] == ir["tracks"][0]
+    assert meeple.load(str(path)).game_hash == meeple.load("games/hare.rules").game_hash
+    assert compare.compare(ir, ir_from_json(path.read_text(), str(path)), {}) == []
+
+
+def test_the_compiled_lay_names_its_track_not_a_tagged_space(mud: Path) -> None:
+    """Working out the tagged spaces writes no code: the lay functions are not under the line of
+    the last one; the spaces skipped are in the module, with their tags."""
+    module = meeple.load(str(mud)).module.text()
+    assert "bog at (length - 1)" not in module
+    assert "= {3: 'mud', 7: 'mud', 11: 'bog'}" in module

@@ -274,3 +274,12 @@ def test_any_line_breaks_print_to_the_same_ir_idempotently(path: Path, rng: rand
     assert positionless(ir_from_text(printed, "t")) == positionless(ir_from_text(text, "t"))
     assert _fmt(printed) == printed
     _assert_comments_kept(text, printed)
+
+
+def test_a_wrapped_list_of_tagged_spaces_lines_up_under_its_first_space() -> None:
+    text = ('game "F"\nplayers 2\ntrack lane {\n  spaces 30\n  mud at 1, 2,\n    3   # wrapped\n}\n'
+            'pieces runner on lane { red blue }\nturn {\n  move red by 2 stopping at mud\n}\n'
+            'end when finishers(lane) >= 1\n')
+    out = _fmt(text)
+    assert "  mud at 1, 2,\n         3  # wrapped\n" in out, out
+    assert _fmt(out) == out

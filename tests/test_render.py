@@ -321,3 +321,30 @@ def test_a_long_track_wraps_to_the_width() -> None:
     numbers = [int(n) for line in lines if line.split() and line.split()[0].isdigit() for n in line.split()]
     assert numbers == list(range(31))
     assert any("hare" in line for line in lines)
+
+
+def test_a_track_that_lays_no_tiles_shows_its_untagged_spaces_as_plain() -> None:
+    """Tags at fixed places on a track without tiles: the other spaces have no tag for good,
+    not one to come (no ``?``, no "not laid yet"); the tags are named by space."""
+    from meeple.tools.play import _spaces, track_row
+    tags = [None, "mud", None, "mud", None, None]
+    assert _spaces(tags, plain=True) == "; mud at 2, 4; others untagged"
+    row = track_row(tags, {"red": 3}, [], plain=True)
+    assert "?" not in "\n".join(row) and row[1].split() == ["start", "mud", "mud"]
+    # tiles still to lay (explicit chance): each tag laid so far by space, and how many are to come
+    assert _spaces(tags) == "; mud at 2, 4; 4 not laid yet"
+    assert track_row(tags, {}, [])[1].split() == ["start", "?", "mud", "?", "mud", "?", "?"]
+
+
+def test_play_draws_a_track_with_tags_at_fixed_places_and_no_tiles(tmp_path) -> None:
+    import subprocess
+    import sys
+    rules = tmp_path / "plain.rules"
+    rules.write_text('game "P"\nplayers 2\ntrack lane {\n  spaces 6\n  mud at 2, 4\n}\n'
+                     'pieces runner on lane { red blue }\nturn {\n  choose go by current {\n'
+                     '    red_runs {\n      move red by 1\n    }\n    blue_runs {\n      move blue by 1\n    }\n'
+                     '  }\n}\nend when finishers(lane) >= 1\n', encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "meeple", "play", str(rules), "--seed", "1"], input="q\n",
+                         capture_output=True, text=True, timeout=120).stdout
+    assert "lane: 6 spaces; mud at 2, 4; others untagged" in out, out
+    assert "not laid yet" not in out and "?" not in out.split("lane:")[1].split("1. ")[0], out

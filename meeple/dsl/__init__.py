@@ -81,8 +81,8 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
     if not problems:
         problems = _ir_version(doc, file)
     if not problems:
-        from .lower import upgrade
-        doc = upgrade(doc)  # an older document: the same game in today's form
+        from .lower import upgrade, without_defaults
+        doc = without_defaults(upgrade(doc))  # an older document: the same game in today's form
         try:  # the validator recurses about a dozen frames per level of the document
             with _recursion_room(12 * MAX_IR_DEPTH + 200):
                 problems = validate_ir(doc, file)

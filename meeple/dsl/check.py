@@ -289,7 +289,8 @@ class Checker:
 
     def fixed_spaces(self, t: dict, path: str, spaces: Optional[int]) -> Optional[dict[int, str]]:
         """The spaces of a track that carry a tag from the start (``mud at 5, 11``), checked: each
-        one of the track's spaces, none named twice. None if one is not known here."""
+        one of the track's spaces, none named twice. None if one is not known here, or is wrong
+        (the tiles are then not counted against the spaces left: that error would follow from this one)."""
         out: dict[int, str] = {}
         known = True
         for j, f in enumerate(t.get("fixed", ())):
@@ -305,10 +306,12 @@ class Checker:
                 elif spaces is not None and not 1 <= space <= spaces:
                     self.error(e, f"track '{t['name']}' has spaces 1..{spaces}: no space {space} to tag "
                                   f"'{f['tag']}'", at)
+                    known = False
                 elif space in out:
                     self.error(e, f"space {space} of track '{t['name']}' is named twice for '{f['tag']}'"
                                if out[space] == f["tag"] else f"space {space} of track '{t['name']}' is "
                                f"tagged twice ('{out[space]}' and '{f['tag']}')", at)
+                    known = False
                 else:
                     out[space] = f["tag"]
         return out if known else None

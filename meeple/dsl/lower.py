@@ -82,6 +82,20 @@ def optional_fields(cls: type) -> dict[str, Any]:
             if f.name != "span" and (f.default is not dataclasses.MISSING or f.default_factory is list)}
 
 
+def without_defaults(doc: Any) -> Any:
+    """IR ``doc`` with every optional field that holds its default left out, as ``lower`` leaves
+    it out (``"fixed": []`` written into a track by hand or by another tool is the same game as
+    no ``fixed``: the same IR, so the same hash, and ``meeple diff`` sees no change)."""
+    if isinstance(doc, list):
+        return [without_defaults(v) for v in doc]
+    if not isinstance(doc, dict):
+        return doc
+    kind = doc.get("node")
+    optional = _OPTIONAL_BY_KIND.get(kind) if isinstance(kind, str) else None
+    return {k: without_defaults(v) for k, v in doc.items()
+            if not (optional and k in optional and v == optional[k])}
+
+
 def _value(value: Any) -> Any:
     if isinstance(value, A.Node):
         return _node(value)
@@ -149,3 +163,4 @@ DOCUMENT_KEYS = {"meeple", "source", "sources"}  # the top-level document's keys
 _FIELDS, _PLAIN_POSITIONED = _tables()
 _OPTIONAL = {cls: optional_fields(cls) for cls in vars(A).values()
              if isinstance(cls, type) and issubclass(cls, A.Node) and dataclasses.is_dataclass(cls)}
+_OPTIONAL_BY_KIND = {node_kind(cls): fields for cls, fields in _OPTIONAL.items() if fields}

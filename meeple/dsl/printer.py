@@ -292,6 +292,8 @@ class _Printer:
             return cols[0]
         if kind in ("comprehension", "filtered") and nxt.type in ("FOR", "WHERE"):
             return cols[2]
+        if prev.type == "COMMA" and kind == "fixed_tag":  # ``mud at 1, 2,`` then under the 1
+            return cols[2]
         if prev.type == "COMMA":
             opener = next((j for j, c in enumerate(node.children) if isinstance(c, Token) and c.type in OPENERS), None)
             return cols[opener + 1] if opener is not None else cols[1 if kind == "option" else 0]

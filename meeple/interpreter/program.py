@@ -436,12 +436,14 @@ class ProgramBuilder:
     def lay_tracks(self, ir: dict) -> None:
         """At the very start: each track with tiles gets one chance draw per space (but those
         tagged at fixed places)."""
+        last_at = self.x.at
         fixed = fixed_tags(ir, lambda e: self.x.gen(e, {}).value)
+        self.x.at = last_at  # (working out the spaces is no code written: the functions below are not theirs)
         for ti, t in enumerate(ir["tracks"]):
             if t["tiles"]:
                 slot = self.x.slots.new()
                 start = self.x.statements([f"L[{slot}] = 0"], purpose="lay")
-                skip = [f"while L[{slot}] in {self.x.constant(frozenset(fixed[ti]), 'fixed')}:",
+                skip = [f"while L[{slot}] in {self.x.constant(dict(sorted(fixed[ti].items())), 'fixed')}:",
                         f"    L[{slot}] += 1"] if fixed[ti] else []
                 more = self.x.statements([f"L[{slot}] += 1", *skip, f"return L[{slot}] <= st.track_length[{ti}]"],
                                          purpose="more")

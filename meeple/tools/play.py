@@ -112,10 +112,13 @@ def _cards(content: Any) -> str:
     return str(content)
 
 
-def track_row(tags: list, pieces: dict[str, int], podium: list[str], width: int = 80) -> list[str]:
+def track_row(tags: list, pieces: dict[str, int], podium: list[str], width: int = 80,
+              plain: bool = False) -> list[str]:
     """A track drawn as a row of spaces, as many to a line as ``width`` allows: each space's
-    number, its tag (``start`` at 0) and the pieces on it, one under the other; then the
-    pieces past the last space, in the order they finished."""
+    number, its tag (``start`` at 0; ``?`` for a tile not laid yet, nothing on a ``plain``
+    track, one that lays no tiles, where a space without a tag has none for good) and the
+    pieces on it, one under the other; then the pieces past the last space, in the order
+    they finished."""
     spaces = len(tags)
     on: dict[int, list[str]] = {}
     for piece, pos in pieces.items():
@@ -123,7 +126,7 @@ def track_row(tags: list, pieces: dict[str, int], podium: list[str], width: int 
             on.setdefault(pos, []).append(piece)
     columns = []
     for n in range(spaces + 1):
-        cell = [str(n), "start" if n == 0 else (tags[n - 1] or "?"), *on.get(n, [])]
+        cell = [str(n), "start" if n == 0 else (tags[n - 1] or ("" if plain else "?")), *on.get(n, [])]
         columns.append((cell, max(len(c) for c in cell)))
     lines: list[str] = []
     row: list[tuple[list[str], int]] = []
@@ -147,11 +150,22 @@ def track_row(tags: list, pieces: dict[str, int], podium: list[str], width: int 
     return lines
 
 
-def _spaces(tags: list) -> str:
-    """``; mud at 2, 11 (others plain)``: the usual tag is named once, the others by space."""
+def _spaces(tags: list, plain: bool = False) -> str:
+    """``; mud at 2, 11; others plain``: the usual tag is named once, the others by space. On a
+    ``plain`` track (one that lays no tiles) a space without a tag has none for good: ``; mud
+    at 2, 4; others untagged``; on another, its tile is not laid yet, and then every tag laid
+    is named by space (the usual one so far is no guide to the others)."""
     laid = [t for t in tags if t is not None]
     if not laid:
         return ""
+    if len(laid) < len(tags):
+        at_space: dict[Any, list[int]] = {}
+        for i, t in enumerate(tags, 1):
+            if t is not None:
+                at_space.setdefault(t, []).append(i)
+        unlaid = len(tags) - len(laid)
+        rest = "others untagged" if plain else f"{unlaid} not laid yet"
+        return "; " + "; ".join([f"{t} at {', '.join(map(str, where))}" for t, where in at_space.items()] + [rest])
     common = max(set(laid), key=lambda t: (laid.count(t), str(t)))
     at: dict[Any, list[int]] = {}
     for i, t in enumerate(tags, 1):
@@ -164,9 +178,10 @@ def _spaces(tags: list) -> str:
 
 
 def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any = None,
-                       spots: Any = ()) -> None:
+                       spots: Any = (), plain: Any = ()) -> None:
     """Draw an observation dict (as ``State.observation`` makes it) with rich; with a
-    ``render.BoardView`` its grid is drawn last (``spots``: squares to mark as open to you)."""
+    ``render.BoardView`` its grid is drawn last (``spots``: squares to mark as open to you).
+    ``plain``: the tracks that lay no tiles (a space without a tag there is not waiting for one)."""
     from rich.table import Table
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
@@ -189,9 +204,9 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     if tracks:
         from rich.markup import escape
         for name, spaces in tracks.items():
-            console.print(f"[bold]{escape(name)}[/bold]: {len(spaces)} spaces" + _spaces(spaces))
+            console.print(f"[bold]{escape(name)}[/bold]: {len(spaces)} spaces" + _spaces(spaces, name in plain))
             here = {p: pos for p, pos in pieces.items() if on.get(p, name) == name}
-            for line in track_row(spaces, here, podium.get(name) or [], console.width):
+            for line in track_row(spaces, here, podium.get(name) or [], console.width, name in plain):
                 console.print(escape(line), highlight=False)
     elif pieces:
         t = Table(title=None, show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -302,6 +317,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
     bots = {s: RandomBot(derive_seed(seed, 0, "seat", s)) for s in range(players) if s != seat}
     chance_rng = random.Random(derive_seed(seed, 0, "explicit chance"))
     visible = decision_visibility(game)
+    plain = {t["name"] for t in game.ir["tracks"] if not t["tiles"]}  # (no tile to wait for there)
     view = None
     if game.layout.shapes is not None:
         from .render import BoardView
@@ -334,7 +350,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
         label = state.decision() or ""
         places = placements(legal)
         spots = sorted({(p.x, p.y) for p in places})
-        render_observation(state.observation(seat), seat, console, view, spots)
+        render_observation(state.observation(seat), seat, console, view, spots, plain)
         if places and view is not None:
             render_tiles(places, console, view)
         _list_moves(legal, console, escape, places)
@@ -358,7 +374,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                 _list_moves(legal, console, escape, places)
                 continue
             if answer.lower() == "o":
-                render_observation(state.observation(seat), seat, console, view, spots)
+                render_observation(state.observation(seat), seat, console, view, spots, plain)
                 continue
             chosen, candidates = None, []
             if re.fullmatch(r"[0-9]+", answer):
@@ -390,7 +406,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
     console.rule("game over")
     console.print(f"Outcome: [bold]{state.outcome}[/bold] after {state.turns} turns")
     console.print("[dim]everything revealed:[/dim]")
-    render_observation(game.observe(state, None), seat, console, view)
+    render_observation(game.observe(state, None), seat, console, view, plain=plain)
     winners = state.winners()
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     t.add_column("seat")
