@@ -108,7 +108,7 @@ def test_base_game_is_clean() -> None:
     ("move fox by roll", "move fox by rol", "rol ", "unknown name 'rol' (did you mean 'roll'?)"),
     ("move fox by roll", "move fxo by roll", "fxo", "unknown name 'fxo' (did you mean 'fox'?)"),
     ("any(total(p) >= goal", "any(totl(p) >= goal", "totl(p)", "unknown query 'totl' (did you mean 'total'?)"),
-    ("stopping at mud", "stopping at mdu", "mdu", "unknown tile 'mdu' (did you mean 'mud'?)"),
+    ("stopping at mud", "stopping at mdu", "mdu", "unknown tag 'mdu' (did you mean 'mud'?)"),
     ("pieces runner on lane", "pieces runner on lain", "lain", "unknown track 'lain' (did you mean 'lane'?)"),
     ("cards chip in deck", "cards chip in dekc", "dekc", "unknown zone 'dekc' (did you mean 'deck'?)"),
     ("colour = blue,", "colour = bleu,", "colour = bleu", "unknown value 'bleu' (did you mean 'blue'?)"),

@@ -544,7 +544,7 @@ class Checker:
             if tag is not None:
                 tags = self.sym.tags.get(self.sym.piece_kinds.get(t[5:], ""), self.sym.all_tags())
                 if tag not in tags:
-                    self.error(s, f"unknown tile '{tag}'{self.suggest(tag, tags)}", path, "stop_at")
+                    self.error(s, f"unknown tag '{tag}'{self.suggest(tag, tags)}", path, "stop_at")
         elif node == "move_all":
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
