@@ -348,3 +348,14 @@ def test_play_draws_a_track_with_tags_at_fixed_places_and_no_tiles(tmp_path) -> 
                          capture_output=True, text=True, timeout=120).stdout
     assert "lane: 6 spaces; mud at 2, 4; others untagged" in out, out
     assert "not laid yet" not in out and "?" not in out.split("lane:")[1].split("1. ")[0], out
+
+
+def test_a_very_long_track_leaves_out_the_spaces_with_nothing_of_note() -> None:
+    from meeple.tools.play import track_row
+    tags = ["plain"] * 10_000
+    tags[499] = "mud"
+    lines = track_row(tags, {"hare": 7000, "fox": 12}, [], width=80)
+    text = "\n".join(lines)
+    assert len(lines) < 12 and "…" in text
+    numbers = {int(w) for line in lines for w in line.split() if w.isdigit()}
+    assert numbers == {0, 12, 500, 7000, 10000} and "mud" in text and "hare" in text

@@ -112,20 +112,30 @@ def _cards(content: Any) -> str:
     return str(content)
 
 
+LONG_TRACK = 60  # a track of more spaces is drawn without its spaces that hold nothing of note
+
+
 def track_row(tags: list, pieces: dict[str, int], podium: list[str], width: int = 80,
               plain: bool = False) -> list[str]:
     """A track drawn as a row of spaces, as many to a line as ``width`` allows: each space's
     number, its tag (``start`` at 0; ``?`` for a tile not laid yet, nothing on a ``plain``
     track, one that lays no tiles, where a space without a tag has none for good) and the
     pieces on it, one under the other; then the pieces past the last space, in the order
-    they finished."""
+    they finished. On a long track the spaces with no piece and the usual tag are left out (…)."""
     spaces = len(tags)
     on: dict[int, list[str]] = {}
     for piece, pos in pieces.items():
         if pos <= spaces:
             on.setdefault(pos, []).append(piece)
+    shown = range(spaces + 1)
+    if spaces > LONG_TRACK:  # only the start, the end, the spaces with pieces and the rarer tags
+        laid = [t for t in tags if t is not None]
+        common = max(set(laid), key=laid.count) if laid else None
+        shown = [n for n in shown if n in (0, spaces) or n in on or tags[n - 1] != common]
     columns = []
-    for n in range(spaces + 1):
+    for k, n in enumerate(shown):
+        if k and n != shown[k - 1] + 1:
+            columns.append((["…"], 1))  # (spaces left out: nothing on them, the usual tag)
         cell = [str(n), "start" if n == 0 else (tags[n - 1] or ("" if plain else "?")), *on.get(n, [])]
         columns.append((cell, max(len(c) for c in cell)))
     lines: list[str] = []
