@@ -191,3 +191,18 @@ def test_the_compiled_lay_names_its_track_not_a_tagged_space(mud: Path) -> None:
     module = meeple.load(str(mud)).module.text()
     assert "bog at (length - 1)" not in module
     assert "= {3: 'mud', 7: 'mud', 11: 'bog'}" in module
+
+
+def test_the_tagged_spaces_may_come_before_the_tiles_and_it_is_the_same_game(tmp_path: Path, mud: Path) -> None:
+    moved = tmp_path / "moved.rules"
+    moved.write_text(RULES.replace("  tiles { 2 ice, (length - 5) grass }\n  mud at 3, 7\n",
+                                   "  mud at 3, 7\n  tiles { 2 ice, (length - 5) grass }\n"), encoding="utf-8")
+    assert meeple.load(str(moved)).game_hash == meeple.load(str(mud)).game_hash
+
+
+def test_a_track_has_one_block_of_tiles(tmp_path: Path) -> None:
+    path = tmp_path / "two.rules"
+    path.write_text(RULES.replace("  mud at 3, 7\n", "  mud at 3, 7\n  tiles { 1 sand }\n"), encoding="utf-8")
+    with pytest.raises(meeple.RulesError) as info:
+        meeple.load(str(path))
+    assert "track 'lane' has a second 'tiles { }': write all its tiles in one" in str(info.value)

@@ -660,7 +660,12 @@ class ToAst:
 
     def track_decl(self, meta, c):
         k = _kept(c)
-        tiles = next((x for x in k[2:] if isinstance(x, list)), [])
+        blocks = [x for x in k[2:] if isinstance(x, list)]
+        tiles = blocks[0] if blocks else []
+        for extra in blocks[1:]:  # (the lines of a track may come in any order; its tiles are one block)
+            at = extra[0].span
+            self.problems.append(Diagnostic(self.file, f"track '{k[0]}' has a second 'tiles {{ }}': write all "
+                                            f"its tiles in one", at.line, at.col, at.end_line, at.end_col))
         fixed = [x for x in k[2:] if isinstance(x, A.FixedTag)]
         return self._decl(A.Track(_ident(k[0]), k[1], tiles, fixed, span=_span(meta)))
 
