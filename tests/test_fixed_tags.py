@@ -206,3 +206,14 @@ def test_a_track_has_one_block_of_tiles(tmp_path: Path) -> None:
     with pytest.raises(meeple.RulesError) as info:
         meeple.load(str(path))
     assert "track 'lane' has a second 'tiles { }': write all its tiles in one" in str(info.value)
+
+
+def test_an_ir_document_whose_tag_names_no_space_is_refused(mud: Path, tmp_path: Path) -> None:
+    import json
+    ir, _ = read_ir(str(mud))
+    ir["tracks"][0]["fixed"][0]["spaces"] = []
+    doc = tmp_path / "mud.json"
+    doc.write_text(json.dumps(ir), encoding="utf-8")
+    with pytest.raises(meeple.RulesError) as info:
+        meeple.load(str(doc))
+    assert "'mud at' names no space of track 'lane'" in str(info.value)

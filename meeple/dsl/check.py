@@ -294,6 +294,8 @@ class Checker:
         out: dict[int, str] = {}
         known = True
         for j, f in enumerate(t.get("fixed", ())):
+            if not f["spaces"]:  # (only an IR document can say so: the rules text needs one)
+                self.error(f, f"'{f['tag']} at' names no space of track '{t['name']}'", f"{path}.fixed[{j}]")
             for k, e in enumerate(f["spaces"]):
                 at = f"{path}.fixed[{j}].spaces[{k}]"
                 typed = self.expr(e, {}, at)
