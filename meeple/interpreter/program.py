@@ -557,12 +557,14 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
     """For the start and each step after a decision: a function that does what the program does
     from there on when the state draws chance itself (a seed), up to the next decision; it
     returns the step the state goes on from (the next decision, or a step it does not write),
-    or None if the game ended. The shapes it writes: straight runs, draws and random picks, an
-    ``if`` without ``else``, an ``if``/``elif``/``else`` whose branches are such steps and all
-    go on at one step (an option's branches), a loop whose body starts by a decision, the next
-    turn; at any other step it hands back, and ``State._advance`` goes on from there step by
-    step. Each stands under the decision it follows; a rules error raised in it is placed by
-    the step that failed (``shared``)."""
+    or None if the game ended. The shapes it writes: straight runs, draws and random picks, a
+    track's tiles, an ``if`` without ``else``, an ``if``/``elif``/``else`` whose branches are
+    such steps and all go on at one step (an option's branches), a loop whose body starts by a
+    decision, a ``while`` loop of such steps with no decision in it, the next turn; at any
+    other step it hands back, and ``State._advance`` goes on from there step by step. Each
+    stands under the decision it follows; a rules error raised in it is placed by the step that
+    failed (``shared``). Then each decision gets its ``step`` (``_step_function``), which runs
+    the segment after it."""
     out = {}
     for entry in [0] + [n + 1 for n, (op, _, _) in enumerate(code) if op == CHOICE and n + 1 < len(code)]:
         if entry in out or code[entry][0] == CHOICE:

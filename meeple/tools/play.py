@@ -154,7 +154,7 @@ def track_row(tags: list, pieces: dict[str, int], podium: list[str], width: int 
         row.append((cell, w))
         used += w + 2
     flush()
-    done = [p for p in podium] + sorted(p for p, pos in pieces.items() if pos > spaces and p not in podium)
+    done = list(podium) + sorted(p for p, pos in pieces.items() if pos > spaces and p not in podium)
     if done:
         lines.append("  past the end: " + ", ".join(f"{i}. {p}" for i, p in enumerate(done, 1)))
     return lines
@@ -168,23 +168,16 @@ def _spaces(tags: list, plain: bool = False) -> str:
     laid = [t for t in tags if t is not None]
     if not laid:
         return ""
-    if len(laid) < len(tags):
-        at_space: dict[Any, list[int]] = {}
-        for i, t in enumerate(tags, 1):
-            if t is not None:
-                at_space.setdefault(t, []).append(i)
-        unlaid = len(tags) - len(laid)
-        rest = "others untagged" if plain else f"{unlaid} not laid yet"
-        return "; " + "; ".join([f"{t} at {', '.join(map(str, where))}" for t, where in at_space.items()] + [rest])
-    common = max(set(laid), key=lambda t: (laid.count(t), str(t)))
-    at: dict[Any, list[int]] = {}
+    at: dict[Any, list[int]] = {}  # each tag laid → its spaces
     for i, t in enumerate(tags, 1):
-        if t is not None and t != common:
+        if t is not None:
             at.setdefault(t, []).append(i)
-    parts = [f"{t} at {', '.join(map(str, where))}" for t, where in at.items()]
-    unlaid = len(tags) - len(laid)
-    rest = f"others {common}" + (f", {unlaid} not laid yet" if unlaid else "")
-    return "; " + "; ".join(parts + [rest]) if parts else f"; all {common}" if not unlaid else f"; {rest}"
+    if len(laid) < len(tags):
+        rest = "others untagged" if plain else f"{len(tags) - len(laid)} not laid yet"
+        return "; " + "; ".join([f"{t} at {', '.join(map(str, where))}" for t, where in at.items()] + [rest])
+    common = max(at, key=lambda t: (len(at[t]), str(t)))
+    parts = [f"{t} at {', '.join(map(str, where))}" for t, where in at.items() if t != common]
+    return "; " + "; ".join(parts + [f"others {common}"]) if parts else f"; all {common}"
 
 
 def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any = None,
