@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GAMES = sorted([*ROOT.glob("games/*.rules"), *ROOT.glob("games/variants/*.rules")])
 # Words a game uses that are also the language's own or plain English in the code.
 GENERIC = {"N", "E", "S", "W", "edge",  # the grid's built-in edges
+           "NE", "SE", "SW", "NW", "direction",  # a board's built-in directions
            "move",  # a statement of the language
            "one", "two", "three", "plain", "straight", "construction"}  # English in comments
 
@@ -21,13 +22,14 @@ def distinctive_names() -> set[str]:
     names: set[str] = set()
     for path in GAMES:
         sym = read_checked(str(path)).symbols
-        names |= {*sym.varieties, *sym.card_kinds, *sym.kinds, *sym.value_kind, *sym.phases, *sym.all_tags()}
+        names |= {*sym.varieties, *sym.card_kinds, *sym.kinds, *sym.value_kind, *sym.phases, *sym.all_tags(),
+                  *sym.boards, *(v for v, d in sym.vars.items() if d.get("grid") in sym.boards)}
     return names - GENERIC
 
 
 def test_the_games_have_distinctive_names():
     names = distinctive_names()
-    assert len(names) >= 25 and {"race", "stream", "crossroads", "shove"} <= names
+    assert len(names) >= 25 and {"race", "stream", "crossroads", "shove", "felt", "disc"} <= names
 
 
 def test_no_game_name_in_the_code():

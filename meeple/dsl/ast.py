@@ -29,7 +29,7 @@ NOWHERE = Span(0, 0, 0, 0)
 # is refused with its JSON path.
 BinaryOperator = Literal["+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "and", "or"]
 UnaryOperator = Literal["not", "-"]
-Aggregate = Literal["sum", "max", "min", "count", "any", "all"]
+Aggregate = Literal["sum", "max", "min", "count", "any", "all", "first"]
 ZoneQuery = Literal["count"]  # the queries that take 'where' over a zone's cards
 Visibility = Literal["public", "private", "hidden"]
 EdgeName = Literal["N", "E", "S", "W"]
@@ -103,13 +103,15 @@ class Filtered(Node):
 
 @dataclass(frozen=True, slots=True)
 class Comprehension(Node):
-    """``func(body for var in domain where test)``: sum, max, min, any, all or count."""
+    """``func(body for var in domain while test where test)``: sum, max, min, any, all, count
+    or first; ``while_`` stops the run over the domain at the first item for which it fails."""
 
     func: Aggregate
     body: Expr
     var: Ident
     domain: Domain
     where: Optional[Expr]
+    while_: Optional[Expr] = None  # (since 0.3: left out of the IR when there is none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,12 +219,14 @@ class If(Node):
 
 @dataclass(frozen=True, slots=True)
 class For(Node):
-    """``for var in domain where test { body }``."""
+    """``for var in domain while test where test { body }``: ``while_``, tested before each
+    item, ends the loop at the first item for which it fails."""
 
     var: Ident
     domain: Domain
     where: Optional[Expr]
     body: list[Stmt]
+    while_: Optional[Expr] = None  # (since 0.3: left out of the IR when there is none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,6 +441,16 @@ class Grid(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Board(Node):
+    """``board name { columns C rows R }``: a bounded board of C × R cells, addressed by
+    ``x`` (0..C-1, growing to the east) and ``y`` (0..R-1, growing to the north)."""
+
+    name: Ident
+    columns: Expr
+    rows: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class RouteClause(Node):
     """``name[(params)] = value`` inside a ``route`` declaration."""
 
@@ -602,3 +616,4 @@ class RulesFile(Node):
     invariants: list[Invariant]
     # where `max_steps N` stands (a plain number has no node of its own): "max_steps" in the document's "at"
     max_steps_at: Optional[Span] = field(default=None, kw_only=True, compare=False, repr=False)
+    boards: list[Board] = field(default_factory=list, kw_only=True)  # (since 0.3: left out when empty)

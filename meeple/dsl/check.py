@@ -11,9 +11,11 @@ from . import checked as C
 from .diagnostics import Diagnostic, did_you_mean
 from .expand import expansion_problems, on_cycles
 from .fold import fold
-from .limits import MAX_CARDS, MAX_CHOSEN_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK
-from .symbols import (AGGREGATES, ANY, BOOL, BUILTINS, CARD, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES,
-                      NONE, PLAYER, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
+from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SIDE, MAX_SPACES, MAX_STEPS,
+                     MAX_SUGGESTION_WORK)
+from .symbols import (AGGREGATES, ANY, BOARD, BOOL, BUILTINS, CARD, CELL, CELL_FORMS, CELLS, DIRECTION,
+                      DIRECTION_KIND, DIRECTION_NAMES, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES, NONE, PLAYER,
+                      LATER_BUILTINS, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
 from .walk import at_span, children, nodes, same, span
 
 WAS = "was"  # was(e) in an invariant: the value of e before the step
@@ -60,6 +62,8 @@ class Checker:
         self.route_stack: list[str] = []
         self.in_invariant = False  # was(...) is allowed there only
         self.in_was = False  # inside was(...): another was(...) is meaningless
+        self.domain_nodes: set[int] = set()  # the expressions a loop runs over (line(c, d) is one of them only)
+        self.board_size: dict[str, tuple[int, int]] = {}
         self.bindings: dict[int, C.Binding] = {}  # id(name or call node) → what it refers to
         self.types: dict[int, str] = {}  # id(expression node) → its type
         self.suggestion_work = MAX_SUGGESTION_WORK  # names left to compare for "did you mean"
@@ -112,15 +116,17 @@ class Checker:
         self.check_params()
         for i, v in enumerate(ir["vars"]):
             t = self.expr(v["init"], {}, f"$.vars[{i}].init")
-            want = {INT, BOOL} if v.get("grid") else {INT, BOOL, PLAYER, NONE}
+            on_board = v.get("grid") in self.sym.boards
+            want = {INT, BOOL, NONE} if on_board else {INT, BOOL} if v.get("grid") else {INT, BOOL, PLAYER, NONE}
             self.expect(v["init"], t, want, "a var's start value", f"$.vars[{i}].init")
             self.var_types.setdefault(v["name"], t)
-            if v.get("grid") and v["grid"] not in self.sym.grids:
-                self.error(v, f"unknown grid '{v['grid']}'{self.suggest(v['grid'], self.sym.grids)}",
-                           f"$.vars[{i}]", "grid")
+            if v.get("grid") and v["grid"] not in self.sym.grids and not on_board:
+                self.error(v, f"unknown grid or board '{v['grid']}'"
+                              f"{self.suggest(v['grid'], self.sym.grids, self.sym.boards)}", f"$.vars[{i}]", "grid")
         self.scout_var_types()
         self.check_tracks()
         self.check_grids()
+        self.check_boards()
         self.check_pieces()
         self.check_cards()
         if not ir["turn"]:
@@ -191,14 +197,17 @@ class Checker:
         seen: dict[str, str] = {}
         first: dict[str, Any] = {}
         groups = [("param", "params"), ("kind", "enums"), ("track", "tracks"), ("kind", "pieces"),
-                  ("grid", "grids"), ("route", "routes"), ("zone", "zones"), ("var", "vars"),
+                  ("grid", "grids"), ("board", "boards"), ("route", "routes"), ("zone", "zones"), ("var", "vars"),
                   ("define", "defines")]
         if self.sym.grids:
             seen["edge"] = "kind"
             seen.update((e, "value") for e in EDGE_NAMES)
-        reserved = set(KEYWORD_NAMES) | set(BUILTINS) | AGGREGATES | {WAS}
+        elif self.sym.boards:
+            seen[DIRECTION_KIND] = "kind"
+            seen.update((d, "value") for d in DIRECTION_NAMES)
+        reserved = (set(KEYWORD_NAMES) | set(BUILTINS) | AGGREGATES | {WAS}) - LATER_BUILTINS
         for what, key in groups:
-            for i, d in enumerate(self.ir[key]):
+            for i, d in enumerate(self.ir.get(key, ())):
                 name = d["name"]
                 if name in reserved:
                     self.error(d, f"'{name}' is a built-in name and cannot be declared", f"$.{key}[{i}]",
@@ -338,6 +347,26 @@ class Checker:
                         ends = [e for p in paths for e in p]
                         if len(ends) != len(set(ends)):
                             self.error(v, f"tile '{v['name']}' has two paths through one edge", path, "name")
+
+    def check_boards(self) -> None:
+        self.board_size: dict[str, tuple[int, int]] = {}
+        for i, b in enumerate(self.ir.get("boards", ())):
+            path = f"$.boards[{i}]"
+            if i > 0:
+                self.error(b, "a game may have one board, for now", path, "name")
+            if self.sym.grids:
+                self.error(b, "a game may have a grid or a board, not both, for now (the grid's edges N, E, S "
+                              "and W would be the board's directions too)", path, "name")
+            cols = self.count(b["columns"], f"{path}.columns", MAX_SIDE, "columns")
+            rows = self.count(b["rows"], f"{path}.rows", MAX_SIDE, "rows")
+            for n, what, at in ((cols, "columns", "columns"), (rows, "rows", "rows")):
+                if n == 0:
+                    self.error(b[at], f"a board needs at least one of its {what}", f"{path}.{at}")
+            if cols and rows:
+                if cols * rows > MAX_CELLS:
+                    self.error(b, f"board '{b['name']}' has {cols * rows:,} cells; at most {MAX_CELLS:,} are "
+                                  f"allowed", path, "name")
+                self.board_size.setdefault(b["name"], (cols, rows))
 
     def check_routes(self) -> None:
         for i, r in enumerate(self.ir.get("routes", ())):
@@ -503,7 +532,7 @@ class Checker:
         node = s["node"]
         if node == "let":
             scope[s["name"]] = t = self.expr(s["value"], scope, f"{path}.value")
-            if t in (ZONE, GRID):
+            if t in (ZONE, GRID, BOARD, CELLS):
                 self.error(s["value"], f"'let' cannot name {_show(t)}: write it where it is used", f"{path}.value")
         elif node in ("set", "set_random"):
             want = self.target(s, scope, path)
@@ -511,11 +540,11 @@ class Checker:
                 got = self.expr(s["value"], scope, f"{path}.value")
             else:
                 got = self.domain(s["domain"], scope, f"{path}.domain")
-            if want == NONE and got in (PLAYER, TILE) or (want == NONE and got.startswith("kind:")):
+            if want == NONE and got in (PLAYER, TILE, CELL) or (want == NONE and got.startswith("kind:")):
                 self.var_types[s["target"]] = got  # a var that starts as none holds what it is first set to
             elif want == NONE and got not in (NONE, ANY):
-                self.error(s, f"a var that starts as none can hold a player, a tile or a value, not {_show(got)}",
-                           path)
+                held = "a player, a tile, a cell or a value" if self.sym.boards else "a player, a tile or a value"
+                self.error(s, f"a var that starts as none can hold {held}, not {_show(got)}", path)
             elif s["target"] == "current" and got == NONE:
                 self.error(s, "'current' must be a player, not none", path)
             elif s["target"] == "current" and node == "set" and self.const(s["value"]) is not None:
@@ -531,6 +560,12 @@ class Checker:
         elif node == "for":
             inner = dict(scope)
             inner[s["var"]] = self.domain(s["domain"], scope, f"{path}.domain")
+            if s.get("while_") is not None and inner[s["var"]] == CARD:
+                self.error(s["while_"], "a zone's cards have no order: 'while' runs over a board's cells, a line, a "
+                                        "range, the players or a kind", f"{path}.while_")
+            if s.get("while_") is not None:
+                self.expect(s["while_"], self.expr(s["while_"], inner, f"{path}.while_"), {BOOL}, "'while'",
+                            f"{path}.while_")
             if s["where"] is not None:
                 self.expect(s["where"], self.expr(s["where"], inner, f"{path}.where"), {BOOL}, "'where'",
                             f"{path}.where")
@@ -703,15 +738,15 @@ class Checker:
             return None
         self.used.add(name)
         want = self.var_type(name, s, path, "target")
-        per = PLAYER if var["per_player"] else TILE if var.get("grid") else None
+        per = PLAYER if var["per_player"] else (CELL if var["grid"] in self.sym.boards else TILE) \
+            if var.get("grid") else None
         if per is not None and index is None:
-            self.error(s, f"var '{name}' is per {'player' if per == PLAYER else 'tile'}: write "
-                          f"{name}({'p' if per == PLAYER else 't'})", path, "target")
+            self.error(s, f"var '{name}' is per {per}: write {name}({per[0]})", path, "target")
         elif per is None and index is not None:
             self.error(s, f"var '{name}' is shared: it takes no player", path, "target")
         elif index is not None:
-            self.expect(index, self.expr(index, scope, f"{path}.index"), {per}, f"the {per} of '{name}'",
-                        f"{path}.index")
+            self.expect(index, self.expr(index, scope, f"{path}.index"), {per, NONE} if per == CELL else {per},
+                        f"the {per} of '{name}'", f"{path}.index")
         return want
 
     def var_type(self, name: str, node: dict, path: str, at_field: Optional[str] = None) -> str:
@@ -745,6 +780,7 @@ class Checker:
         if lo["node"] == "name" and lo["id"] in self.sym.kinds and lo["id"] not in scope:
             self.bind(lo, C.KIND)
             return kind_type(lo["id"])
+        self.domain_nodes.add(id(lo))
         t = self.expr(lo, scope, f"{path}.lo")
         if t == ZONE:
             return CARD
@@ -753,6 +789,13 @@ class Checker:
                 self.error(lo, "a loop over a grid's tiles names the grid itself, not a define's parameter "
                                "that holds it", f"{path}.lo")
             return TILE
+        if t == BOARD:
+            if self.bound(lo) != C.BOARD:
+                self.error(lo, "a loop over a board's cells names the board itself, not a define's parameter "
+                               "that holds it", f"{path}.lo")
+            return CELL
+        if t == CELLS:
+            return CELL
         if t != ANY:
             self.error(lo, f"cannot loop over {_show(t)}: expected a kind, a zone, 'player' or a range", path)
         return ANY
@@ -816,7 +859,8 @@ class Checker:
             return ZONE
         if name in sym.vars:
             if sym.vars[name]["per_player"] or sym.vars[name].get("grid"):
-                per = "player" if sym.vars[name]["per_player"] else "tile"
+                per = "player" if sym.vars[name]["per_player"] else "cell" if sym.vars[name]["grid"] in sym.boards \
+                    else "tile"
                 self.error(e, f"var '{name}' is per {per}: write {name}({per[0]})", path)
                 return ANY
             self.bind(e, C.VAR, sym.vars[name])
@@ -827,6 +871,9 @@ class Checker:
         if name in sym.grids:
             self.bind(e, C.GRID, sym.grids[name])
             return GRID
+        if name in sym.boards:
+            self.bind(e, C.BOARD, sym.boards[name])
+            return BOARD
         if name in sym.kinds:
             self.error(e, f"'{name}' is a kind, not a value: loop over it with 'for x in {name}'", path)
             return ANY
@@ -881,6 +928,13 @@ class Checker:
                 self.route_body(route, f"$.routes[{i}]", types)
                 self.route_stack.pop()
             return INT
+        if func in sym.vars and sym.vars[func].get("grid") in sym.boards:
+            self.bind(e, C.CELL_VAR, sym.vars[func])
+            if len(args) != 1:
+                self.error(e, f"'{func}' takes one cell", path)
+            else:
+                self.expect(args[0], types[0], {CELL, NONE}, f"the cell of '{func}'", f"{path}.args[0]")
+            return self.var_type(func, e, path)
         if func in sym.vars and sym.vars[func].get("grid"):
             self.bind(e, C.TILE_VAR, sym.vars[func])
             if len(args) != 1:
@@ -909,6 +963,15 @@ class Checker:
             want, result = BUILTINS[func]
             if func in ("min", "max") and len(args) >= 2:
                 want = (INT,) * len(args)
+            if func in CELL_FORMS and (types[:1] in ([CELL], [DIRECTION]) or (types[:1] in ([NONE], [ANY])
+                                                                             and sym.boards and not sym.grids)):
+                want, result = CELL_FORMS[func]
+            if func == "line":
+                if id(e) not in self.domain_nodes:
+                    self.error(e, "line(...) is a row of cells, to loop over: for x in line(c, d) { ... }, "
+                                  "count(... for x in line(c, d))", path)
+                if len(args) == 2:
+                    want = want[:2]
             if len(args) != len(want):
                 self.error(e, f"'{func}' takes {len(want)} argument{'s' if len(want) != 1 else ''}, "
                               f"not {len(args)}", path)
@@ -923,8 +986,11 @@ class Checker:
                         self.error(a, f"'{func}' needs a track, not {_show(t)}", f"{path}.args[{i}]")
                 elif w == "tag":
                     self.tag(a, args[0], func, f"{path}.args[{i}]")
-                elif w == TILE:
-                    self.expect(a, t, {TILE, NONE}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
+                elif w in (TILE, CELL):
+                    self.expect(a, t, {w, NONE}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
+                elif w == BOARD:
+                    if t not in (BOARD, ANY) or self.bound(a) not in (C.BOARD, None):
+                        self.error(a, f"'{func}' needs the board's name, not {_show(t)}", f"{path}.args[{i}]")
                 else:
                     self.expect(a, t, {w}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
             if func == "at_place" and args and args[0]["node"] == "name":
@@ -985,6 +1051,12 @@ class Checker:
         func = e["func"]
         inner = dict(scope)
         inner[e["var"]] = self.domain(e["domain"], scope, f"{path}.domain")
+        if inner[e["var"]] == CARD and (e.get("while_") is not None or func == "first"):
+            self.error(e, f"a zone's cards have no order: {'first' if func == 'first' else 'while'} runs over a "
+                          f"board's cells, a line, a range, the players or a kind", f"{path}.domain")
+        if e.get("while_") is not None:
+            self.expect(e["while_"], self.expr(e["while_"], inner, f"{path}.while_"), {BOOL}, "'while'",
+                        f"{path}.while_")
         if e["where"] is not None:
             self.expect(e["where"], self.expr(e["where"], inner, f"{path}.where"), {BOOL}, "'where'",
                         f"{path}.where")
@@ -992,6 +1064,12 @@ class Checker:
         if func not in AGGREGATES:
             self.error(e, f"unknown aggregate '{func}'{self.suggest(func, AGGREGATES)}", path)
             return ANY
+        if func == "first":
+            if body != ANY and body not in (PLAYER, TILE, CELL) and not body.startswith("kind:"):
+                self.error(e["body"], f"'first' gives a player, a tile, a cell or a value (or none if no item "
+                                      f"passes), not {_show(body)}", f"{path}.body")
+                return ANY
+            return body
         if func in ("any", "all", "count"):
             self.expect(e["body"], body, {BOOL}, f"the body of '{func}'", f"{path}.body")
             return INT if func == "count" else BOOL
@@ -1077,7 +1155,7 @@ def _comparable(a: str, b: str) -> bool:
     if a == b:
         return True
     kinds = {a, b}
-    if NONE in kinds and all(k.startswith("kind:") or k in (NONE, TILE, PLAYER) for k in kinds):
+    if NONE in kinds and all(k.startswith("kind:") or k in (NONE, TILE, CELL, PLAYER) for k in kinds):
         return True
     return "kind:*" in kinds and all(k.startswith("kind:") for k in kinds)
 
@@ -1107,4 +1185,4 @@ def _show(t: Optional[str]) -> str:
         return "a piece or value" if t == "kind:*" else f"a value of '{t[5:]}'"
     return {INT: "a number", BOOL: "true/false", PLAYER: "a player", ZONE: "a zone", CARD: "a card",
             NONE: "no value", "track": "a track", GRID: "a grid", TILE: "a tile",
-            EDGES: "a set of edges"}.get(t, t)
+            EDGES: "a set of edges", BOARD: "a board", CELL: "a cell", CELLS: "a row of cells"}.get(t, t)

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .diagnostics import Diagnostic
-from .symbols import EDGE_NAMES, EDGES, Symbols
+from .symbols import CELLS, DIRECTION_NAMES, DIRECTION_STEPS, EDGE_NAMES, EDGES, Symbols
 from .walk import span
 
-__all__ = ["CheckedGame", "Binding", "Symbols", "EDGE_NAMES", "EDGES"]
+__all__ = ["CheckedGame", "Binding", "Symbols", "EDGE_NAMES", "EDGES", "CELLS", "DIRECTION_NAMES", "DIRECTION_STEPS"]
 
 # What a name or a call refers to (Binding.what).
 LOCAL = "local"            # a let, a loop variable, an option's binding, a placed tile, a define's or route's parameter
@@ -48,6 +48,8 @@ GRID_COUNT = "grid_count"  # count(<grid>): the tiles placed
 BUILTIN = "builtin"        # a built-in query (see symbols.BUILTINS)
 WAS = "was"                # was(e) in an invariant
 TAG = "tag"                # a track's tag, the last argument of tagged(track, space, tag)
+BOARD = "board"            # a board of cells (as a domain: its cells)
+CELL_VAR = "cell_var"      # a per-cell var, called with the cell
 
 
 @dataclass(frozen=True)

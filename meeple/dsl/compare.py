@@ -46,8 +46,8 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
     if not same(old["end"], new["end"]):
         out.append(_changed("end when", None, old, new, old["end"], new["end"], texts))
     for kind, (key, name_key) in NAMED.items():
-        before = {item[name_key]: item for item in old[key]}
-        after = {item[name_key]: item for item in new[key]}
+        before = {item[name_key]: item for item in old.get(key, [])}
+        after = {item[name_key]: item for item in new.get(key, [])}
         for name, item in before.items():
             if name not in after:
                 out.append(Difference("removed", kind, name, old_lines=_lines(old, item, texts),

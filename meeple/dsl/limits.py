@@ -28,6 +28,8 @@ MAX_IR_DEPTH = 200  # JSON nesting of an IR document (lowered IR nests about as 
 # ---- what a game declares (dsl/check.py) ----
 MAX_PLAYERS = 16
 MAX_CARDS = 100_000  # cards of a game, all varieties together
+MAX_SIDE = 100  # columns, and rows, of a board of cells
+MAX_CELLS = 10_000  # cells of a board
 MAX_SPACES = 10_000  # spaces of a track (and tiles laid on it)
 MAX_STEPS = 1_000_000  # a game's max_steps
 MAX_RANGE = 10_000  # values of a range 'lo..hi' that a loop, a 'random' or an option walks through

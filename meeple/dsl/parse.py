@@ -53,7 +53,7 @@ def reserved_words() -> frozenset[str]:
 
 # Terminals that start a declaration: never inside a block (so one there means a '}' is missing).
 DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "GAME", "PLAYERS", "MAX_STEPS", "PARAM", "ENUM", "TRACK",
-                      "PIECES", "GRID", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN", "PHASE",
+                      "PIECES", "GRID", "BOARD", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN", "PHASE",
                       "SCORE", "TIEBREAK", "REPORT", "INVARIANT"}
 STATEMENT_STARTS = {"LET", "SET", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL", "RUN"}
 _reserved_seen: list[Token] = []  # names that are keywords, found while lexing the current text
@@ -527,14 +527,14 @@ def _decision(c: list) -> tuple[A.Ident, Any, list, dict[str, tuple]]:
 
 KEYWORDS = {  # list or field of a RulesFile → the keyword that declares it
     "params": "param", "enums": "enum", "tracks": "track", "pieces": "pieces", "grids": "grid",
-    "routes": "route", "zones": "zone", "cards": "cards", "vars": "var", "defines": "define",
+    "boards": "board", "routes": "route", "zones": "zone", "cards": "cards", "vars": "var", "defines": "define",
     "phases": "phase", "reports": "report", "invariants": "invariant", "end": "end when",
     "setup": "setup", "turn": "turn", "score": "score", "tiebreak": "tiebreak", "players": "players",
     "max_steps": "max_steps", "title": "game"}
 SINGLETONS = ("setup", "turn", "score", "tiebreak", "players", "title", "max_steps")
 DECL_SLOTS = {
     A.Param: "params", A.Enum: "enums", A.Track: "tracks", A.Pieces: "pieces", A.Grid: "grids",
-    A.Route: "routes", A.Zone: "zones",
+    A.Board: "boards", A.Route: "routes", A.Zone: "zones",
     A.Cards: "cards", A.Var: "vars", A.Define: "defines", A.Phase: "phases", A.EndWhen: "end",
     A.Report: "reports", A.Invariant: "invariants",
 }
@@ -693,6 +693,13 @@ class ToAst:
         k = _kept(c)
         return self._decl(A.Grid(_ident(k[0]), _ident(k[1]), _ident(k[2]), span=_span(meta)))
 
+    def board_decl(self, meta, c):
+        k = _kept(c)
+        return self._decl(A.Board(_ident(k[0]), k[1], k[2], span=_span(meta)))
+
+    def while_clause(self, meta, c):
+        return ("while", c[1])
+
     def route_decl(self, meta, c):
         k = _kept(c)
         return self._decl(A.Route(_ident(k[0]), k[1], _ident(k[2]), k[3:], span=_span(meta)))
@@ -804,8 +811,10 @@ class ToAst:
 
     def for_stmt(self, meta, c):
         k = _kept(c)
+        while_ = next((x[1] for x in k if isinstance(x, tuple) and x[0] == "while"), None)
+        k = [x for x in k if not (isinstance(x, tuple) and x[0] == "while")]
         where = k[2] if len(k) == 4 else None
-        return A.For(_ident(k[0]), k[1], where, k[-1], span=_span(meta))
+        return A.For(_ident(k[0]), k[1], where, k[-1], while_=while_, span=_span(meta))
 
     def move_stmt(self, meta, c):
         k = _kept(c)
@@ -933,11 +942,13 @@ class ToAst:
 
     def comprehension(self, meta, c):
         k = _kept(c)
+        while_ = next((x[1] for x in k if isinstance(x, tuple) and x[0] == "while"), None)
+        k = [x for x in k if not (isinstance(x, tuple) and x[0] == "while")]
         where = k[4] if len(k) > 4 else None
         aggregates = typing.get_args(A.Aggregate)
         hint = did_you_mean(str(k[0]), aggregates) or f" (the aggregates are {', '.join(aggregates)})"
         func = self._closed(k[0], A.Aggregate, f"unknown aggregate '{k[0]}'{hint}")
-        return A.Comprehension(func, k[1], _ident(k[2]), k[3], where, span=_span(meta))
+        return A.Comprehension(func, k[1], _ident(k[2]), k[3], where, while_=while_, span=_span(meta))
 
     def case_arm(self, meta, c):
         return A.CaseArm(c[0], c[2], span=_span(meta))

@@ -14,8 +14,15 @@ GRID, TILE, EDGES = "grid", "tile", "edges"
 EDGE_KIND = "edge"
 EDGE = "kind:edge"
 EDGE_NAMES = ("N", "E", "S", "W")  # clockwise; a quarter turn takes each to the next
+# A board of cells: "board" (its name), "cell" (a cell of it), "cells" (a row of cells, as
+# line(c, d) gives, only to loop over) and its eight directions, values of the kind "direction".
+BOARD, CELL, CELLS = "board", "cell", "cells"
+DIRECTION_KIND = "direction"
+DIRECTION = "kind:direction"
+DIRECTION_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # clockwise from north
+DIRECTION_STEPS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))  # (dx, dy)
 
-AGGREGATES = {"sum", "max", "min", "count", "any", "all"}
+AGGREGATES = {"sum", "max", "min", "count", "any", "all", "first"}
 # Built-in queries: name → (argument types, result type). "kind:*" is any piece kind.
 BUILTINS: dict[str, tuple[tuple[str, ...], str]] = {
     "count": ((ZONE,), INT),
@@ -35,6 +42,17 @@ BUILTINS: dict[str, tuple[tuple[str, ...], str]] = {
     "open": ((TILE, EDGE), BOOL),
     "joined": ((TILE, EDGE, EDGE), BOOL),
     "includes": ((EDGES, EDGE), BOOL),
+    "seat": ((INT,), PLAYER),
+    "cell": ((BOARD, INT, INT), CELL),
+    "line": ((CELL, DIRECTION, INT), CELLS),  # the third argument may be left out
+}
+# The queries above as they read a board of cells: the same names, a cell for a tile and a
+# direction for an edge.
+CELL_FORMS: dict[str, tuple[tuple[str, ...], str]] = {
+    "col": ((CELL,), INT),
+    "row": ((CELL,), INT),
+    "neighbour": ((CELL, DIRECTION), CELL),
+    "opposite": ((DIRECTION,), DIRECTION),
 }
 # The clauses of a route declaration: name → (parameters it takes, type of its value).
 ROUTE_CLAUSES: dict[str, tuple[tuple[str, ...], str]] = {
@@ -47,6 +65,9 @@ ROUTE_CLAUSES: dict[str, tuple[tuple[str, ...], str]] = {
     "enough": ((), INT),
 }
 KEYWORD_NAMES = {"players": INT, "current": PLAYER}
+# Built-in names added after rules files were out there: a game may still declare one, and its
+# own declaration then hides the built-in (a file that declared 'line' keeps working).
+LATER_BUILTINS = {"tagged", "seat", "cell", "line", "first"}
 
 
 def kind_type(name: str) -> str:
@@ -71,6 +92,7 @@ class Symbols:
     defines: dict[str, dict] = field(default_factory=dict)
     phases: dict[str, dict] = field(default_factory=dict)
     grids: dict[str, dict] = field(default_factory=dict)
+    boards: dict[str, dict] = field(default_factory=dict)
     routes: dict[str, dict] = field(default_factory=dict)
     tile_attrs: set[str] = field(default_factory=set)               # attributes of a grid's tile kind
 
@@ -82,7 +104,7 @@ class Symbols:
         names: dict[str, str] = {}
         for what, table in (("param", self.params), ("track", self.tracks), ("zone", self.zones),
                             ("var", self.vars), ("define", self.defines), ("kind", self.kinds),
-                            ("grid", self.grids), ("route", self.routes)):
+                            ("grid", self.grids), ("board", self.boards), ("route", self.routes)):
             for n in table:
                 names.setdefault(n, what)
         for v in self.value_kind:
@@ -107,6 +129,10 @@ def collect(ir: dict) -> Symbols:
         s.grids.setdefault(g["name"], g)
     if s.grids:  # a grid brings its edges, first, so that they are the values 0..3
         s.kinds[EDGE_KIND] = list(EDGE_NAMES)
+    for b in ir.get("boards", ()):
+        s.boards.setdefault(b["name"], b)
+    if s.boards and not s.grids:  # a board brings its directions, first: the values 0..7
+        s.kinds[DIRECTION_KIND] = list(DIRECTION_NAMES)
     for r in ir.get("routes", ()):
         s.routes.setdefault(r["name"], r)
     for p in ir["params"]:

@@ -28,7 +28,8 @@ from .walk import AT, span
 MAX_CHAIN = 16  # variants of variants, at most this deep
 NAMED = {  # keyword → the IR list of that kind of declaration, and the key that names an item there
     "param": ("params", "name"), "enum": ("enums", "name"), "track": ("tracks", "name"),
-    "pieces": ("pieces", "name"), "grid": ("grids", "name"), "route": ("routes", "name"),
+    "pieces": ("pieces", "name"), "grid": ("grids", "name"),
+    "board": ("boards", "name"), "route": ("routes", "name"),
     "zone": ("zones", "name"), "cards": ("cards", "name"), "var": ("vars", "name"),
     "define": ("defines", "name"), "phase": ("phases", "name"), "report": ("reports", "label"),
     "invariant": ("invariants", "name"),
@@ -133,12 +134,13 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         out[AT] = positions
 
     for kind, (key, name_key) in NAMED.items():
-        items = list(base[key])
+        base_items = base.get(key, [])  # (a list added to the IR later may be left out when empty)
+        items = list(base_items)
         index = {item[name_key]: i for i, item in enumerate(items)}
-        for item in variant[key]:
+        for item in variant.get(key, []):
             name = item[name_key]
             i = index.get(name)
-            if i is not None and i >= len(base[key]):  # the variant's own twice: the checker says so
+            if i is not None and i >= len(base_items):  # the variant's own twice: the checker says so
                 items.append(item)
             elif i is None:
                 if (kind, name) in replaced:
@@ -158,14 +160,15 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
                 problems.append(_diag(path, span(item, name_key) or span(item),
                                       f"the base already has {kind} '{name}'; write 'replace {kind} ...' to "
                                       f"change it, or choose another name", notes=(where(span(items[i])),)))
-        out[key] = items
+        if items or key in out:
+            out[key] = items
     out["end"] = [*base["end"], *variant["end"]]
 
     for change in variant["changes"]:
         if change["action"] != "remove":
             continue
         key, name_key = NAMED[change["kind"]]
-        names = [item[name_key] for item in out[key]]
+        names = [item[name_key] for item in out.get(key, [])]
         if change["name"] in names:
             out[key] = [item for item in out[key] if item[name_key] != change["name"]]
         else:

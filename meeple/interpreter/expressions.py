@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import itertools
 import re
+from dataclasses import replace
 from typing import Any, Callable, Iterator, Optional, Union
 
 from meeple.dsl import checked as C
@@ -55,6 +57,7 @@ BUILTIN_CODE = {
     "at_place": "_at_place(st, {0}, {1})",
     "finishers": "len(st.podium[{0}])",
     "tagged": "_tagged(st.tags[{0}], {1}, {2})",
+    "seat": "_seat_number({0}, st.players)",
     "abs": "abs({0})",
     "col": "_col(G, {0})",
     "row": "_row(G, {0})",
@@ -83,6 +86,14 @@ TILE_SURE = {  # the same for a tile that cannot be none
 }
 FLIPPED = {">=": "<=", ">": "<", "<": ">", "<=": ">="}  # ``a op b`` is ``b FLIPPED[op] a``
 EDGE_ARGS = {"neighbour": (1,), "opposite": (0,), "open": (1,), "joined": (1, 2), "includes": (1,)}
+# The queries of a board of cells: (code of a cell {0} that is not none, the value for none).
+CELL_CODE = {
+    "col": ("({0} % {columns})", 0),
+    "row": ("({0} // {columns})", 0),
+    "neighbour": ("NB[{1}][{0}]", NO_VALUE),
+    "cell": ("", NO_VALUE),
+    "opposite": ("", NO_VALUE),
+}
 PLAIN_RESULT = {"pos": "P", "place": "PL"}  # built-in queries that are a subscript ("P[_v1]": plain)
 TILE = name("_tile", sure=True)  # the tile a placement test or a route clause judges (never none)
 Env = dict[str, Any]  # a name of the rules → its Code (and CARD_ATTRS → the names a filter's card binds)
@@ -148,6 +159,13 @@ def _seat_of(v: Any, players: int) -> Any:
         return v
     raise RuleRuntimeError(f"'current' set to {v if -MAX_NUMBER <= v <= MAX_NUMBER else 'a huge number'}, "
                            f"which is not a seat of this {players}-player game")
+
+
+def _seat_number(n: int, players: int) -> int:
+    """``seat(n)``: the player in seat ``n`` (0 is the first)."""
+    if 0 <= n < players:
+        return n
+    raise RuleRuntimeError(f"seat({n}): this {players}-player game has seats 0..{players - 1}")
 
 
 def _set_tile(values: list, v: Any, t: int, var: str) -> None:
@@ -241,6 +259,45 @@ def _tile_value(values: Any, t: int, default: Any) -> Any:
     return values[t] if t >= 0 else default
 
 
+def _cell_value(values: list, base: int, c: int, default: Any) -> Any:
+    """A per-cell var of cell ``c`` (its start value for no cell)."""
+    return values[base + c] if c >= 0 else default
+
+
+def _set_cell(values: list, base: int, c: int, v: Any, var: str) -> None:
+    """``set var(c) = v`` of a per-cell var."""
+    if c < 0:
+        raise RuleRuntimeError(f"'set {var}(...)' of no cell: the cell is none (past the board's edge, or never set)")
+    values[base + c] = v
+
+
+def _cell(x: int, y: int, columns: int, rows: int) -> int:
+    """The cell at column ``x``, row ``y``; none (-1) off the board."""
+    return y * columns + x if 0 <= x < columns and 0 <= y < rows else NO_VALUE
+
+
+def _cell_col(c: int, columns: int) -> int:
+    return c % columns if c >= 0 else 0
+
+
+def _cell_row(c: int, columns: int) -> int:
+    return c // columns if c >= 0 else 0
+
+
+def _cell_next(neighbours: tuple, c: int, d: int) -> int:
+    return neighbours[d][c] if c >= 0 else NO_VALUE
+
+
+def _line(lines: tuple, c: int) -> tuple:
+    return lines[c] if c >= 0 else ()
+
+
+def _direction(d: int, var: str = "") -> int:
+    if d < 0:
+        raise RuleRuntimeError(f"a direction is none here: {_never_set(var, 'a direction')}")
+    return d
+
+
 def _tile_attr(column: Any, board: Any, t: int, default: Any) -> Any:
     return column[board.variety[t]] if t >= 0 else default
 
@@ -268,7 +325,11 @@ HELPERS: dict[str, Callable] = {
     "_seat": _seat, "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
     "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of,
     "_set_tile": _set_tile, "_cards": _cards, "_move_piece": _move_piece, "_move_all": _move_all,
-    "_move_cards": _move_cards, "_reshuffled": reshuffled, "_at_most_chosen": at_most_chosen, "_tagged": _tagged}
+    "_move_cards": _move_cards, "_reshuffled": reshuffled, "_at_most_chosen": at_most_chosen, "_tagged": _tagged,
+    "_seat_number": _seat_number, "_cell_value": _cell_value, "_set_cell": _set_cell, "_cell": _cell,
+    "_direction": _direction,
+    "_cell_col": _cell_col, "_cell_row": _cell_row, "_cell_next": _cell_next, "_line": _line,
+    "_while": itertools.takewhile}
 
 
 class ExprCompiler:
@@ -479,6 +540,8 @@ class ExprCompiler:
             return Code("G")
         if what == C.TAG:
             return Code(repr(name), word=True, plain=True, sure=True)
+        if what == C.BOARD:  # (only cell(board, x, y) takes it, and loops: they read the layout)
+            return lit(0)
         raise LookupError(f"a name bound to a {what} has no value here: this is a bug in meeple")
 
     def var_named(self, e: dict) -> str:
@@ -498,9 +561,10 @@ class ExprCompiler:
         func, sym, lay = e["func"], self.sym, self.layout
         what = self.binding(e).what
         args = [self.gen(a, env) for a in e["args"]]
+        on_board = lay.board_name is not None
         for i in EDGE_ARGS.get(func, ()) if what == C.BUILTIN else ():
-            if i < len(args) and not args[i].known and VARS in args[i].reads:
-                args[i] = self.guarded("_edge", args[i], e["args"][i])  # a var's edge may still be none
+            if i < len(args) and not args[i].known and VARS in args[i].reads:  # a var's edge may still be none
+                args[i] = self.guarded("_direction" if on_board else "_edge", args[i], e["args"][i])
         if what == C.DEFINE:
             return self.inline(self.binding(e).decl, args)
         if what == C.WAS:  # in an invariant: the same expression, read in the state before the step
@@ -517,6 +581,17 @@ class ExprCompiler:
             args[0] = self.guarded("_seat", args[0], e["args"][0])  # a var's player may still be none
         if what == C.ZONE:
             return joined(f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]", args[0])
+        if what == C.CELL_VAR:
+            base = lay.shared_var_slot[func]
+            start = lit(self.gen(sym.vars[func]["init"], {}).value)
+            cell = args[0].unwrapped()
+            if cell.sure:
+                return joined(f"st.vars[{base} + {cell}]", cell, reads=frozenset({VARS}))
+            if cell.plain:
+                return joined(f"(st.vars[{base} + {cell}] if {cell} >= 0 else {start})", cell, reads=frozenset({VARS}))
+            return joined(f"_cell_value(st.vars, {base}, {args[0]}, {start})", args[0], reads=frozenset({VARS}))
+        if what == C.BUILTIN and on_board and func in CELL_CODE:
+            return self.cell_query(func, args)
         if what == C.TILE_VAR:
             k = lay.tile_var_names.index(func)
             start = self.gen(sym.vars[func]["init"], {}).value
@@ -550,6 +625,47 @@ class ExprCompiler:
                 return lit(min(values) if func == "min" else max(values))
             return joined(f"{func}({', '.join(map(str, args))})", *args)
         raise LookupError(f"the query '{func}' bound to a {what} has no code: this is a bug in meeple")
+
+    def cell_query(self, func: str, args: list[Code]) -> Code:
+        """A query of a board of cells (a cell is y * columns + x; none is -1)."""
+        lay = self.layout
+        if func == "cell":
+            x, y = args[1], args[2]
+            if x.known and y.known:
+                c = _cell(x.value, y.value, lay.columns, lay.rows)
+                return replace(lit(c), sure=c >= 0)
+            return joined(f"_cell({x}, {y}, {lay.columns}, {lay.rows})", x, y)
+        if func == "opposite":
+            d = args[0]
+            return lit(d.value ^ 4) if d.known else joined(f"({d} ^ 4)", d)
+        c = args[0].unwrapped()
+        code, otherwise = CELL_CODE[func]
+        if func == "neighbour":
+            code = code.replace("NB", self.constant(lay.neighbours, "NB"))
+        text = code.format(c, *args[1:], columns=lay.columns)
+        if c.known and c.value < 0:
+            return lit(otherwise)
+        if c.sure or c.known:
+            return joined(text, *args)
+        if not c.plain:  # read once, by a helper
+            helper = {"col": "_cell_col", "row": "_cell_row", "neighbour": "_cell_next"}[func]
+            more = f"{lay.columns}" if func != "neighbour" else f"{self.constant(lay.neighbours, 'NB')}, {args[1]}"
+            return joined(f"{helper}({c}, {more})", *args)
+        return joined(f"({text} if {c} >= 0 else {otherwise})", *args)
+
+    def line_code(self, e: dict, env: Env) -> Code:
+        """The cells of ``line(c, d)`` (or ``line(c, d, n)``: the first n of them), as a tuple."""
+        args = [self.gen(a, env) for a in e["args"]]
+        if not args[1].known and VARS in args[1].reads:
+            args[1] = self.guarded("_direction", args[1], e["args"][1])
+        lines = self.constant(self.layout.lines, "LINE")
+        c, d = args[0].unwrapped(), args[1]
+        cut = f"[:max(0, {args[2]})]" if len(args) > 2 else ""
+        if c.sure:
+            return joined(f"{lines}[{d}][{c}]{cut}", *args)
+        if c.plain:
+            return joined(f"({lines}[{d}][{c}]{cut} if {c} >= 0 else ())", *args)
+        return joined(f"_line({lines}[{d}], {c}){cut}", *args)
 
     # ---- cards ----
     def card_env(self, env: Env, card: Code) -> Env:
@@ -754,6 +870,10 @@ class ExprCompiler:
             return "values", Code(repr(values), items=values)
         if self.checked.what(lo) == C.GRID:
             return "values", Code("range(len(G.x))")
+        if self.checked.what(lo) == C.BOARD:
+            return "values", Code(f"range({self.layout.cells})")
+        if lo["node"] == "call" and lo["func"] == "line" and self.checked.what(lo) == C.BUILTIN:
+            return "values", self.line_code(lo, env)
         return "cards", self.gen(lo, env)
 
     def domain(self, d: dict, env: Env) -> tuple[str, Fn]:
@@ -762,10 +882,14 @@ class ExprCompiler:
 
     def g_comprehension(self, e, env):
         func, d = e["func"], e["domain"]
-        # An aggregate does not depend on the order of the players; a loop statement does.
-        kind, dom = ("values", Code("range(st.players)")) if d["players"] else self.domain_code(d, env)
+        ordered = func == "first" or e.get("while_") is not None
+        # An aggregate does not depend on the order of the players (but for 'first' and 'while');
+        # a loop statement does.
+        kind, dom = ("values", Code("range(st.players)")) if d["players"] and not ordered else self.domain_code(d, env)
         where = e["where"]
         unrolled = None
+        if ordered:
+            return self.ordered_aggregate(e, env, dom)
         if self.unrolling < UNROLL_NESTING:
             self.unrolling += 1
             try:
@@ -801,6 +925,33 @@ class ExprCompiler:
         if func in ("max", "min"):
             return joined(f"{func}(({body} {loop}{test}), default=0)", *parts)
         return joined(f"{func}({body} {loop}{test})", *parts)
+
+    def ordered_aggregate(self, e: dict, env: Env, dom: Code) -> Code:
+        """An aggregate with ``while`` (the run stops at the first item that fails it), or ``first``
+        (the body at the first item that passes ``where``, or none). The domain is not a zone."""
+        func = e["func"]
+        v = self.name("v", sure=True)
+        inner = with_local(env, e["var"], v)
+        body = self.gen(e["body"], inner)
+        parts = [dom, body]
+        if e.get("while_") is not None:
+            test = self.gen(e["while_"], inner)
+            parts.append(test)
+            dom = joined(f"_while(lambda {v}: {test}, {dom})", dom, test)
+        where = ""
+        if e["where"] is not None:
+            where_code = self.gen(e["where"], inner)
+            parts.append(where_code)
+            where = f" if ({where_code})"
+        loop = f"for {v} in {dom}"
+        if func == "first":
+            return joined(f"next(({body} {loop}{where}), {NO_VALUE})", *parts)
+        if func == "count":
+            cond = f"{where} and ({body})" if where else f" if {body}"
+            return joined(f"sum(1 {loop}{cond})", *parts)
+        if func in ("max", "min"):
+            return joined(f"{func}(({body} {loop}{where}), default=0)", *parts)
+        return joined(f"{func}({body} {loop}{where})", *parts)
 
     def unroll_cards(self, func: str, e: dict, env: Env, zone: Code) -> Code | None:
         """``sum(c.x for c in zone)`` over the few varieties the zone can hold, each term folded:

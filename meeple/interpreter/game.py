@@ -199,10 +199,10 @@ class Game:
         st.zones = [[0] * nv for _ in range(n_zone_slots)]
         for i, count in enumerate(self.const["cards"]):
             st.zones[st.zone_base[self.card_zone[i]]][i] += count
-        st.vars = [0] * sum(players if self.sym.vars[n]["per_player"] else 1 for n in self.layout.var_names)
+        st.vars = [0] * self.layout.var_slots(players)
         for i, name in enumerate(self.layout.var_names):  # in declaration order: a start value
             init = self.var_inits[i]  # may read earlier vars
-            count = players if self.sym.vars[name]["per_player"] else 1
+            count = self.layout.var_size(name, players)
             st.vars[st.var_base[i]:st.var_base[i] + count] = [init(st)] * count
         nvalues = len(self.layout.value_names)
         st.pos, st.place = [0] * nvalues, [0] * nvalues
@@ -265,7 +265,7 @@ class Game:
         if not (isinstance(st.players, int) and self.min_players <= st.players <= self.max_players):
             return f"players {st.players!r} (the game is for {self.min_players}..{self.max_players})"
         zone_slots = sum(st.players if z["per_player"] else 1 for z in self.sym.zones.values())
-        var_slots = sum(st.players if self.sym.vars[n]["per_player"] else 1 for n in self.layout.var_names)
+        var_slots = self.layout.var_slots(st.players)
         nv, nvalues = len(self.layout.variety_names), len(self.layout.value_names)
         checks = [
             ("zones", isinstance(st.zones, list) and len(st.zones) == zone_slots
@@ -366,6 +366,10 @@ class Game:
                 body = self.exprs.inline(define, [code_name(p) for p in params])
                 fn = self._queries[name] = self.exprs.function(body, params=params)
             return fn(st, *args)
+        if name in lay.cell_var_names:
+            if len(args) != 1:
+                raise TypeError(f"var '{name}' takes one cell")
+            return st.var(name, args[0])
         if name in sym.vars:
             i = lay.var_names.index(name)
             per = sym.vars[name]["per_player"]
@@ -404,11 +408,14 @@ class Game:
             "tracks": {t: st.tags[i][1:] for i, t in enumerate(self.layout.track_names)},
             "piece_tracks": {self.layout.value_names[p]: self.layout.track_names[self.layout.piece_track[p]]
                              for p in self.layout.piece_ids if self.layout.track_names},
-            "vars": {n: st.vars[st.var_base[i]:st.var_base[i] + (st.players if self.sym.vars[n]["per_player"]
-                                                                 else 1)]
+            "vars": {n: st.vars[st.var_base[i]:st.var_base[i] + self.layout.var_size(n, st.players)]
                      for i, n in enumerate(self.layout.var_names)},
             "outcome": st.outcome,
         }
+        if self.layout.board_name is not None:
+            lay = self.layout
+            doc["board"] = {"name": lay.board_name, "columns": lay.columns, "rows": lay.rows,
+                            "vars": {n: self._cell_values(n, doc["vars"][n]) for n in lay.cell_var_names}}
         if st.grid is not None:
             names = self.layout.variety_names
             doc["grid"] = [{"x": x, "y": y, "tile": names[v], "rotation": r,
@@ -420,6 +427,20 @@ class Game:
             if self.score is not None:
                 doc["scores"] = st.scores()
         return doc
+
+    def _cell_values(self, name: str, values: list) -> list:
+        """A per-cell var's values, for a drawing: none as None, a value by its name, a seat as
+        ``"seat N"``, a cell as ``"x,y"``; numbers and flags as they are."""
+        t = self.checked.var_types.get(name, "")
+        if t.startswith("kind:"):
+            return [None if v == NO_VALUE else self.value_name(v) for v in values]
+        if t == "player":
+            return [None if v == NO_VALUE else f"seat {v}" for v in values]
+        if t == "cell":
+            return [None if v == NO_VALUE else self.layout.cell_name(v) for v in values]
+        if t == "none":
+            return [None] * len(values)
+        return values
 
     def describe(self, st: State) -> str:
         obs = self.observe(st, None)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.dsl.checked import EDGE_NAMES, EDGES, Symbols
+from meeple.dsl.fold import fold
+from meeple.dsl.checked import DIRECTION_NAMES, DIRECTION_STEPS
 
 from .boards import TileShapes
 
@@ -56,9 +58,18 @@ class Layout:
                 column.append(value)
             self.attr_table[attr] = column
         self.zone_names = list(sym.zones)
-        # Per-tile vars live on the board; the others in ``State.vars``.
-        self.tile_var_names = [n for n, v in sym.vars.items() if v.get("grid")]
-        self.var_names = [n for n, v in sym.vars.items() if not v.get("grid")]
+        # A board of cells: a cell is the number y * columns + x.
+        self.board_name, self.columns, self.rows = None, 0, 0
+        for name, b in sym.boards.items():
+            def known(e: dict) -> int:
+                return fold(e, lambda n: params.get(n["id"]))
+            self.board_name, self.columns, self.rows = name, known(b["columns"]), known(b["rows"])
+            assert [self.value_id[d] for d in DIRECTION_NAMES] == list(range(8))  # Symbols puts them first
+        self.cells = self.columns * self.rows
+        # Per-tile vars live on the grid; the others in ``State.vars`` (a per-cell var: one slot per cell).
+        self.tile_var_names = [n for n, v in sym.vars.items() if v.get("grid") and v["grid"] not in sym.boards]
+        self.var_names = [n for n, v in sym.vars.items() if n not in self.tile_var_names]
+        self.cell_var_names = [n for n in self.var_names if sym.vars[n].get("grid")]
         self.shapes: TileShapes | None = None
         if sym.grids:
             grid = next(iter(sym.grids.values()))
@@ -70,18 +81,54 @@ class Layout:
         # the number of players and compiled code can name them by a constant.
         self.shared_zone_slot = {n: i for i, n in enumerate(n for n in self.zone_names
                                                              if not sym.zones[n]["per_player"])}
-        self.shared_var_slot = {n: i for i, n in enumerate(n for n in self.var_names
-                                                           if not sym.vars[n]["per_player"])}
+        self.shared_var_slot: dict[str, int] = {}
+        self.shared_var_slots = 0
+        for n in self.var_names:
+            if not sym.vars[n]["per_player"]:
+                self.shared_var_slot[n] = self.shared_var_slots
+                self.shared_var_slots += self.var_size(n, 1)
         self.grid_names = list(sym.grids)
+        self.neighbours, self.lines = board_tables(self.columns, self.rows)
+
+    def var_size(self, name: str, players: int) -> int:
+        """How many slots of ``State.vars`` the var ``name`` takes: one, one per player, or one per cell."""
+        v = self.sym.vars[name]
+        return players if v["per_player"] else self.cells if v.get("grid") else 1
+
+    def var_slots(self, players: int) -> int:
+        return sum(self.var_size(n, players) for n in self.var_names)
+
+    def cell_name(self, c: int) -> str:
+        """A cell as actions and records write it: ``x,y``."""
+        return f"{c % self.columns},{c // self.columns}" if 0 <= c < self.cells else "none"
 
     def bases(self, players: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Where each zone's and each var's slots start in a state (declaration order)."""
-        return (_bases(self.zone_names, self.shared_zone_slot, players),
-                _bases(self.var_names, self.shared_var_slot, players))
+        return (_bases(self.zone_names, self.shared_zone_slot, players, len(self.shared_zone_slot)),
+                _bases(self.var_names, self.shared_var_slot, players, self.shared_var_slots))
 
 
-def _bases(names: list[str], shared: dict[str, int], players: int) -> tuple[int, ...]:
-    out, base = [], len(shared)
+def board_tables(columns: int, rows: int) -> tuple[tuple, tuple]:
+    """For each direction, each cell's neighbour that way (-1 past the edge), and the cells of
+    the line from it that way up to the edge (the cell itself not among them)."""
+    neighbours, lines = [], []
+    for dx, dy in DIRECTION_STEPS:
+        nb, ln = [], []
+        for c in range(columns * rows):
+            x, y = c % columns, c // columns
+            cells = []
+            while 0 <= x + dx < columns and 0 <= y + dy < rows:
+                x, y = x + dx, y + dy
+                cells.append(y * columns + x)
+            nb.append(cells[0] if cells else -1)
+            ln.append(tuple(cells))
+        neighbours.append(tuple(nb))
+        lines.append(tuple(ln))
+    return tuple(neighbours), tuple(lines)
+
+
+def _bases(names: list[str], shared: dict[str, int], players: int, shared_slots: int) -> tuple[int, ...]:
+    out, base = [], shared_slots
     for n in names:
         if n in shared:
             out.append(shared[n])

@@ -13,12 +13,14 @@ from typing import Any, Callable, Optional
 
 from . import capacity
 from .code import VARS, local, name
-from .expressions import TILE, Env, ExprCompiler, Fn, _seat_of
+from .expressions import TILE, Env, ExprCompiler, Fn, _seat_of, _set_cell
 from .statements import END_TEST, StatementWriter
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
 from meeple.dsl.checked import BUILTIN, CURRENT, DEFINE, GRID, GRID_COUNT, ROUTE, TILE_VAR, VAR, ZONE, CheckedGame
 from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.dsl.checked import BOARD as BOARD_NAME
+from meeple.dsl.checked import CELLS
 from meeple.dsl.walk import names, same
 from meeple.dsl.walk import nodes as walk_nodes
 from meeple.dsl.walk import span
@@ -144,6 +146,9 @@ class ProgramBuilder:
         settled = s["where"] is not None and not mentions(s["where"], {s["var"]})
         test = ["    return True"] if s["where"] is None else [f"    if {x.gen(s['where'], inner)}:",
                                                              "        return True"]
+        if s.get("while_") is not None:  # tested first: once it fails, the loop is over
+            test = [f"    if not {x.gen(s['while_'], inner)}:", f"        L[{index_slot}] = len(_items)",
+                    "        return False", *test]
         if settled:
             test += [f"    L[{index_slot}] = len(_items)", "    return False"]
         has_next = x.statements([f"_items = L[{items_slot}]", f"while L[{index_slot}] < len(_items):",
@@ -162,7 +167,11 @@ class ProgramBuilder:
         names = self.layout.value_names
         is_player = s["domain"]["players"]
 
+        shown = self.shown_as(s["domain"], kind)
+
         def outcome_name(v: int) -> str:
+            if shown == "cell":
+                return self.layout.cell_name(v)
             return f"seat {v}" if is_player or kind != "values" else (names[v] if 0 <= v < len(names) and
                                                                       not _is_range(s) else str(v))
         self.emit(CHANCE, RandomPick(s["target"], values, self.setter(s, env), outcome_name),
@@ -185,6 +194,12 @@ class ProgramBuilder:
                 st.grid.tv[k][t] = v
             return set_tile_var
         vi = self.layout.var_names.index(name)
+        if name in self.layout.cell_var_names:
+            base, cell = self.layout.shared_var_slot[name], self.x.compile(s["index"], env)
+
+            def set_cell_var(st, v):
+                _set_cell(st.vars, base, cell(st), v, name)
+            return set_cell_var
         if s["index"] is None:
             def set_var(st, v):
                 st.vars[st.var_base[vi]] = v
@@ -304,6 +319,9 @@ class ProgramBuilder:
         lo = d["lo"]
         if self.x.checked.what(lo) == GRID:
             return "tile"
+        if self.x.checked.what(lo) == BOARD_NAME or (lo["node"] == "call" and
+                                                     self.x.checked.types.get(id(lo)) == CELLS):
+            return "cell"
         return "card" if kind == "cards" else "value"
 
     def value_text(self, shown_as: str, v: int, square: tuple[int, int] | None) -> str:
@@ -313,6 +331,8 @@ class ProgramBuilder:
             return f"{square[0]},{square[1]}" if square else str(v)
         if shown_as == "card":
             return self.layout.variety_names[v]
+        if shown_as == "cell":
+            return self.layout.cell_name(v)
         if shown_as == "value" and 0 <= v < len(self.layout.value_names):
             return self.layout.value_names[v]
         return "none" if shown_as == "value" and v == NO_VALUE else str(v)

@@ -395,13 +395,15 @@ class State:
             vec[i] = counts.get(v, 0)
         self._legal = None
 
-    def var(self, name: str, seat: Optional[int] = None) -> Any:
-        """The value of var ``name`` (of ``seat``, for a var per player), as the rules hold it:
-        a number, true/false, a seat, or a value's number (``game.value_name`` names it)."""
+    def var(self, name: str, seat: Any = None) -> Any:
+        """The value of var ``name`` (of ``seat``, for a var per player; of the cell ``seat``, a
+        number or ``(x, y)``, for a var per cell), as the rules hold it: a number, true/false, a
+        seat, a cell's number, or a value's number (``game.value_name`` names it)."""
         return self.vars[self._var_slot(name, seat)]
 
-    def set_var(self, name: str, value: Any, seat: Optional[int] = None) -> None:
-        """Set var ``name`` (of ``seat``, for a var per player); a value of a kind may be given by name."""
+    def set_var(self, name: str, value: Any, seat: Any = None) -> None:
+        """Set var ``name`` (of ``seat``, for a var per player or per cell, as ``var`` takes it); a
+        value of a kind may be given by name."""
         if isinstance(value, str):
             value = self.game.layout.value_id[value]
         self.vars[self._var_slot(name, seat)] = value
@@ -426,7 +428,15 @@ class State:
         lay = self.game.layout
         if name not in lay.var_names:
             raise KeyError(f"{self.game.title} has no var '{name}' (per-tile vars are read on the grid)")
-        return self.var_base[lay.var_names.index(name)] + self._seat_part(self.game.sym.vars[name], name, seat)
+        decl = self.game.sym.vars[name]
+        if name in lay.cell_var_names:
+            if isinstance(seat, tuple) and len(seat) == 2 and 0 <= seat[0] < lay.columns and 0 <= seat[1] < lay.rows:
+                seat = seat[1] * lay.columns + seat[0]
+            if not (isinstance(seat, int) and 0 <= seat < lay.cells):
+                raise ValueError(f"'{name}' is per cell: give a cell of the board, a number 0..{lay.cells - 1} "
+                                 f"or (x, y)")
+            return self.var_base[lay.var_names.index(name)] + seat
+        return self.var_base[lay.var_names.index(name)] + self._seat_part(decl, name, seat)
 
     def _seat_part(self, decl: dict, name: str, seat: Optional[int]) -> int:
         if decl["per_player"] != (seat is not None):

@@ -103,6 +103,10 @@ class StatementWriter:
         value = x.gen(s["value"], env)
         if name == "current":
             line = f"st.current = _seat_of({value}, st.players)"
+        elif name in lay.cell_var_names:
+            base, cell = lay.shared_var_slot[name], x.gen(s["index"], env).unwrapped()
+            line = f"st.vars[{base} + {cell}] = {self.kept(value)}" if cell.sure else \
+                f"_set_cell(st.vars, {base}, {cell}, {self.kept(value)}, {name!r})"
         elif name in lay.var_names and s["index"] is None:
             line = f"st.vars[st.var_base[{lay.var_names.index(name)}]] = {self.kept(value)}"
         elif name in lay.var_names:
@@ -144,6 +148,8 @@ class StatementWriter:
         else:
             items = values.text
         out: list[Any] = [f"for L[{var_slot}] in {items}:"]
+        if s.get("while_") is not None:
+            out += [f"    if not {x.gen(s['while_'], inner)}:", "        break"]
         if s["where"] is not None:
             # A test that does not look at the loop variable, once false, stays false: the loop ends.
             settled = s["var"] not in names(s["where"])

@@ -188,7 +188,8 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     from rich.table import Table
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
-             "tracks", "piece_tracks", "vars", "outcome", "winners", "scores"}
+             "tracks", "piece_tracks", "vars", "outcome", "winners", "scores", "board"}
+    cells = obs.get("board") if isinstance(obs.get("board"), dict) else None
     board = view is not None and view.active and obs.get("grid") is not None
     if board:
         known.add("grid")
@@ -233,7 +234,13 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
                 t.add_row(name, _cards(content))
         console.print(t)
 
+    if cells is not None:
+        from rich.markup import escape
+        for line in board_of_cells(cells, spots):
+            console.print(escape(line), highlight=False)
     for name, values in (obs.get("vars") or {}).items():
+        if cells is not None and name in (cells.get("vars") or {}):
+            continue  # drawn on the board
         if isinstance(values, list) and len(values) == obs.get("players") and len(values) > 1:
             console.print(f"{name}: " + ", ".join(f"seat {i}: {shown(name, v)}" for i, v in enumerate(values)))
         else:
@@ -244,6 +251,58 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
             console.print(f"{key}: {value}")
     if board:
         render_board(obs, console, view, spots)
+
+
+def cell_label(value: Any, var: str) -> str:
+    """What stands on a cell, as the observation gives a per-cell var: a player's seat number, a
+    value's name, a number, or the var's initial for true; "" for nothing (none, false, 0)."""
+    if value is None or value is False or value == 0:
+        return ""
+    if value is True:
+        return var[:1]
+    if isinstance(value, str) and value.startswith("seat "):
+        return value[5:]
+    return str(value)
+
+
+def board_of_cells(board: dict[str, Any], spots: Any = ()) -> list[str]:
+    """A board of cells as text: row y = rows-1 at the top, x growing to the right, the
+    coordinates around it; each cell shows what its per-cell vars hold (several joined by "/"),
+    "." an empty cell, "+" an empty cell a move of yours can take (``spots``: (x, y) pairs)."""
+    columns, rows = board.get("columns", 0), board.get("rows", 0)
+    values = board.get("vars") or {}
+    if not (isinstance(columns, int) and isinstance(rows, int)) or columns * rows <= 0:
+        return []
+    spots = set(spots)
+    labels = {}
+    for c in range(columns * rows):
+        parts = [cell_label(v[c], name) for name, v in values.items() if isinstance(v, list) and c < len(v)]
+        labels[c] = "/".join(p for p in parts if p)
+    width = max([len(str(columns - 1)), *(len(t) for t in labels.values())])
+    side = len(str(rows - 1))
+    head = " " * (side + 2) + " ".join(str(x).rjust(width) for x in range(columns))
+    names = ", ".join(values) or "nothing"
+    out = [f"{board.get('name', 'board')}: {columns} × {rows} cells, showing {names}"
+           + ("; + marks a cell you can take" if spots else ""), head]
+    for y in reversed(range(rows)):
+        row = []
+        for x in range(columns):
+            text = labels[y * columns + x] or ("+" if (x, y) in spots else ".")
+            row.append(text.rjust(width))
+        out.append(f"{str(y).rjust(side)}  " + " ".join(row) + f"  {y}")
+    out.append(head)
+    return out
+
+
+def cell_spots(legal: list) -> list[tuple[int, int]]:
+    """The cells ``x,y`` that the legal actions' texts name."""
+    found = set()
+    for a in legal:
+        for word in getattr(a, "text", "").split():
+            x, comma, y = word.partition(",")
+            if comma and x.isdigit() and y.isdigit():
+                found.add((int(x), int(y)))
+    return sorted(found)
 
 
 def render_board(obs: dict[str, Any], console: Any, view: Any, spots: Any = ()) -> None:
@@ -352,7 +411,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
         console.rule(f"your move (seat {seat})")
         label = state.decision() or ""
         places = placements(legal)
-        spots = sorted({(p.x, p.y) for p in places})
+        spots = sorted({(p.x, p.y) for p in places}) or (cell_spots(legal) if game.layout.board_name else [])
         render_observation(state.observation(seat), seat, console, view, spots, plain)
         if places and view is not None:
             render_tiles(places, console, view)
