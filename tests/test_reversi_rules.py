@@ -9,6 +9,7 @@ top row is y = 7, the left column x = 0; ``x`` is a disc of seat 0 (black), ``o`
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -275,3 +276,15 @@ def test_against_openspiel_when_it_is_installed(g):
 def test_cells_map_to_openspiel_actions_and_back():
     assert all(from_cell(*to_cell(a)) == a for a in range(64))
     assert to_cell(0) == (0, 7) and to_cell(63) == (7, 0)
+
+
+def test_rules_doc_quotes_the_rules_file():
+    """docs/rules/reversi.md quotes reversi.rules: every quoted line is in it, every test it names exists."""
+    doc = (RULES.parents[1] / "docs" / "rules" / "reversi.md").read_text()
+    rules = {" ".join(line.split()) for line in RULES.read_text().splitlines()}
+    quoted = [" ".join(line.split()) for block in re.findall(r"```\n(.*?)```", doc, flags=re.DOTALL)
+              for line in block.splitlines()]
+    missing = [q for q in quoted if q and q not in rules]
+    assert not missing, missing
+    named = set(re.findall(r"`(test_\w+)`", doc))
+    assert named and all(name in globals() for name in named), named - set(globals())

@@ -970,6 +970,7 @@ class Checker:
                 if id(e) not in self.domain_nodes:
                     self.error(e, "line(...) is a row of cells, to loop over: for x in line(c, d) { ... }, "
                                   "count(... for x in line(c, d))", path)
+                    result = ANY  # (said once: not again by what takes it)
                 if len(args) == 2:
                     want = want[:2]
             if len(args) != len(want):
