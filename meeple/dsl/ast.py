@@ -239,6 +239,15 @@ class Move(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class MoveTo(Node):
+    """``move piece to progress``: the piece is put at that progress along its track (0: back
+    to the start, or to its player's reserve)."""
+
+    piece: Expr
+    to: Expr
+
+
+@dataclass(frozen=True, slots=True)
 class MoveAll(Node):
     """``move all from source to dest``: every card of one zone into another."""
 
@@ -364,7 +373,7 @@ class EndGame(Node):
     no_winner: bool
 
 
-Stmt = Union[Let, Set, SetRandom, If, For, Move, MoveAll, MoveCards, Deal, Refill, Choose, Place, ChooseOne,
+Stmt = Union[Let, Set, SetRandom, If, For, Move, MoveTo, MoveAll, MoveCards, Deal, Refill, Choose, Place, ChooseOne,
              Run, EndGame]
 
 
@@ -419,15 +428,22 @@ class Track(Node):
     spaces: Expr
     tiles: list[TileCount]
     fixed: list[FixedTag] = field(default_factory=list)  # (since 0.2: left out of the IR when empty)
+    loop: bool = False  # ``circuit``: after the last space comes the first (since 0.3)
 
 
 @dataclass(frozen=True, slots=True)
 class Pieces(Node):
-    """``pieces kind on track { values }``: one piece per value, all on the start."""
+    """``pieces kind on track { values }``: one piece per value, all on the start. ``per player``:
+    each player has a piece of each name (``a`` of seat 2 is the value ``a_2``), in reserve at the
+    start; ``entering`` gives each seat's entry space (its piece at ``pos`` 1 stands there), and
+    ``home`` the spaces of each seat's own home stretch, after a whole lap."""
 
     name: Ident
     track: Ident
     values: list[Ident]
+    per_player: bool = False  # (since 0.3, as the fields below: left out of the IR when so)
+    entering: list[Expr] = field(default_factory=list)
+    home: Optional[Expr] = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -220,9 +220,14 @@ class Checker:
                     seen[name], first[name] = what, d
         for key in ("enums", "pieces"):
             for i, d in enumerate(self.ir[key]):
-                for j, v in enumerate(d["values"]):
-                    path = f"$.{key}[{i}].values[{j}]"
+                values = d["values"]
+                if d.get("per_player") and self.sym.kinds.get(d["name"]) is not None and \
+                        self.sym.piece_kinds.get(d["name"]) == d["track"]:
+                    values = self.sym.kinds[d["name"]]  # a_0 b_0 a_1 ...: the names the rules use
+                for j, v in enumerate(values):
+                    path = f"$.{key}[{i}].values[{j % max(1, len(d['values']))}]"
                     at = span(d, "values")
+                    j = j % max(1, len(d["values"]))
                     node = at_span(at[j]) if at and j < len(at) else d
                     if v in seen:
                         self.error(node, f"value '{v}' clashes with the {seen[v]} of the same name", path,
@@ -436,6 +441,37 @@ class Checker:
                            f"$.pieces[{i}]", "track")
             if len(set(p["values"])) != len(p["values"]):
                 self.error(p, f"pieces '{p['name']}' lists a piece twice", f"$.pieces[{i}]")
+            self.piece_shape(p, f"$.pieces[{i}]")
+
+    def piece_shape(self, p: dict, path: str) -> None:
+        """``per player``, ``entering at`` and ``home`` of a pieces declaration."""
+        track = self.sym.tracks.get(p["track"])
+        entering, home = p.get("entering", []), p.get("home")
+        if not p.get("per_player"):
+            for what, there in (("entering at", entering), ("home", home)):
+                if there:
+                    self.error(p, f"'{what}' is for pieces per player: write 'pieces {p['name']} on {p['track']} "
+                                  f"per player {{ ... }}'", path, "name")
+            return
+        spaces = self.const(track["spaces"]) if track is not None else None
+        seats = self.ir["players"]["hi"] if isinstance(self.ir.get("players"), dict) else 1
+        if entering:
+            if track is not None and not track.get("loop"):
+                self.error(entering[0], f"players enter at spaces of their own on a circuit: declare "
+                                        f"'circuit {p['track']} {{ ... }}' instead of 'track'", f"{path}.entering[0]")
+            if len(entering) < seats:
+                self.error(entering[-1], f"'entering at' gives {len(entering)} space(s), one for each seat: the "
+                                         f"game may have {seats} players", f"{path}.entering")
+            for k, e in enumerate(entering):
+                at = f"{path}.entering[{k}]"
+                self.expect(e, self.expr(e, {}, at), {INT}, "an entry space", at)
+                space = self.const(e)
+                if space is None:
+                    self.error(e, "an entry space must be a number or made of params", at)
+                elif spaces is not None and not 1 <= space <= spaces:
+                    self.error(e, f"track '{p['track']}' has spaces 1..{spaces}: no space {space} to enter at", at)
+        if home is not None:
+            self.count(home, f"{path}.home", MAX_SPACES, "spaces of a home stretch")
 
     def check_cards(self) -> None:
         total = 0
@@ -582,6 +618,12 @@ class Checker:
                 tags = self.sym.tags.get(self.sym.piece_kinds.get(t[5:], ""), self.sym.all_tags())
                 if tag not in tags:
                     self.error(s, f"unknown tag '{tag}'{self.suggest(tag, tags)}", path, "stop_at")
+        elif node == "move_to":
+            t = self.expr(s["piece"], scope, f"{path}.piece")
+            if t != ANY and not self.is_piece(t):
+                self.error(s["piece"], f"'move ... to' needs a piece, not {_show(t)}", f"{path}.piece")
+            self.expect(s["to"], self.expr(s["to"], scope, f"{path}.to"), {INT}, "where the piece goes",
+                        f"{path}.to")
         elif node == "move_all":
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")

@@ -53,8 +53,8 @@ def reserved_words() -> frozenset[str]:
 
 # Terminals that start a declaration: never inside a block (so one there means a '}' is missing).
 DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "GAME", "PLAYERS", "MAX_STEPS", "PARAM", "ENUM", "TRACK",
-                      "PIECES", "GRID", "BOARD", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN", "PHASE",
-                      "SCORE", "TIEBREAK", "REPORT", "INVARIANT"}
+                      "PIECES", "GRID", "BOARD", "CIRCUIT", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN",
+                      "PHASE", "SCORE", "TIEBREAK", "REPORT", "INVARIANT"}
 STATEMENT_STARTS = {"LET", "SET", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL", "RUN"}
 _reserved_seen: list[Token] = []  # names that are keywords, found while lexing the current text
 
@@ -667,7 +667,16 @@ class ToAst:
             self.problems.append(Diagnostic(self.file, f"track '{k[0]}' has a second 'tiles {{ }}': write all "
                                             f"its tiles in one", at.line, at.col, at.end_line, at.end_col))
         fixed = [x for x in k[2:] if isinstance(x, A.FixedTag)]
-        return self._decl(A.Track(_ident(k[0]), k[1], tiles, fixed, span=_span(meta)))
+        loop = isinstance(c[0], Token) and c[0].type == "CIRCUIT"
+        return self._decl(A.Track(_ident(k[0]), k[1], tiles, fixed, loop=loop, span=_span(meta)))
+
+    circuit_decl = track_decl
+
+    def entering(self, meta, c):
+        return ("entering", _kept(c))
+
+    def home(self, meta, c):
+        return ("home", _kept(c)[0])
 
     def fixed_tag(self, meta, c):
         k = _kept(c)
@@ -681,7 +690,10 @@ class ToAst:
 
     def pieces_decl(self, meta, c):
         k = _kept(c)
-        return self._decl(A.Pieces(_ident(k[0]), _ident(k[1]), [_ident(t) for t in k[2:]], span=_span(meta)))
+        parts = dict(x for x in k if isinstance(x, tuple))
+        names = [_ident(t) for t in k[2:] if isinstance(t, Token)]
+        return self._decl(A.Pieces(_ident(k[0]), _ident(k[1]), names, per_player=any(x is True for x in k),
+                                   entering=parts.get("entering", []), home=parts.get("home"), span=_span(meta)))
 
     def per_player(self, meta, c):
         return True
@@ -820,6 +832,13 @@ class ToAst:
         k = _kept(c)
         stop = _ident(k[2]) if len(k) > 2 else None
         return A.Move(k[0], k[1], stop, span=_span(meta))
+
+    def card_name(self, meta, c):
+        return Token.new_borrow_pos("NAME", str(c[0]), c[0])
+
+    def move_to_stmt(self, meta, c):
+        k = _kept(c)
+        return A.MoveTo(k[0], k[1], span=_span(meta))
 
     def move_all_stmt(self, meta, c):
         k = _kept(c)

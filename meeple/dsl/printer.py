@@ -65,7 +65,7 @@ _COMMENT = re.compile(r"#[^\n]*")
 # and the lines inside structural braces.
 LINES = {"route_clause", "variety", "option", "tiles"}
 # Nodes whose braces hold a line for each child (a block's braces always do).
-STRUCTURAL = {"track_decl", "route_decl", "cards_decl", "choose_one_stmt"}
+STRUCTURAL = {"track_decl", "circuit_decl", "route_decl", "cards_decl", "choose_one_stmt"}
 # Words that start a clause of a statement: a kept line break may stand before them.
 CLAUSE_WORDS = {"BY", "FROM", "TO", "KEEPING", "RESHUFFLING", "WHERE", "STOPPING", "ONTO", "WITHIN", "MATCHING",
                 "JOINING", "AS"}
@@ -136,7 +136,7 @@ def _own_line(node: Tree, child: Node) -> bool:
     """Does ``child``, inside the braces of the structural ``node``, start a line?"""
     if isinstance(child, Token):
         return child.type == "SPACES"  # track: spaces N
-    return node.data != "track_decl" or child.data in ("tiles", "fixed_tag")
+    return node.data not in ("track_decl", "circuit_decl") or child.data in ("tiles", "fixed_tag")
 
 
 def _space(node: Tree, prev: Token, nxt: Token) -> str:

@@ -43,6 +43,8 @@ BUILTINS: dict[str, tuple[tuple[str, ...], str]] = {
     "joined": ((TILE, EDGE, EDGE), BOOL),
     "includes": ((EDGES, EDGE), BOOL),
     "seat": ((INT,), PLAYER),
+    "owner": (("piece",), PLAYER),
+    "space": (("piece",), INT),
     "cell": ((BOARD, INT, INT), CELL),
     "line": ((CELL, DIRECTION, INT), CELLS),  # the third argument may be left out
 }
@@ -67,7 +69,7 @@ ROUTE_CLAUSES: dict[str, tuple[tuple[str, ...], str]] = {
 KEYWORD_NAMES = {"players": INT, "current": PLAYER}
 # Built-in names added after rules files were out there: a game may still declare one, and its
 # own declaration then hides the built-in (a file that declared 'line' keeps working).
-LATER_BUILTINS = {"tagged", "seat", "cell", "line", "first"}
+LATER_BUILTINS = {"tagged", "seat", "cell", "line", "first", "owner", "space"}
 
 
 def kind_type(name: str) -> str:
@@ -81,6 +83,7 @@ class Symbols:
     params: dict[str, dict] = field(default_factory=dict)
     kinds: dict[str, list[str]] = field(default_factory=dict)       # enum or piece kind → values
     piece_kinds: dict[str, str] = field(default_factory=dict)       # piece kind → track
+    piece_owner: dict[str, int] = field(default_factory=dict)       # a piece of a kind per player → its seat
     value_kind: dict[str, str] = field(default_factory=dict)        # value name → its kind
     tracks: dict[str, dict] = field(default_factory=dict)
     tags: dict[str, set[str]] = field(default_factory=dict)         # track → tags
@@ -122,6 +125,13 @@ def attr_type(value: Any, value_kind: dict[str, str]) -> str:
     return kind_type(value_kind[value]) if value in value_kind else NONE
 
 
+def seats(ir: dict) -> int:
+    """How many seats the game may have (its most players), 1 if it does not say or says nonsense."""
+    p = ir.get("players")
+    hi = p.get("hi") if isinstance(p, dict) else None
+    return hi if isinstance(hi, int) and not isinstance(hi, bool) and 1 <= hi <= 16 else 1
+
+
 def collect(ir: dict) -> Symbols:
     """The symbol table of an IR document (assumed schema-valid). Duplicates keep the first."""
     s = Symbols()
@@ -143,7 +153,12 @@ def collect(ir: dict) -> Symbols:
         s.tracks.setdefault(t["name"], t)
         s.tags.setdefault(t["name"], {tc["tag"] for tc in t["tiles"]} | {f["tag"] for f in t.get("fixed", ())})
     for p in ir["pieces"]:
-        s.kinds.setdefault(p["name"], p["values"])
+        values = p["values"]
+        if p.get("per_player"):  # each seat's pieces, seat by seat: a_0 b_0 a_1 b_1 ...
+            values = [f"{v}_{seat}" for seat in range(seats(ir)) for v in p["values"]]
+            if p["name"] not in s.kinds:
+                s.piece_owner.update((v, i // len(p["values"])) for i, v in enumerate(values))
+        s.kinds.setdefault(p["name"], values)
         s.piece_kinds.setdefault(p["name"], p["track"])
     for kind, values in s.kinds.items():
         for v in values:

@@ -67,7 +67,8 @@ BUILTIN_CODE = {
     "joined": "_joined(G, {0}, {1}, {2})",
     "includes": "(({0}) >> {1} & 1 == 1)",
 }
-PIECE_ARG = {"pos", "finished", "place"}  # their argument indexes a list: none (-1) would read the last
+# Their argument indexes a list: none (-1) would read the last.
+PIECE_ARG = {"pos", "finished", "place", "owner", "space"}
 # Tile queries written out in place when the tile is a plain name (read twice at no cost):
 # "no tile" (-1) gives 0, -1 or false as the helper functions above would.
 TILE_INLINE = {
@@ -190,6 +191,18 @@ def _move_piece(st: Any, tracks: dict, p: int, steps: int, stop_tag: Any) -> Non
     if track is None:  # none: a card without the attribute, a var never set
         raise RuleRuntimeError("the piece to move is none here: a card's attribute or a var names no piece")
     st.move_piece(p, track, steps, stop_tag)
+
+
+def _move_piece_to(st: Any, tracks: dict, p: int, to: int) -> None:
+    """``move p to n``: the piece put at progress ``n`` (0: the start, or its player's reserve)."""
+    track = tracks.get(p)
+    if track is None:
+        raise RuleRuntimeError("the piece to move is none here: a card's attribute or a var names no piece")
+    st.move_piece(p, track, to - st.pos[p], None)
+
+
+def _space(st: Any, tracks: dict, p: int) -> int:
+    return st.space_of(p, st.pos[p], tracks[p])
 
 
 def _move_all(a: list[int], b: list[int]) -> None:
@@ -328,7 +341,8 @@ HELPERS: dict[str, Callable] = {
     "_move_cards": _move_cards, "_reshuffled": reshuffled, "_at_most_chosen": at_most_chosen, "_tagged": _tagged,
     "_seat_number": _seat_number, "_cell_value": _cell_value, "_set_cell": _set_cell, "_cell": _cell,
     "_direction": _direction,
-    "_cell_col": _cell_col, "_cell_row": _cell_row, "_cell_next": _cell_next, "_line": _line,
+    "_move_piece_to": _move_piece_to, "_space": _space, "_cell_col": _cell_col, "_cell_row": _cell_row,
+    "_cell_next": _cell_next, "_line": _line,
     "_while": itertools.takewhile}
 
 
@@ -617,6 +631,11 @@ class ExprCompiler:
             args[0] = self.guarded("_piece", args[0], e["args"][0])  # a var, an attribute, at_place: none?
         if func in PLAIN_RESULT:
             return subscript(PLAIN_RESULT[func], args[0])
+        if func == "owner":
+            owners = tuple(lay.piece_owner.get(v, NO_VALUE) for v in range(len(lay.value_names)))
+            return joined(f"{self.constant(owners, 'OWNER')}[{args[0]}]", args[0])
+        if func == "space":
+            return joined(f"_space(st, {self.constant(dict(lay.piece_track), 'tracks')}, {args[0]})", args[0])
         if func in BUILTIN_CODE:
             return joined(BUILTIN_CODE[func].format(*args), *args)
         if func in ("min", "max"):
@@ -867,6 +886,9 @@ class ExprCompiler:
         lo = d["lo"]
         if self.checked.what(lo) == C.KIND:
             values = tuple(self.layout.kind_values[lo["id"]])
+            per_seat = self.layout.seat_pieces.get(lo["id"])
+            if per_seat:  # the pieces of the seats in this game
+                return "values", Code(f"{self.constant(values, 'PIECES')}[:st.players * {per_seat}]")
             return "values", Code(repr(values), items=values)
         if self.checked.what(lo) == C.GRID:
             return "values", Code("range(len(G.x))")

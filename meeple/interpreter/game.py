@@ -398,7 +398,9 @@ class Game:
         return out
 
     def observe(self, st: State, seat: Optional[int]) -> dict[str, Any]:
-        pieces = {self.layout.value_names[p]: st.pos[p] for p in self.layout.piece_ids}
+        lay = self.layout
+        present = [p for p in lay.piece_ids if lay.piece_owner.get(p, 0) < st.players]  # (not absent seats')
+        pieces = {lay.value_names[p]: st.pos[p] for p in present}
         doc: dict[str, Any] = {
             "seat": seat, "players": st.players, "current": st.current, "turn": st.turns,
             "to_move": st.current_player(), "decision": st.decision(),
@@ -407,13 +409,20 @@ class Game:
                        for i, t in enumerate(self.layout.track_names)},
             "tracks": {t: st.tags[i][1:] for i, t in enumerate(self.layout.track_names)},
             "piece_tracks": {self.layout.value_names[p]: self.layout.track_names[self.layout.piece_track[p]]
-                             for p in self.layout.piece_ids if self.layout.track_names},
+                             for p in present if self.layout.track_names},
             "vars": {n: st.vars[st.var_base[i]:st.var_base[i] + self.layout.var_size(n, st.players)]
                      for i, n in enumerate(self.layout.var_names)},
             "outcome": st.outcome,
         }
+        shaped = [p for p in present if lay.track_loop[lay.piece_track[p]] or p in lay.piece_home]
+        if shaped:  # circuits and home stretches: where each piece stands, besides its progress
+            doc["circuits"] = [t for t, loop in zip(lay.track_names, lay.track_loop) if loop]
+            doc["piece_spaces"] = {lay.value_names[p]: st.space_of(p, st.pos[p], lay.piece_track[p]) for p in shaped}
+            doc["home_stretch"] = {lay.value_names[p]: [st.pos[p] - st.track_length[lay.piece_track[p]],
+                                                        lay.piece_home[p]]
+                                   for p in shaped if lay.piece_home.get(p) and not st.place[p]
+                                   and st.pos[p] > st.track_length[lay.piece_track[p]]}
         if self.layout.board_name is not None:
-            lay = self.layout
             doc["board"] = {"name": lay.board_name, "columns": lay.columns, "rows": lay.rows,
                             "vars": {n: self._cell_values(n, doc["vars"][n]) for n in lay.cell_var_names}}
         if st.grid is not None:

@@ -32,6 +32,22 @@ class Layout:
                 ids.append(self.value_id[v])
             self.kind_values[kind] = ids
         self.piece_ids = [self.value_id[v] for k in sym.piece_kinds for v in sym.kinds[k]]
+        # Pieces per player: each one's seat, entry space (where progress 1 stands) and home stretch.
+        self.piece_owner = {self.value_id[v]: seat for v, seat in sym.piece_owner.items()}
+        self.piece_entry: dict[int, int] = {}
+        self.piece_home: dict[int, int] = {}
+        self.seat_pieces: dict[str, int] = {}  # a kind per player → its pieces per seat
+        for p in ir["pieces"]:
+            if not p.get("per_player") or sym.piece_kinds.get(p["name"]) != p["track"]:
+                continue
+            self.seat_pieces[p["name"]] = len(p["values"])
+            entries = [fold(e, lambda n: params.get(n["id"])) for e in p.get("entering", [])]
+            home = fold(p["home"], lambda n: params.get(n["id"])) if p.get("home") is not None else 0
+            for v in sym.kinds[p["name"]]:
+                vid, seat = self.value_id[v], sym.piece_owner[v]
+                self.piece_entry[vid] = entries[seat] if seat < len(entries) else 1
+                self.piece_home[vid] = home
+        self.track_loop = [bool(t.get("loop")) for t in sym.tracks.values()]
         self.piece_track: dict[int, int] = {}
         self.track_names = list(sym.tracks)
         for kind, track in sym.piece_kinds.items():

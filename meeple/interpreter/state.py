@@ -285,21 +285,41 @@ class State:
 
     def move_piece(self, piece: int, track: int, steps: int, stop_tag: Optional[str]) -> None:
         """Move forward (or back, never behind the start) ``steps`` spaces; stop on the first
-        space tagged ``stop_tag`` entered; crossing the last space puts it on the podium."""
+        space tagged ``stop_tag`` entered; crossing the last space of its way (the track's last,
+        or the last of its home stretch) puts it on the podium, which never happens on a circuit
+        without home stretches. ``pos`` counts the piece's progress (see ``space_of``)."""
         start = self.pos[piece]
         length = self.track_length[track]
+        lay = self.game.layout
+        home = lay.piece_home.get(piece, 0)
         end = max(0, start + steps)
         if stop_tag is not None and end > start:
             tags = self.tags[track]
-            for space in range(start + 1, min(end, length) + 1):
-                if tags[space] == stop_tag:
-                    end = space
+            for step in range(start + 1, min(end, length) + 1):
+                if tags[self.space_of(piece, step, track)] == stop_tag:
+                    end = step
                     break
         self.pos[piece] = end
-        if end > length and not self.place[piece]:
+        if end > length + home and not (home == 0 and lay.track_loop[track]) and not self.place[piece]:
             podium = self.podium[track]
             podium.append(piece)
             self.place[piece] = len(podium)
+
+    def space_of(self, piece: int, progress: int, track: int) -> int:
+        """The space of its track on which a piece at ``progress`` stands. 0: the start (a piece
+        per player: its reserve). On a circuit, progress 1 is the piece's entry space and the
+        spaces follow round; after a whole lap come its home stretch's spaces, numbered after the
+        track's by seat (seat s's first is ``spaces + s * home + 1``), then the finish (0 again)."""
+        if progress <= 0:
+            return 0
+        lay = self.game.layout
+        length, home = self.track_length[track], lay.piece_home.get(piece, 0)
+        loop = lay.track_loop[track]
+        if progress <= length or (loop and home == 0):
+            return (lay.piece_entry.get(piece, 1) - 2 + progress) % length + 1 if loop else progress
+        if progress <= length + home:
+            return length + lay.piece_owner.get(piece, 0) * home + progress - length
+        return 0 if loop else progress
 
     # ---- results ----
     def scores(self) -> list[int]:

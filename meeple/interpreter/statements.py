@@ -20,7 +20,7 @@ from .code import VARS, Code, joined, local, paren
 from .expressions import Env, ExprCompiler
 
 # Statements a straight run may hold; if, for and run hold them only if their bodies are straight.
-STRAIGHT = {"let", "set", "move", "move_all", "move_cards", "end_game", "if", "for", "run"}
+STRAIGHT = {"let", "set", "move", "move_to", "move_all", "move_cards", "end_game", "if", "for", "run"}
 # Blocks inside blocks a straight run may hold: Python allows 100 levels of indentation, and a
 # statement nested deeper is left to the flat program (an 'else if' chain stays flat: elif).
 MAX_DEPTH = 30
@@ -165,8 +165,9 @@ class StatementWriter:
 
     def w_move(self, s, env):
         piece, steps = self.x.gen(s["piece"], env), self.x.gen(s["steps"], env)
-        track = self.layout.piece_track.get(piece.value) if piece.known else None
-        if track is None or s["stop_at"] is not None:
+        lay = self.layout
+        track = lay.piece_track.get(piece.value) if piece.known else None
+        if track is None or s["stop_at"] is not None or lay.track_loop[track] or piece.value in lay.piece_home:
             tracks = self.x.constant(dict(self.layout.piece_track), "tracks")
             return [f"_move_piece(st, {tracks}, {piece}, {steps}, {s['stop_at']!r})", *self.check_end("pieces")]
         # A piece known when compiling, no stop: State.move_piece written out (never behind the
@@ -175,6 +176,11 @@ class StatementWriter:
         return [f"_to = P[{p}] + {by}", "if _to < 0:", "    _to = 0", f"P[{p}] = _to",
                 f"if _to > st.track_length[{track}] and not PL[{p}]:", f"    _podium = st.podium[{track}]",
                 f"    _podium.append({p})", f"    PL[{p}] = len(_podium)", *self.check_end("pieces")]
+
+    def w_move_to(self, s, env):
+        piece, to = self.x.gen(s["piece"], env), self.x.gen(s["to"], env)
+        tracks = self.x.constant(dict(self.layout.piece_track), "tracks")
+        return [f"_move_piece_to(st, {tracks}, {piece}, {to})", *self.check_end("pieces")]
 
     def w_move_all(self, s, env):
         return [f"_move_all({self.x.gen(s['source'], env)}, {self.x.gen(s['dest'], env)})", *self.check_end("zones")]

@@ -188,7 +188,8 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     from rich.table import Table
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
-             "tracks", "piece_tracks", "vars", "outcome", "winners", "scores", "board"}
+             "tracks", "piece_tracks", "vars", "outcome", "winners", "scores", "board", "circuits", "piece_spaces",
+             "home_stretch"}
     cells = obs.get("board") if isinstance(obs.get("board"), dict) else None
     board = view is not None and view.active and obs.get("grid") is not None
     if board:
@@ -207,11 +208,18 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     on = obs.get("piece_tracks") or {}
     if tracks:
         from rich.markup import escape
+        where = obs.get("piece_spaces") or {}
+        home = obs.get("home_stretch") or {}
         for name, spaces in tracks.items():
-            console.print(f"[bold]{escape(name)}[/bold]: {len(spaces)} spaces" + _spaces(spaces, name in plain))
-            here = {p: pos for p, pos in pieces.items() if on.get(p, name) == name}
+            loop = name in (obs.get("circuits") or [])
+            console.print(f"[bold]{escape(name)}[/bold]: {'a circuit of ' if loop else ''}{len(spaces)} spaces"
+                          + _spaces(spaces, name in plain))
+            here = {p: where.get(p, pos) for p, pos in pieces.items() if on.get(p, name) == name and p not in home}
             for line in track_row(spaces, here, podium.get(name) or [], console.width, name in plain):
                 console.print(escape(line), highlight=False)
+            homed = [f"{p} {k} of {n}" for p, (k, n) in home.items() if on.get(p, name) == name]
+            if homed:
+                console.print(escape("  in their home stretch: " + ", ".join(homed)), highlight=False)
     elif pieces:
         t = Table(title=None, show_header=True, header_style="bold", box=None, pad_edge=False)
         t.add_column("piece")
