@@ -297,7 +297,7 @@ def _cell_row(c: int, columns: int) -> int:
     return c // columns if c >= 0 else 0
 
 
-def _cell_next(neighbours: tuple, c: int, d: int) -> int:
+def _cell_next(c: int, neighbours: tuple, d: int) -> int:
     return neighbours[d][c] if c >= 0 else NO_VALUE
 
 
