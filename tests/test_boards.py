@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 import meeple
-from meeple.dsl import RulesError
 from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.tools.play import board_of_cells, cell_spots
+from rules_text import errors_of
 
 HEAD = """
 game "Cells"
@@ -32,12 +32,7 @@ def reports(tmp_path, exprs: dict[str, str], setup: str = "") -> dict:
     return g.report_values(g.new_state(2, seed=0))
 
 
-def errors(tmp_path, text: str) -> list[str]:
-    path = tmp_path / "bad.rules"
-    path.write_text(text)
-    with pytest.raises(RulesError) as e:
-        meeple.load(str(path))
-    return [d.message for d in e.value.diagnostics if d.kind == "error"]
+errors = errors_of
 
 
 def test_cells_coordinates_and_the_edge(tmp_path):

@@ -8,8 +8,7 @@ import random
 
 import pytest
 
-import meeple
-from meeple.dsl import RulesError
+from rules_text import errors_of, load_text, take
 
 RING = """
 game "Ring"
@@ -39,23 +38,10 @@ score(p) = count(owner(q) == p and finished(q) for q in pawn)
 
 
 def game(tmp_path, text: str = RING, name: str = "ring.rules"):
-    path = tmp_path / name
-    path.write_text(text)
-    return meeple.load(str(path))
+    return load_text(tmp_path, text, name)
 
 
-def errors(tmp_path, text: str) -> list[str]:
-    path = tmp_path / "bad.rules"
-    path.write_text(text)
-    with pytest.raises(RulesError) as e:
-        meeple.load(str(path))
-    return [d.message for d in e.value.diagnostics if d.kind == "error"]
-
-
-def play(st, text: str) -> None:
-    action = next((a for a in st.legal_actions() if a.text == text), None)
-    assert action is not None, (text, [a.text for a in st.legal_actions()][:12])
-    st.apply(action)
+errors, play = errors_of, take
 
 
 def space(st, piece: str) -> int:

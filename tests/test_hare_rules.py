@@ -17,6 +17,7 @@ import positions as P
 import pytest
 
 from meeple import CHANCE
+from rules_text import assert_doc_quotes
 
 ANIMALS = ["hare", "tortoise", "wolf", "fox", "sheep"]
 RACE_CARDS = {"hare": 18, "tortoise": 17, "wolf": 13, "howl_wolf": 3, "fox": 15, "sheep": 15}
@@ -491,13 +492,5 @@ def test_a_whole_game_keeps_its_cards(game):
 
 def test_rules_doc_quotes_the_rules_file():
     """docs/rules/hare.md quotes hare.rules: every quoted line is in it, every test it names exists."""
-    import re
-    doc = (P.RULES.parents[1] / "docs" / "rules" / "hare.md").read_text()
-    rules = {" ".join(line.split()) for line in P.RULES.read_text().splitlines()}
-    quoted = [" ".join(line.split()) for block in re.findall(r"```\n(.*?)```", doc, flags=re.DOTALL)
-              for line in block.splitlines()]
-    quoted += [" ".join(q.split()) for q in re.findall(r"`((?:define|param) [^`]*)`", doc)]
-    missing = [q for q in quoted if q and q != "..." and q not in rules]
-    assert not missing, missing
-    named = set(re.findall(r"`(test_\w+)`", doc))
-    assert named and all(name in globals() for name in named), named - set(globals())
+    assert_doc_quotes(P.RULES.parents[1] / "docs" / "rules" / "hare.md", P.RULES, globals(),
+                      inline=r"`((?:define|param) [^`]*)`")

@@ -9,7 +9,6 @@ top row is y = 7, the left column x = 0; ``x`` is a disc of seat 0 (black), ``o`
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ import pytest
 import meeple
 from positions import set_current
 from reversi_reference import PASS, Othello, from_cell, to_cell
+from rules_text import assert_doc_quotes, take
 
 RULES = Path(__file__).resolve().parents[1] / "games" / "reversi.rules"
 MARKS = {"x": 0, "o": 1, ".": None}
@@ -65,10 +65,7 @@ def moves(st) -> set[str]:
     return {a.text for a in st.legal_actions()}
 
 
-def play(st, text: str) -> None:
-    action = next((a for a in st.legal_actions() if a.text == text), None)
-    assert action is not None, f"{text!r} is not legal: {sorted(moves(st))}"
-    st.apply(action)
+play = take
 
 
 EMPTY_ROW = ". . . . . . . ."
@@ -280,11 +277,4 @@ def test_cells_map_to_openspiel_actions_and_back():
 
 def test_rules_doc_quotes_the_rules_file():
     """docs/rules/reversi.md quotes reversi.rules: every quoted line is in it, every test it names exists."""
-    doc = (RULES.parents[1] / "docs" / "rules" / "reversi.md").read_text()
-    rules = {" ".join(line.split()) for line in RULES.read_text().splitlines()}
-    quoted = [" ".join(line.split()) for block in re.findall(r"```\n(.*?)```", doc, flags=re.DOTALL)
-              for line in block.splitlines()]
-    missing = [q for q in quoted if q and q not in rules]
-    assert not missing, missing
-    named = set(re.findall(r"`(test_\w+)`", doc))
-    assert named and all(name in globals() for name in named), named - set(globals())
+    assert_doc_quotes(RULES.parents[1] / "docs" / "rules" / "reversi.md", RULES, globals())

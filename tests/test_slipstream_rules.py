@@ -11,10 +11,10 @@ copies of the rules. State internals are touched only through tests/slipstream_p
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping
 
 import pytest
+from rules_text import assert_doc_quotes
 import slipstream_positions as P
 
 CARDS = {"one": 8, "two": 8, "three": 4, "shove": 4}
@@ -207,11 +207,4 @@ def test_random_games_end_with_one_winner(game):
 
 def test_rules_doc_quotes_the_rules_file():
     """docs/rules/slipstream.md quotes slipstream.rules: every quoted line is in it, every test it names exists."""
-    doc = (P.RULES.parents[1] / "docs" / "rules" / "slipstream.md").read_text()
-    rules = {" ".join(line.split()) for line in P.RULES.read_text().splitlines()}
-    quoted = [" ".join(line.split()) for block in re.findall(r"```\n(.*?)```", doc, flags=re.DOTALL)
-              for line in block.splitlines()]
-    missing = [q for q in quoted if q and q not in rules]
-    assert not missing, missing
-    named = set(re.findall(r"`(test_\w+)`", doc))
-    assert named and all(name in globals() for name in named), named - set(globals())
+    assert_doc_quotes(P.RULES.parents[1] / "docs" / "rules" / "slipstream.md", P.RULES, globals())
