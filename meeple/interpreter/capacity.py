@@ -37,7 +37,8 @@ def _collect(e: dict, dest: str, x: ExprCompiler, env: Env, out: list[Capacity])
     node = e["node"]
     if node == "bin_op" and e["op"] == "and":
         return _collect(e["left"], dest, x, env, out) and _collect(e["right"], dest, x, env, out)
-    if node == "comprehension" and e["func"] == "all" and e["where"] is None and not e["domain"]["players"] \
+    if node == "comprehension" and e["func"] == "all" and e["where"] is None and e.get("while_") is None \
+            and not e["domain"]["players"] \
             and e["domain"]["hi"] is None and e["domain"]["lo"]["node"] == "name" \
             and x.checked.what(e["domain"]["lo"]) == KIND:
         for value in x.layout.kind_values[e["domain"]["lo"]["id"]]:

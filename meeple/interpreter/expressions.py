@@ -265,7 +265,9 @@ def _seat(p: int, var: str = "") -> int:
 
 
 def _never_set(var: str, what: str) -> str:
-    return f"var '{var}' holds none (it was never set)" if var else f"a var meant to hold {what} was never set"
+    if var:
+        return f"var '{var}' holds none (it was never set)"
+    return f"a var meant to hold {what} was never set, or 'first(...)' found no item"
 
 
 def _tile_value(values: Any, t: int, default: Any) -> Any:
@@ -369,6 +371,7 @@ class ExprCompiler:
         self.functions = 0  # functions in the module so far
         self.tables: dict[tuple[str, str], str] = {}  # (prefix, plain data as source) → its table's name
         self.objects: dict[int, tuple[str, Any]] = {}  # id of an object the module names → (name, object)
+        self.board_tables: dict[str, str] = {}  # "NB"/"LINE" → the name of the board's table (made once)
         # A shared zone's list, by the zone's name (``z_table``), read once by a function that uses it.
         self.zone_locals: dict[int, str] = {}
         self.zone_of_local: dict[str, int] = {}
@@ -660,24 +663,33 @@ class ExprCompiler:
         c = args[0].unwrapped()
         code, otherwise = CELL_CODE[func]
         if func == "neighbour":
-            code = code.replace("NB", self.constant(lay.neighbours, "NB"))
+            code = code.replace("NB", self.board_table("NB"))
         text = code.format(c, *args[1:], columns=lay.columns)
         if c.known and c.value < 0:
             return lit(otherwise)
         if c.sure or c.known:
             return joined(text, *args)
         if not c.plain:  # read once, by a helper
-            helper = {"col": "_cell_col", "row": "_cell_row", "neighbour": "_cell_next"}[func]
-            more = f"{lay.columns}" if func != "neighbour" else f"{self.constant(lay.neighbours, 'NB')}, {args[1]}"
-            return joined(f"{helper}({c}, {more})", *args)
+            if func == "neighbour":  # _cell_next(neighbours, c, d)
+                return joined(f"_cell_next({self.board_table('NB')}, {c}, {args[1]})", *args)
+            helper = {"col": "_cell_col", "row": "_cell_row"}[func]
+            return joined(f"{helper}({c}, {lay.columns})", *args)
         return joined(f"({text} if {c} >= 0 else {otherwise})", *args)
+
+    def board_table(self, prefix: str) -> str:
+        """The module's name for the board's neighbours ("NB") or lines ("LINE"): made once, as
+        the tables of a big board are slow to write out (``constant`` writes them each time)."""
+        if prefix not in self.board_tables:
+            table = self.layout.neighbours if prefix == "NB" else self.layout.lines
+            self.board_tables[prefix] = self.constant(table, prefix)
+        return self.board_tables[prefix]
 
     def line_code(self, e: dict, env: Env) -> Code:
         """The cells of ``line(c, d)`` (or ``line(c, d, n)``: the first n of them), as a tuple."""
         args = [self.gen(a, env) for a in e["args"]]
         if not args[1].known and VARS in args[1].reads:
             args[1] = self.guarded("_direction", args[1], e["args"][1])
-        lines = self.constant(self.layout.lines, "LINE")
+        lines = self.board_table("LINE")
         c, d = args[0].unwrapped(), args[1]
         cut = f"[:max(0, {args[2]})]" if len(args) > 2 else ""
         if c.sure:
@@ -966,8 +978,8 @@ class ExprCompiler:
             parts.append(where_code)
             where = f" if ({where_code})"
         loop = f"for {v} in {dom}"
-        if func == "first":
-            return joined(f"next(({body} {loop}{where}), {NO_VALUE})", *parts)
+        if func == "first":  # none when no item passes: what takes it as a seat or a direction checks it
+            return joined(f"next(({body} {loop}{where}), {NO_VALUE})", *parts, reads=frozenset({VARS}))
         if func == "count":
             cond = f"{where} and ({body})" if where else f" if {body}"
             return joined(f"sum(1 {loop}{cond})", *parts)
