@@ -203,3 +203,15 @@ report "cell" = cell + first
     path.write_text(text)
     g = meeple.load(str(path))
     assert g.report_values(g.new_state(2, seed=0)) == {"seat": 4, "cell": 8}
+
+
+def test_a_per_cell_var_starts_the_same_on_every_cell(tmp_path):
+    found = errors(tmp_path, HEAD + "var base = 5\nvar n per patch = base + 1\nturn {\n  end game\n}\n")
+    assert any("a per-cell var's start value is a number, true/false or none, or made of params" in m for m in found)
+
+
+def test_vars_holding_a_cell_or_a_direction_are_shown_by_name(tmp_path):
+    body = "var pick = none\nvar way = none\nsetup {\n  set pick = cell(patch, 1, 2)\n  set way = NW\n}\n" \
+           "turn {\n  end game\n}\n"
+    g = game(tmp_path, body)
+    assert g.new_state(2, seed=0).observation(0)["var_shown"] == {"pick": ["1,2"], "way": ["NW"]}

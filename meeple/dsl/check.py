@@ -120,6 +120,11 @@ class Checker:
             want = {INT, BOOL, NONE} if on_board else {INT, BOOL} if v.get("grid") else {INT, BOOL, PLAYER, NONE}
             self.expect(v["init"], t, want, "a var's start value", f"$.vars[{i}].init")
             self.var_types.setdefault(v["name"], t)
+            if on_board and v["init"]["node"] not in ("bool", "none_value") and self.const(v["init"]) is None \
+                    and t != ANY:
+                self.error(v["init"], "a per-cell var's start value is a number, true/false or none, or made of "
+                                      "params: the same on every cell, known before the game starts",
+                           f"$.vars[{i}].init")
             if v.get("grid") and v["grid"] not in self.sym.grids and not on_board:
                 self.error(v, f"unknown grid or board '{v['grid']}'"
                               f"{self.suggest(v['grid'], self.sym.grids, self.sym.boards)}", f"$.vars[{i}]", "grid")
@@ -203,8 +208,8 @@ class Checker:
             seen["edge"] = "kind"
             seen.update((e, "value") for e in EDGE_NAMES)
         elif self.sym.boards:
-            seen[DIRECTION_KIND] = "kind"
-            seen.update((d, "value") for d in DIRECTION_NAMES)
+            seen[DIRECTION_KIND] = "kind that a board brings"
+            seen.update((d, "direction that a board brings") for d in DIRECTION_NAMES)
         reserved = (set(KEYWORD_NAMES) | set(BUILTINS) | AGGREGATES | {WAS}) - LATER_BUILTINS
         for what, key in groups:
             for i, d in enumerate(self.ir.get(key, ())):

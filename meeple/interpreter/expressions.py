@@ -670,8 +670,8 @@ class ExprCompiler:
         if c.sure or c.known:
             return joined(text, *args)
         if not c.plain:  # read once, by a helper
-            if func == "neighbour":  # _cell_next(neighbours, c, d)
-                return joined(f"_cell_next({self.board_table('NB')}, {c}, {args[1]})", *args)
+            if func == "neighbour":
+                return joined(f"_cell_next({c}, {self.board_table('NB')}, {args[1]})", *args)
             helper = {"col": "_cell_col", "row": "_cell_row"}[func]
             return joined(f"{helper}({c}, {lay.columns})", *args)
         return joined(f"({text} if {c} >= 0 else {otherwise})", *args)

@@ -414,6 +414,10 @@ class Game:
                      for i, n in enumerate(self.layout.var_names)},
             "outcome": st.outcome,
         }
+        named = {n: self._cell_values(n, doc["vars"][n]) for n in lay.var_names if n not in lay.cell_var_names
+                 and (self.checked.var_types.get(n, "").startswith("kind:") or self.checked.var_types.get(n) == "cell")}
+        if named:  # vars that hold a value of a kind or a cell, as a reader names them ("NE", "2,3")
+            doc["var_shown"] = {n: ["none" if v is None else v for v in values] for n, values in named.items()}
         shaped = [p for p in present if lay.track_loop[lay.piece_track[p]] or p in lay.piece_home]
         if shaped:  # circuits and home stretches: where each piece stands, besides its progress
             doc["circuits"] = [t for t, loop in zip(lay.track_names, lay.track_loop) if loop]

@@ -189,7 +189,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
              "tracks", "piece_tracks", "vars", "outcome", "winners", "scores", "board", "circuits", "piece_spaces",
-             "home_stretch"}
+             "home_stretch", "var_shown"}
     cells = obs.get("board") if isinstance(obs.get("board"), dict) else None
     board = view is not None and view.active and obs.get("grid") is not None
     if board:
@@ -246,9 +246,12 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         from rich.markup import escape
         for line in board_of_cells(cells, spots):
             console.print(escape(line), highlight=False)
+    named = obs.get("var_shown") or {}
     for name, values in (obs.get("vars") or {}).items():
         if cells is not None and name in (cells.get("vars") or {}):
             continue  # drawn on the board
+        if name in named and not board:  # a value of a kind, a cell: by its name
+            values = named[name]
         if isinstance(values, list) and len(values) == obs.get("players") and len(values) > 1:
             console.print(f"{name}: " + ", ".join(f"seat {i}: {shown(name, v)}" for i, v in enumerate(values)))
         else:
