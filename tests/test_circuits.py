@@ -169,3 +169,91 @@ turn {
     st = g.new_state(2, seed=0)
     assert st.is_terminal()
     assert st.observation(0)["zones"]["hand"][0] == {"board": 1, "circuit": 1, "rows": 1, "zone": 1}
+
+
+# ---- found in review ----
+
+LAPS = """
+game "Laps"
+players 2
+circuit ring {
+  spaces 6
+  mud at 2
+}
+pieces pawn on ring per player { a } entering at 1, 4
+turn {
+  choose go {
+    slide q in pawn where owner(q) == current {
+      move q by 4 stopping at mud
+    }
+  }
+}
+end when pos(a_1) > 30
+score(p) = 0
+"""
+
+
+def test_stopping_at_holds_on_every_lap_of_a_circuit_without_home(tmp_path):
+    st = game(tmp_path, LAPS).new_state(2, seed=1)
+    seen = []
+    for _ in range(6):
+        play(st, "slide a_0")
+        play(st, "slide a_1")
+        seen.append((st.observation(0)["pieces"]["a_1"], space(st, "a_1")))
+    # a_1 enters at 4: 4 5 6 1 | 2 (mud) | 3 4 5 6 | 1 2 (mud) ...: every lap it stops in the mud
+    assert seen == [(4, 1), (5, 2), (9, 6), (11, 2), (15, 6), (17, 2)]
+
+
+def test_a_circuit_needs_a_space(tmp_path):
+    text = LAPS.replace("spaces 6\n  mud at 2", "spaces 0").replace(" entering at 1, 4", "")
+    text = text.replace(" stopping at mud", "")
+    assert errors(tmp_path, text) == ["circuit 'ring' has no spaces to go round: give it at least 1"]
+
+
+def test_a_keeping_test_over_pieces_per_player_reads_only_the_seats_in_play(tmp_path):
+    # As a capacity (the fast legal moves) and as a test judged as written, the same choices.
+    text = """
+game "Cap"
+players 2..4
+circuit ring {
+  spaces 8
+}
+pieces pawn on ring per player { a } entering at 1, 3, 5, 7
+zone deck public
+zone pile public
+cards c in deck { 3 x { who = a_3 } 3 y { who = a_0 } }
+var k = 0
+turn {
+  set k = k + 1
+  choose take: 0..3 cards from deck to pile keeping KEEP
+}
+end when k >= 3
+score(p) = count(pile)
+"""
+    limit = "all(count(pile where who == q) <= 1 for q in pawn)"
+    legal = [sorted(a.text for a in game(tmp_path, text.replace("KEEP", keep)).new_state(n, seed=0).legal_actions())
+             for n in (2, 4) for keep in (limit, limit + " and k >= 0")]
+    assert legal[0] == legal[1] and "take 3 x" in legal[0]  # no seat 3 in a 2-player game
+    assert legal[2] == legal[3] and "take 2 x" not in legal[2]
+
+
+def test_meeple_play_draws_a_finished_piece_past_the_end_not_at_the_start(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from meeple.tools.play import render_observation
+
+    text = LAPS.replace("entering at 1, 4", "entering at 1, 4 home 1").replace(" stopping at mud", "")
+    st = game(tmp_path, text).new_state(2, seed=1)
+    play(st, "slide a_0")
+    play(st, "slide a_1")
+    play(st, "slide a_0")  # progress 8: past its home stretch (6 + 1)
+    obs = st.observation(0)
+    assert obs["podium"]["ring"] == ["a_0"] and obs["piece_spaces"]["a_0"] == 0
+    out = io.StringIO()
+    render_observation(obs, 0, Console(file=out, width=80, color_system=None))
+    lines = out.getvalue().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.split()[:1] == ["start"])
+    assert "a_0" not in " ".join(lines[start:start + 2])  # (a_1 stands on space 4)
+    assert "past the end: 1. a_0" in out.getvalue()

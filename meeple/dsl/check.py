@@ -295,6 +295,9 @@ class Checker:
         for i, t in enumerate(self.ir["tracks"]):
             path = f"$.tracks[{i}]"
             spaces = self.count(t["spaces"], f"{path}.spaces", MAX_SPACES, "spaces")
+            if t.get("loop") and spaces == 0:  # (its spaces go round: space_of counts modulo them)
+                self.error(t["spaces"], f"circuit '{t['name']}' has no spaces to go round: give it at least 1",
+                           f"{path}.spaces")
             total: Optional[int] = 0
             for j, tc in enumerate(t["tiles"]):
                 n = self.count(tc["count"], f"{path}.tiles[{j}].count", MAX_SPACES, "tiles")

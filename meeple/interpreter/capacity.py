@@ -40,7 +40,8 @@ def _collect(e: dict, dest: str, x: ExprCompiler, env: Env, out: list[Capacity])
     if node == "comprehension" and e["func"] == "all" and e["where"] is None and e.get("while_") is None \
             and not e["domain"]["players"] \
             and e["domain"]["hi"] is None and e["domain"]["lo"]["node"] == "name" \
-            and x.checked.what(e["domain"]["lo"]) == KIND:
+            and x.checked.what(e["domain"]["lo"]) == KIND \
+            and not x.layout.seat_pieces.get(e["domain"]["lo"]["id"]):  # (pieces per player: the seats in play)
         for value in x.layout.kind_values[e["domain"]["lo"]["id"]]:
             if not _collect(e["body"], dest, x, with_local(env, e["var"], lit(value)), out):
                 return False

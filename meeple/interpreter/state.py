@@ -295,7 +295,10 @@ class State:
         end = max(0, start + steps)
         if stop_tag is not None and end > start:
             tags = self.tags[track]
-            for step in range(start + 1, min(end, length) + 1):
+            # The spaces of the track it enters: up to the last, or on a circuit without home
+            # stretches, lap after lap (one lap passes every tag there is).
+            last = min(end, start + length) if home == 0 and lay.track_loop[track] else min(end, length)
+            for step in range(start + 1, last + 1):
                 if tags[self.space_of(piece, step, track)] == stop_tag:
                     end = step
                     break

@@ -214,7 +214,9 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
             loop = name in (obs.get("circuits") or [])
             console.print(f"[bold]{escape(name)}[/bold]: {'a circuit of ' if loop else ''}{len(spaces)} spaces"
                           + _spaces(spaces, name in plain))
-            here = {p: where.get(p, pos) for p, pos in pieces.items() if on.get(p, name) == name and p not in home}
+            done = podium.get(name) or []  # (a finished piece on a circuit stands on no space: not at the start)
+            here = {p: pos if p in done and where.get(p) == 0 else where.get(p, pos) for p, pos in pieces.items()
+                    if on.get(p, name) == name and p not in home}
             for line in track_row(spaces, here, podium.get(name) or [], console.width, name in plain):
                 console.print(escape(line), highlight=False)
             homed = [f"{p} {k} of {n}" for p, (k, n) in home.items() if on.get(p, name) == name]
