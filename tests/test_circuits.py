@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from meeple import RuleRuntimeError
 from rules_text import errors_of, load_text, take
 
 RING = """
@@ -257,3 +258,31 @@ def test_meeple_play_draws_a_finished_piece_past_the_end_not_at_the_start(tmp_pa
     start = next(i for i, line in enumerate(lines) if line.split()[:1] == ["start"])
     assert "a_0" not in " ".join(lines[start:start + 2])  # (a_1 stands on space 4)
     assert "past the end: 1. a_0" in out.getvalue()
+
+
+def test_a_piece_of_a_seat_not_in_the_game_cannot_move(tmp_path):
+    text = RING.replace("players 2..4", "players 1..4").replace("      move q to n", "      move a_3 to n")
+    g = game(tmp_path, text)
+    st = g.new_state(2, seed=1)
+    with pytest.raises(RuleRuntimeError, match="'a_3' is seat 3's piece: this game has 2 players"):
+        play(st, "place_at a_0 1")
+
+
+def test_tags_named_as_new_keywords_still_parse(tmp_path):
+    text = """
+game "Tags"
+players 2
+track lane {
+  spaces 8
+  circuit at 3
+  board at 5, 6
+  tiles { 2 mud, 2 ice, 1 board }
+}
+pieces runner on lane { r }
+turn {
+  move r by 4 stopping at circuit
+  end game
+}
+"""
+    st = game(tmp_path, text, "tags.rules").new_state(2, seed=0)
+    assert st.observation(0)["pieces"]["r"] == 3

@@ -836,6 +836,8 @@ class ToAst:
     def card_name(self, meta, c):
         return Token.new_borrow_pos("NAME", str(c[0]), c[0])
 
+    tag_name = card_name
+
     def move_to_stmt(self, meta, c):
         k = _kept(c)
         return A.MoveTo(k[0], k[1], span=_span(meta))

@@ -291,6 +291,10 @@ class State:
         start = self.pos[piece]
         length = self.track_length[track]
         lay = self.game.layout
+        if lay.piece_owner.get(piece, 0) >= self.players:
+            name = lay.value_names[piece]
+            raise RuleRuntimeError(f"'{name}' is seat {lay.piece_owner[piece]}'s piece: this game has "
+                                   f"{self.players} player{'s' if self.players != 1 else ''}, so it cannot move")
         home = lay.piece_home.get(piece, 0)
         end = max(0, start + steps)
         if stop_tag is not None and end > start:
