@@ -1023,6 +1023,10 @@ class Checker:
                     result = ANY  # (said once: not again by what takes it)
                 if len(args) == 2:
                     want = want[:2]
+            if func == "line" and len(args) not in (2, 3):
+                self.error(e, f"'line' takes 2 or 3 arguments (a cell, a direction and at most how many cells), "
+                              f"not {len(args)}", path)
+                return ANY
             if len(args) != len(want):
                 self.error(e, f"'{func}' takes {len(want)} argument{'s' if len(want) != 1 else ''}, "
                               f"not {len(args)}", path)
