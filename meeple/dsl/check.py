@@ -1180,7 +1180,8 @@ class Checker:
             return BOOL
         if op in EQUALITY:
             if ANY not in (a, b) and not _comparable(a, b):
-                self.error(e, f"cannot compare {_show(a)} with {_show(b)}", path)
+                hint = ": a player is seat(n), a player's seat number is number(p)" if {a, b} == {PLAYER, INT} else ""
+                self.error(e, f"cannot compare {_show(a)} with {_show(b)}{hint}", path)
             return BOOL
         if op in LOGIC:
             self.expect(e["left"], a, {BOOL}, f"'{op}'", f"{path}.left")

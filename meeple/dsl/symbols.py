@@ -43,6 +43,9 @@ BUILTINS: dict[str, tuple[tuple[str, ...], str]] = {
     "joined": ((TILE, EDGE, EDGE), BOOL),
     "includes": ((EDGES, EDGE), BOOL),
     "seat": ((INT,), PLAYER),
+    "number": ((PLAYER,), INT),
+    "next": ((PLAYER,), PLAYER),
+    "previous": ((PLAYER,), PLAYER),
     "owner": (("piece",), PLAYER),
     "space": (("piece",), INT),
     "cell": ((BOARD, INT, INT), CELL),
@@ -69,7 +72,7 @@ ROUTE_CLAUSES: dict[str, tuple[tuple[str, ...], str]] = {
 KEYWORD_NAMES = {"players": INT, "current": PLAYER}
 # Built-in names added after rules files were out there: a game may still declare one, and its
 # own declaration then hides the built-in (a file that declared 'line' keeps working).
-LATER_BUILTINS = {"tagged", "seat", "cell", "line", "first", "owner", "space"}
+LATER_BUILTINS = {"tagged", "seat", "cell", "line", "first", "owner", "space", "number", "next", "previous"}
 
 
 def kind_type(name: str) -> str:

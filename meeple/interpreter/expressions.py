@@ -58,6 +58,9 @@ BUILTIN_CODE = {
     "finishers": "len(st.podium[{0}])",
     "tagged": "_tagged(st.tags[{0}], {1}, {2})",
     "seat": "_seat_number({0}, st.players)",
+    "number": "{0}",
+    "next": "(({0} + 1) % st.players)",
+    "previous": "(({0} - 1) % st.players)",
     "abs": "abs({0})",
     "col": "_col(G, {0})",
     "row": "_row(G, {0})",
@@ -67,6 +70,7 @@ BUILTIN_CODE = {
     "joined": "_joined(G, {0}, {1}, {2})",
     "includes": "(({0}) >> {1} & 1 == 1)",
 }
+SEAT_ARG = {"number", "next", "previous"}  # built-in queries of a player, which must not be none
 # Their argument indexes a list: none (-1) would read the last.
 PIECE_ARG = {"pos", "finished", "place", "owner", "space"}
 # Tile queries written out in place when the tile is a plain name (read twice at no cost):
@@ -594,7 +598,7 @@ class ExprCompiler:
                                  purpose="was")
             return joined(f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n].text for n in outer)})",
                           *(env[n] for n in outer))
-        if what in (C.ZONE, C.VAR) and args and VARS in args[0].reads:
+        if (what in (C.ZONE, C.VAR) or what == C.BUILTIN and func in SEAT_ARG) and args and VARS in args[0].reads:
             args[0] = self.guarded("_seat", args[0], e["args"][0])  # a var's player may still be none
         if what == C.ZONE:
             return joined(f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]", args[0])
