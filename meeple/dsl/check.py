@@ -118,6 +118,8 @@ class Checker:
             t = self.expr(v["init"], {}, f"$.vars[{i}].init")
             on_board = v.get("grid") in self.sym.boards
             want = {INT, BOOL, NONE} if on_board else {INT, BOOL} if v.get("grid") else {INT, BOOL, PLAYER, NONE}
+            if not v.get("grid") and t.startswith("kind:") and t != "kind:*":
+                want = {t}  # a value of a kind (an enum's, a piece): the var holds values of that kind
             self.expect(v["init"], t, want, "a var's start value", f"$.vars[{i}].init")
             self.var_types.setdefault(v["name"], t)
             if on_board and v["init"]["node"] not in ("bool", "none_value") and self.const(v["init"]) is None \
