@@ -91,14 +91,15 @@ TILE_SURE = {  # the same for a tile that cannot be none
 }
 FLIPPED = {">=": "<=", ">": "<", "<": ">", "<=": ">="}  # ``a op b`` is ``b FLIPPED[op] a``
 EDGE_ARGS = {"neighbour": (1,), "opposite": (0,), "open": (1,), "joined": (1, 2), "includes": (1,)}
-# The queries of a board of cells: (code of a cell {0} that is not none, the value for none).
+# The queries of a cell on a board: (code of a cell {0} that is not none, the value for none, the
+# helper that reads a cell given as an expression once). ``cell`` and ``opposite`` are written
+# by ``cell_query`` itself.
 CELL_CODE = {
-    "col": ("({0} % {columns})", 0),
-    "row": ("({0} // {columns})", 0),
-    "neighbour": ("NB[{1}][{0}]", NO_VALUE),
-    "cell": ("", NO_VALUE),
-    "opposite": ("", NO_VALUE),
+    "col": ("({0} % {columns})", 0, "_cell_col({0}, {columns})"),
+    "row": ("({0} // {columns})", 0, "_cell_row({0}, {columns})"),
+    "neighbour": ("NB[{1}][{0}]", NO_VALUE, "_cell_next({0}, NB, {1})"),
 }
+BOARD_QUERIES = {"cell", "opposite", *CELL_CODE}
 PLAIN_RESULT = {"pos": "P", "place": "PL"}  # built-in queries that are a subscript ("P[_v1]": plain)
 TILE = name("_tile", sure=True)  # the tile a placement test or a route clause judges (never none)
 Env = dict[str, Any]  # a name of the rules → its Code (and CARD_ATTRS → the names a filter's card binds)
@@ -611,7 +612,7 @@ class ExprCompiler:
             if cell.plain:
                 return joined(f"(st.vars[{base} + {cell}] if {cell} >= 0 else {start})", cell, reads=frozenset({VARS}))
             return joined(f"_cell_value(st.vars, {base}, {args[0]}, {start})", args[0], reads=frozenset({VARS}))
-        if what == C.BUILTIN and on_board and func in CELL_CODE:
+        if what == C.BUILTIN and on_board and func in BOARD_QUERIES:
             return self.cell_query(func, args)
         if what == C.TILE_VAR:
             k = lay.tile_var_names.index(func)
@@ -665,19 +666,16 @@ class ExprCompiler:
             d = args[0]
             return lit(d.value ^ 4) if d.known else joined(f"({d} ^ 4)", d)
         c = args[0].unwrapped()
-        code, otherwise = CELL_CODE[func]
+        code, otherwise, helper = CELL_CODE[func]
+        if c.known and c.value < 0:
+            return lit(otherwise)
+        if not (c.sure or c.known or c.plain):
+            code = helper  # (an expression: read once)
         if func == "neighbour":
             code = code.replace("NB", self.board_table("NB"))
         text = code.format(c, *args[1:], columns=lay.columns)
-        if c.known and c.value < 0:
-            return lit(otherwise)
-        if c.sure or c.known:
+        if c.sure or c.known or not c.plain:
             return joined(text, *args)
-        if not c.plain:  # read once, by a helper
-            if func == "neighbour":
-                return joined(f"_cell_next({c}, {self.board_table('NB')}, {args[1]})", *args)
-            helper = {"col": "_cell_col", "row": "_cell_row"}[func]
-            return joined(f"{helper}({c}, {lay.columns})", *args)
         return joined(f"({text} if {c} >= 0 else {otherwise})", *args)
 
     def board_table(self, prefix: str) -> str:

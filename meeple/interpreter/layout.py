@@ -41,8 +41,8 @@ class Layout:
             if not p.get("per_player") or sym.piece_kinds.get(p["name"]) != p["track"]:
                 continue
             self.seat_pieces[p["name"]] = len(p["values"])
-            entries = [fold(e, lambda n: params.get(n["id"])) for e in p.get("entering", [])]
-            home = fold(p["home"], lambda n: params.get(n["id"])) if p.get("home") is not None else 0
+            entries = [self.known(e) for e in p.get("entering", [])]
+            home = self.known(p["home"]) if p.get("home") is not None else 0
             for v in sym.kinds[p["name"]]:
                 vid, seat = self.value_id[v], sym.piece_owner[v]
                 self.piece_entry[vid] = entries[seat] if seat < len(entries) else 1
@@ -77,9 +77,7 @@ class Layout:
         # A board of cells: a cell is the number y * columns + x.
         self.board_name, self.columns, self.rows = None, 0, 0
         for name, b in sym.boards.items():
-            def known(e: dict) -> int:
-                return fold(e, lambda n: params.get(n["id"]))
-            self.board_name, self.columns, self.rows = name, known(b["columns"]), known(b["rows"])
+            self.board_name, self.columns, self.rows = name, self.known(b["columns"]), self.known(b["rows"])
             assert [self.value_id[d] for d in DIRECTION_NAMES] == list(range(8))  # Symbols puts them first
         self.cells = self.columns * self.rows
         # Per-tile vars live on the grid; the others in ``State.vars`` (a per-cell var: one slot per cell).
@@ -105,6 +103,10 @@ class Layout:
                 self.shared_var_slots += self.var_size(n, 1)
         self.grid_names = list(sym.grids)
         self.neighbours, self.lines = board_tables(self.columns, self.rows)
+
+    def known(self, e: dict) -> int:
+        """A size the checker holds to be known before the game: a number, or made of params."""
+        return fold(e, lambda n: self.params.get(n["id"]))
 
     def var_size(self, name: str, players: int) -> int:
         """How many slots of ``State.vars`` the var ``name`` takes: one, one per player, or one per cell."""
