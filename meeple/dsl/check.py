@@ -618,9 +618,7 @@ class Checker:
                 self.constant_test(s["where"], "where", f"{path}.where")
             self.block(s["body"], inner, f"{path}.body")
         elif node == "move":
-            t = self.expr(s["piece"], scope, f"{path}.piece")
-            if t != ANY and not self.is_piece(t):
-                self.error(s["piece"], f"'move ... by' needs a piece, not {_show(t)}", f"{path}.piece")
+            t = self.moved_piece(s, "'move ... by'", scope, path)
             self.expect(s["steps"], self.expr(s["steps"], scope, f"{path}.steps"), {INT}, "the steps",
                         f"{path}.steps")
             tag = s["stop_at"]
@@ -629,9 +627,7 @@ class Checker:
                 if tag not in tags:
                     self.error(s, f"unknown tag '{tag}'{self.suggest(tag, tags)}", path, "stop_at")
         elif node == "move_to":
-            t = self.expr(s["piece"], scope, f"{path}.piece")
-            if t != ANY and not self.is_piece(t):
-                self.error(s["piece"], f"'move ... to' needs a piece, not {_show(t)}", f"{path}.piece")
+            self.moved_piece(s, "'move ... to'", scope, path)
             self.expect(s["to"], self.expr(s["to"], scope, f"{path}.to"), {INT}, "where the piece goes",
                         f"{path}.to")
         elif node == "move_all":
@@ -679,6 +675,13 @@ class Checker:
                 self.used.add(s["phase"])
                 i = self.index["phases", s["phase"]]
                 self.block(self.sym.phases[s["phase"]]["body"], {}, f"$.phases[{i}].body")
+
+    def moved_piece(self, s: dict, what: str, scope: dict, path: str) -> str:
+        """The type of the piece a move statement moves, which must be a piece."""
+        t = self.expr(s["piece"], scope, f"{path}.piece")
+        if t != ANY and not self.is_piece(t):
+            self.error(s["piece"], f"{what} needs a piece, not {_show(t)}", f"{path}.piece")
+        return t
 
     def chooser_and_count(self, s: dict, scope: dict, path: str) -> tuple[Optional[int], Optional[int]]:
         """Check a decision's 'by' and its 'lo..hi' cards; the counts' values when known."""
