@@ -13,7 +13,7 @@ from .expand import expansion_problems, on_cycles
 from .fold import fold
 from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SIDE, MAX_SPACES, MAX_STEPS,
                      MAX_SUGGESTION_WORK)
-from .symbols import (AGGREGATES, ANY, BOARD, BOOL, BUILTINS, CARD, CELL, CELL_FORMS, CELLS, DIRECTION,
+from .symbols import (AGGREGATES, ANY, BOARD, BOOL, BUILTIN_VARS, BUILTINS, CARD, CELL, CELL_FORMS, CELLS, DIRECTION,
                       DIRECTION_KIND, DIRECTION_NAMES, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES, NONE, PLAYER,
                       LATER_BUILTINS, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
 from .walk import at_span, children, nodes, same, span
@@ -130,6 +130,9 @@ class Checker:
             if v.get("grid") and v["grid"] not in self.sym.grids and not on_board:
                 self.error(v, f"unknown grid or board '{v['grid']}'"
                               f"{self.suggest(v['grid'], self.sym.grids, self.sym.boards)}", f"$.vars[{i}]", "grid")
+        for name, v in self.sym.vars.items():
+            if v.get("builtin"):  # out(p), next: kept by the engine for a game that uses them
+                self.var_types[name] = BUILTIN_VARS[name][1]
         self.scout_var_types()
         self.check_tracks()
         self.check_grids()
@@ -1003,7 +1006,7 @@ class Checker:
                                     "that holds it", f"{path}.args[0]")
             self.bind(e, C.GRID_COUNT)
             return INT
-        if func in sym.zones or func in sym.vars:
+        if func in sym.zones or (func in sym.vars and not (sym.vars[func].get("builtin") and func in BUILTINS)):
             decl = sym.zones.get(func) or sym.vars[func]
             self.bind(e, C.ZONE if func in sym.zones else C.VAR, decl)
             if not decl["per_player"]:

@@ -73,6 +73,14 @@ KEYWORD_NAMES = {"players": INT, "current": PLAYER}
 # Built-in names added after rules files were out there: a game may still declare one, and its
 # own declaration then hides the built-in (a file that declared 'line' keeps working).
 LATER_BUILTINS = {"tagged", "seat", "cell", "line", "first", "owner", "space", "number", "next", "previous"}
+# Vars the engine keeps for a game that uses them and declares no var of that name: ``out(p)``,
+# whether a player is out of the game (turn order and ``player`` skip them), and ``next``, who
+# moves after this turn (``set next = p``; none: the next player in seat order). Name → (per
+# player, the type held, the start value's IR).
+BUILTIN_VARS: dict[str, tuple[bool, str, dict]] = {
+    "out": (True, BOOL, {"node": "bool", "value": False}),
+    "next": (False, PLAYER, {"node": "none_value"}),
+}
 
 
 def kind_type(name: str) -> str:
@@ -135,6 +143,27 @@ def seats(ir: dict) -> int:
     return hi if isinstance(hi, int) and not isinstance(hi, bool) and 1 <= hi <= 16 else 1
 
 
+def _builtin_vars_used(ir: dict, s: Symbols) -> list[str]:
+    """The built-in vars the rules use (by name, in a call or as what 'set' sets) and do not declare.
+    ``next(p)`` is a query: only ``set next = ...`` and a plain ``next`` use the var."""
+    from .walk import nodes
+
+    declared = s.global_names()
+    wanted = [n for n in BUILTIN_VARS if n not in declared and n not in s.phases]
+    if not wanted:
+        return []
+    used: set[str] = set()
+    for n in nodes(ir):
+        kind = n.get("node")
+        if kind in ("set", "set_random"):
+            used.add(n.get("target"))
+        elif kind == "name":
+            used.add(n.get("id"))
+        elif kind == "call" and n.get("func") == "out":
+            used.add("out")
+    return [n for n in wanted if n in used]
+
+
 def collect(ir: dict) -> Symbols:
     """The symbol table of an IR document (assumed schema-valid). Duplicates keep the first."""
     s = Symbols()
@@ -182,4 +211,8 @@ def collect(ir: dict) -> Symbols:
         s.defines.setdefault(d["name"], d)
     for ph in ir["phases"]:
         s.phases.setdefault(ph["name"], ph)
+    for name in _builtin_vars_used(ir, s):
+        per_player, _, init = BUILTIN_VARS[name]
+        s.vars[name] = {"node": "var", "name": name, "per_player": per_player, "grid": None, "init": dict(init),
+                        "builtin": True}
     return s

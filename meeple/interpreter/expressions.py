@@ -174,6 +174,29 @@ def _seat_number(n: int, players: int) -> int:
     raise RuleRuntimeError(f"seat({n}): this {players}-player game has seats 0..{players - 1}")
 
 
+def _players_in(st: Any, k: int) -> list[int]:
+    """The seats of the players not out of the game (``out``: the var ``k``), in seat order."""
+    v, b = st.vars, st.var_base[k]
+    return [p for p in range(st.players) if not v[b + p]]
+
+
+def _players_from(st: Any, first: int, k: int) -> list[int]:
+    """The same, in turn order from seat ``first``."""
+    v, b, n = st.vars, st.var_base[k], st.players
+    return [q for q in ((first + i) % n for i in range(n)) if not v[b + q]]
+
+
+def _next_in(st: Any, p: int, step: int, k: int) -> int:
+    """``next(p)`` (``step`` 1) or ``previous(p)`` (-1) in a game with players out: the first player
+    in, from ``p`` on; ``p`` itself when nobody else is in."""
+    v, b, n = st.vars, st.var_base[k], st.players
+    for i in range(1, n):
+        q = (p + step * i) % n
+        if not v[b + q]:
+            return q
+    return p
+
+
 def _set_tile(values: list, v: Any, t: int, var: str) -> None:
     """``set var(t) = v`` of a per-tile var."""
     if t < 0:
@@ -349,7 +372,8 @@ HELPERS: dict[str, Callable] = {
     "_seat_number": _seat_number, "_cell_value": _cell_value, "_set_cell": _set_cell, "_cell": _cell,
     "_direction": _direction,
     "_move_piece_to": _move_piece_to, "_space": _space, "_cell_col": _cell_col, "_cell_row": _cell_row,
-    "_cell_next": _cell_next, "_line": _line,
+    "_cell_next": _cell_next, "_line": _line, "_players_in": _players_in, "_players_from": _players_from,
+    "_next_in": _next_in,
     "_while": itertools.takewhile}
 
 
@@ -644,6 +668,9 @@ class ExprCompiler:
             return joined(f"{self.constant(owners, 'OWNER')}[{args[0]}]", args[0])
         if func == "space":
             return joined(f"_space(st, {self.constant(dict(lay.piece_track), 'tracks')}, {args[0]})", args[0])
+        if func in ("next", "previous") and lay.out_var is not None:  # the next player still in
+            step = 1 if func == "next" else -1
+            return joined(f"_next_in(st, {args[0]}, {step}, {lay.out_var})", args[0])
         if func in BUILTIN_CODE:
             return joined(BUILTIN_CODE[func].format(*args), *args)
         if func in ("min", "max"):
@@ -892,6 +919,8 @@ class ExprCompiler:
     def domain_code(self, d: dict, env: Env) -> tuple[str, Code]:
         """('values' | 'cards', the code of the iterable)."""
         if d["players"]:
+            if self.layout.out_var is not None:  # the players in, from current on
+                return "values", Code(f"_players_from(st, st.current, {self.layout.out_var})")
             i = self.name("p")
             return "values", Code(f"((st.current + {i}) % st.players for {i} in range(st.players))", generator=True)
         if d["hi"] is not None:
@@ -912,6 +941,11 @@ class ExprCompiler:
             return "values", self.line_code(lo, env)
         return "cards", self.gen(lo, env)
 
+    def players_code(self) -> Code:
+        """The players in the game, in seat order: all of them, unless the rules put some out."""
+        k = self.layout.out_var
+        return Code("range(st.players)") if k is None else Code(f"_players_in(st, {k})")
+
     def domain(self, d: dict, env: Env) -> tuple[str, Fn]:
         kind, code = self.domain_code(d, env)
         return kind, self.function(f"tuple({code})" if code.generator else code)
@@ -921,7 +955,7 @@ class ExprCompiler:
         ordered = func == "first" or e.get("while_") is not None
         # An aggregate does not depend on the order of the players (but for 'first' and 'while');
         # a loop statement does.
-        kind, dom = ("values", Code("range(st.players)")) if d["players"] and not ordered else self.domain_code(d, env)
+        kind, dom = ("values", self.players_code()) if d["players"] and not ordered else self.domain_code(d, env)
         where = e["where"]
         unrolled = None
         if ordered:

@@ -84,6 +84,9 @@ class Layout:
         self.tile_var_names = [n for n, v in sym.vars.items() if v.get("grid") and v["grid"] not in sym.boards]
         self.var_names = [n for n, v in sym.vars.items() if n not in self.tile_var_names]
         self.cell_var_names = [n for n in self.var_names if sym.vars[n].get("grid")]
+        # The engine's vars, if the rules use them: who is out (per player), who moves next.
+        self.out_var = self.var_names.index("out") if sym.vars.get("out", {}).get("builtin") else None
+        self.next_var = self.var_names.index("next") if sym.vars.get("next", {}).get("builtin") else None
         self.shapes: TileShapes | None = None
         if sym.grids:
             grid = next(iter(sym.grids.values()))

@@ -785,6 +785,9 @@ def _step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[str]:
     if op == CHOICE:
         return [f"return {pc}"]
     if op == NEXT_TURN:
+        if x.layout.out_var is not None or x.layout.next_var is not None:  # (State.pass_turn)
+            return ["if not st.pass_turn():", *(f"    {t}" for t in ended(b, "'end'")), "st.turns += 1",
+                    "if st.turns > st.game.max_steps:", *(f"    {t}" for t in ended(b, "'step cap'"))]
         return ["st.current = (st.current + 1) % st.players", "st.turns += 1",
                 "if st.turns > st.game.max_steps:", *(f"    {t}" for t in ended(b, "'step cap'"))]
     return ended(pc, repr(a or "end"))  # END
@@ -798,10 +801,14 @@ def end_reads(ir: dict, checked: CheckedGame) -> set[str]:
     """Which parts of the state the end conditions read: "zones", "pieces", "vars", "current"."""
     out: set[str] = set()
     seen: set[str] = set()
+    players_out = checked.symbols.vars.get("out", {}).get("builtin", False)  # then 'player' reads the vars
 
     def walk(e: Any) -> None:
         for n in walk_nodes(e):
             what = checked.what(n)
+            if players_out and (n["node"] == "domain" and n["players"]
+                                or what == BUILTIN and n["func"] in ("next", "previous")):
+                out.add("vars")
             if n["node"] == "filtered":
                 out.add("zones")
             elif what == DEFINE:

@@ -262,7 +262,13 @@ class State:
                 elif op == choice:
                     break
                 elif op == next_turn:
-                    self.current = (self.current + 1) % self.players
+                    if self.game.turn_order:
+                        if not self.pass_turn():  # every player is out
+                            self.pc = b
+                            self._finish("end")
+                            return
+                    else:
+                        self.current = (self.current + 1) % self.players
                     self.turns += 1
                     pc = b
                     if self.turns > self.game.max_steps:
@@ -278,6 +284,30 @@ class State:
         except RuleRuntimeError as e:  # a rule failed: say which rules line ran
             raise self.game.located(e, pc) from None
         self.pc = pc
+
+    def pass_turn(self) -> bool:
+        """Give the turn to whoever moves next: the player the rules ``set next`` to (then none
+        again), else the one after ``current``; from there, the first player not out. False when
+        every player is out (the game is over)."""
+        lay = self.game.layout
+        first = self.current + 1
+        if lay.next_var is not None:
+            slot = self.var_base[lay.next_var]
+            chosen = self.vars[slot]
+            if chosen >= 0:
+                first = chosen
+                self.vars[slot] = -1  # none
+        n = self.players
+        if lay.out_var is None:
+            self.current = first % n
+            return True
+        out, b = self.vars, self.var_base[lay.out_var]
+        for i in range(n):
+            q = (first + i) % n
+            if not out[b + q]:
+                self.current = q
+                return True
+        return False
 
     def _finish(self, outcome: str) -> None:
         self.outcome = outcome
@@ -339,9 +369,18 @@ class State:
         """Seats that won (several on a shared win); [] for a draw or an unfinished game."""
         if self.outcome != "end" or self.game.score is None:
             return []
-        keys = [(self.game.score(self, s), self.game.tiebreak(self, s)) for s in range(self.players)]
-        best = max(keys)
-        return [s for s, k in enumerate(keys) if k == best]
+        seats = self.seats_in() or range(self.players)  # a player out never wins (unless all are out)
+        keys = {s: (self.game.score(self, s), self.game.tiebreak(self, s)) for s in seats}
+        best = max(keys.values())
+        return [s for s, k in keys.items() if k == best]
+
+    def seats_in(self) -> list[int]:
+        """The seats of the players still in the game: all, unless the rules put some ``out``."""
+        k = self.game.layout.out_var
+        if k is None:
+            return list(range(self.players))
+        b = self.var_base[k]
+        return [s for s in range(self.players) if not self.vars[b + s]]
 
     def returns(self) -> list[float]:
         """Each seat's share of the win: 1 for a sole winner, 1/k on a k-way shared win, else 0."""
