@@ -560,6 +560,16 @@ class PlayerExpr(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Returns(Node):
+    """``[zero_sum] returns(p) = expr``: what each player gets from a finished game (chips won or
+    lost), instead of a share of the win; ``zero_sum``: the rules say they add up to 0."""
+
+    player: Ident
+    expr: Expr
+    zero_sum: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Report(Node):
     """``report "label" = expr``: a statistic of a finished game, tallied by ``simulate``."""
 
@@ -633,3 +643,4 @@ class RulesFile(Node):
     # where `max_steps N` stands (a plain number has no node of its own): "max_steps" in the document's "at"
     max_steps_at: Optional[Span] = field(default=None, kw_only=True, compare=False, repr=False)
     boards: list[Board] = field(default_factory=list, kw_only=True)  # (since 0.3: left out when empty)
+    returns: Optional[Returns] = field(default=None, kw_only=True)  # (since 0.4: left out when none)

@@ -155,8 +155,8 @@ class Checker:
                                      for n in nodes(ir[part])):
             self.warn(at_span([1, 1, 1, 2]), "nothing ends the game: there is no 'end when TEST' and no 'end game' "
                                              "statement, so every game runs into the step cap", "$.end")
-        for key in ("score", "tiebreak"):
-            pe = ir[key]
+        for key in ("score", "tiebreak", "returns"):
+            pe = ir.get(key)
             if pe:
                 scope = {pe["player"]: PLAYER}
                 self.expect(pe["expr"], self.expr(pe["expr"], scope, f"$.{key}.expr"), {INT}, f"'{key}'",
@@ -600,7 +600,8 @@ class Checker:
                 self.check_seat(s["value"], self.const(s["value"]), f"{path}.value")
             elif want not in (None, ANY) and got not in (want, ANY, NONE if want not in (INT, BOOL) else ANY) \
                     and not (want == PLAYER and got == INT and s["target"] == "current"):
-                self.error(s, f"'{s['target']}' holds {_show(want)} but is set to {_show(got)}", path)
+                hint = ": a player is seat(n)" if want == PLAYER and got == INT else ""
+                self.error(s, f"'{s['target']}' holds {_show(want)} but is set to {_show(got)}{hint}", path)
         elif node == "if":
             self.expect(s["test"], self.expr(s["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
             self.constant_test(s["test"], "if", f"{path}.test")

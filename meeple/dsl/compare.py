@@ -40,9 +40,10 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
     out: list[Difference] = []
     if old["title"] != new["title"]:
         out.append(Difference("changed", "game", None, f"{old['title']!r} → {new['title']!r}"))
-    for kind, (key, _) in ONE_EACH.items():
-        if not same(old[key], new[key]):
-            out.append(_changed(kind, None, old, new, old[key], new[key], texts))
+    for kind, (key, empty) in ONE_EACH.items():
+        before, after = old.get(key, empty), new.get(key, empty)  # (one added to the IR later may be left out)
+        if not same(before, after):
+            out.append(_changed(kind, None, old, new, before, after, texts))
     if not same(old["end"], new["end"]):
         out.append(_changed("end when", None, old, new, old["end"], new["end"], texts))
     for kind, (key, name_key) in NAMED.items():

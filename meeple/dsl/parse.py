@@ -54,7 +54,7 @@ def reserved_words() -> frozenset[str]:
 # Terminals that start a declaration: never inside a block (so one there means a '}' is missing).
 DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "GAME", "PLAYERS", "MAX_STEPS", "PARAM", "ENUM", "TRACK",
                       "PIECES", "GRID", "BOARD", "CIRCUIT", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN",
-                      "PHASE", "SCORE", "TIEBREAK", "REPORT", "INVARIANT"}
+                      "PHASE", "SCORE", "TIEBREAK", "RETURNS", "ZERO_SUM", "REPORT", "INVARIANT"}
 STATEMENT_STARTS = {"LET", "SET", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL", "RUN"}
 _reserved_seen: list[Token] = []  # names that are keywords, found while lexing the current text
 
@@ -529,9 +529,10 @@ KEYWORDS = {  # list or field of a RulesFile → the keyword that declares it
     "params": "param", "enums": "enum", "tracks": "track", "pieces": "pieces", "grids": "grid",
     "boards": "board", "routes": "route", "zones": "zone", "cards": "cards", "vars": "var", "defines": "define",
     "phases": "phase", "reports": "report", "invariants": "invariant", "end": "end when",
-    "setup": "setup", "turn": "turn", "score": "score", "tiebreak": "tiebreak", "players": "players",
+    "setup": "setup", "turn": "turn", "score": "score", "tiebreak": "tiebreak", "returns": "returns",
+    "players": "players",
     "max_steps": "max_steps", "title": "game"}
-SINGLETONS = ("setup", "turn", "score", "tiebreak", "players", "title", "max_steps")
+SINGLETONS = ("setup", "turn", "score", "tiebreak", "returns", "players", "title", "max_steps")
 DECL_SLOTS = {
     A.Param: "params", A.Enum: "enums", A.Track: "tracks", A.Pieces: "pieces", A.Grid: "grids",
     A.Board: "boards", A.Route: "routes", A.Zone: "zones",
@@ -580,7 +581,7 @@ class ToAst:
     # ---- file ----
     def start(self, meta, items):
         fields: dict[str, Any] = {slot: [] for slot in DECL_SLOTS.values()}
-        fields.update(title="", players=None, max_steps=0, setup=[], turn=[], score=None, tiebreak=None,
+        fields.update(title="", players=None, max_steps=0, setup=[], turn=[], score=None, tiebreak=None, returns=None,
                       extends=None, changes=[])
         seen_blocks: set[str] = set()
         firsts: dict[str, A.Node] = {}
@@ -788,6 +789,12 @@ class ToAst:
     def tiebreak_decl(self, meta, c):
         node = A.PlayerExpr(_ident(c[2]), c[5], span=_span(meta))
         return ("tiebreak", (node, node))
+
+    def returns_decl(self, meta, c):
+        zero_sum = c[0].type == "ZERO_SUM"
+        c = c[1:] if zero_sum else c
+        node = A.Returns(_ident(c[2]), c[5], zero_sum, span=_span(meta))
+        return ("returns", (node, node))
 
     def report_decl(self, meta, c):
         return self._decl(A.Report(str(c[1])[1:-1], c[3], span=_span(meta)))

@@ -143,7 +143,7 @@ def _space(node: Tree, prev: Token, nxt: Token) -> str:
     """The space between two tokens on one line; ``node`` is the innermost node holding both."""
     if nxt.type in NO_SPACE_BEFORE or prev.type in NO_SPACE_AFTER:
         return ""
-    if nxt.type == "LPAR" and prev.type in ("NAME", "SCORE", "TIEBREAK"):
+    if nxt.type == "LPAR" and prev.type in ("NAME", "SCORE", "TIEBREAK", "RETURNS"):
         return ""  # f(x), define f(a), set hand(p) = ..., score(p) = ...
     if prev.type == "MINUS" and node.data in ("unop", "signed_int"):
         return ""

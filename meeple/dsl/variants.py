@@ -37,6 +37,7 @@ NAMED = {  # keyword → the IR list of that kind of declaration, and the key th
 ONE_EACH = {  # what a game declares once: keyword → IR key, and its value when not declared
     "players": ("players", None), "max_steps": ("max_steps", 0), "setup": ("setup", []),
     "turn": ("turn", []), "score": ("score", None), "tiebreak": ("tiebreak", None),
+    "returns": ("returns", None),
 }
 
 
@@ -118,7 +119,7 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         return f"the base declares it at {file}:{at[0]}:{at[1]}" + (f": {line[0].strip()}" if line else "")
 
     for kind, (key, empty) in ONE_EACH.items():
-        mine, theirs, replacing = variant[key], base[key], (kind, None) in replaced
+        mine, theirs, replacing = variant.get(key, empty), base.get(key, empty), (kind, None) in replaced
         if mine == empty and not replacing:
             continue
         if theirs != empty and not replacing:  # (a plain value, max_steps, has its position beside it)

@@ -94,6 +94,11 @@ class Game:
         self.segments = write_segments(self.code, self.positions, self.exprs)
         self.score = self._per_player(ir["score"], slots, "score")
         self.tiebreak = self._per_player(ir["tiebreak"], slots, "tiebreak") or (lambda st, seat: 0)
+        # what each player gets, if the rules declare it (else a share of the win), and whether
+        # the rules say it adds up to 0
+        self.declared_returns = self._per_player(ir.get("returns"), slots, "returns")
+        self.zero_sum = bool(ir.get("returns") and ir["returns"].get("zero_sum"))
+        self.returns_at = span(ir["returns"]) if ir.get("returns") else None
         # (label, compiled expression, whether its value is a piece or enum value to show by name)
         self.reports = [(r["label"], self._placed(self.exprs.compile(r["expr"], {}, "report", span(r)), r),
                          checked.type_of(r["expr"]).startswith("kind:")) for r in ir["reports"]]

@@ -383,6 +383,22 @@ class State:
         return [s for s in range(self.players) if not self.vars[b + s]]
 
     def returns(self) -> list[float]:
+        """What each seat gets from the game: the rules' ``returns(p)`` once the game is over (all 0
+        before), or if the rules declare none, its share of the win (``win_shares``). A ``zero_sum``
+        declaration whose values do not add up to 0 is a rules error."""
+        declared = self.game.declared_returns
+        if declared is None:
+            return self.win_shares()
+        if self.outcome is None:
+            return [0.0] * self.players
+        values = [declared(self, s) for s in range(self.players)]
+        if self.game.zero_sum and sum(values) != 0:
+            error = RuleRuntimeError(f"the returns {values} add up to {sum(values)}, but the rules say "
+                                     f"'zero_sum returns(p)': they must add up to 0")
+            raise self.game.located_at(error, self.game.returns_at)
+        return [float(v) for v in values]
+
+    def win_shares(self) -> list[float]:
         """Each seat's share of the win: 1 for a sole winner, 1/k on a k-way shared win, else 0."""
         won = self.winners()
         return [1 / len(won) if s in won else 0.0 for s in range(self.players)]

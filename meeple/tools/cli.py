@@ -762,8 +762,12 @@ def _print_summary(s: dict, wall: float, workers: int) -> None:
     t.add_column("seat", justify="right")
     t.add_column("wins", justify="right")
     t.add_column("share of games", justify="right")
+    mean_returns = s.get("mean_returns_by_seat")
+    if mean_returns is not None:
+        t.add_column("mean returns", justify="right")  # the rules' returns(p), per completed game
     for seat, (w, share) in enumerate(zip(s["wins_by_seat"], s["win_share_by_seat"])):
-        t.add_row(str(seat), f"{w:g}" if w == int(w) else f"{w:.2f}", f"{100 * share:.1f}%")
+        row = [str(seat), f"{w:g}" if w == int(w) else f"{w:.2f}", f"{100 * share:.1f}%"]
+        t.add_row(*row, *([f"{mean_returns[seat]:+.3f}"] if mean_returns is not None else []))
     console.print(t)
 
     for label, tally in s["reports"].items():

@@ -15,7 +15,8 @@ Built-in invariants:
 * no card is created or lost (cards in zones plus tiles on a grid);
 * the game ends within its step cap;
 * ``to_json`` round-trips (every ``view_every`` steps and at the end);
-* at the end, replaying the game's history from the start gives the same state;
+* at the end, replaying the game's history from the start gives the same state, and its scores
+  and returns can be told (``zero_sum`` returns add up to 0);
 * an observation shows of another seat's private zones, and of hidden zones, only their size
   (every ``view_every`` steps and at the end);
 * with ``vary_params``: every choice of params within their ranges makes a valid game.
@@ -204,6 +205,11 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
         if state.outcome == "step cap":  # as long as the cap, whatever is tried: not worth shrinking
             found(Failure("ends within the step cap", f"no end after {g.max_steps} steps", None, g, state, params))
             raise _Done
+        try:  # the results are rules too: a score may fail, returns declared zero_sum may not add up to 0
+            state.returns()
+            state.scores()
+        except RuleRuntimeError as e:
+            raise broken(g, state, params, "results", f"the game ended, but its results fail: {e}") from e
         report.finished += 1
         report.outcomes[state.outcome] = report.outcomes.get(state.outcome, 0) + 1
         again = g.new_state(players, chance="explicit")

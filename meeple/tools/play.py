@@ -488,9 +488,13 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
     t.add_column("score", justify="right")
     t.add_column("")
     scores = state.scores() if game.score is not None else [None] * players
+    returns = state.returns() if game.declared_returns is not None else None  # the rules' returns(p)
+    if returns is not None:
+        t.add_column("returns", justify="right")
     for s in range(players):
         who = "you" if s == seat else "bot"
-        t.add_row(f"{s} ({who})", "" if scores[s] is None else str(scores[s]), "winner" if s in winners else "")
+        t.add_row(f"{s} ({who})", "" if scores[s] is None else str(scores[s]), "winner" if s in winners else "",
+                  *([f"{returns[s]:+g}"] if returns is not None else []))
     console.print(t)
     if not winners:
         console.print("No winner.")

@@ -31,7 +31,8 @@ def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
 
 def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | None = None,
              rules: str | None = None) -> tuple:
-    """Play game ``index`` between random bots; returns (kind, turns, returns, n_winners, reports, error)."""
+    """Play game ``index`` between random bots; returns (kind, turns, win shares, n_winners, reports, error,
+    the rules' returns or None)."""
     from meeple.interpreter.state import CHANCE, TERMINAL
 
     chance_seed, bot_seeds = game_seeds(seed, index, players)
@@ -52,12 +53,13 @@ def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | 
         if records_dir is not None:
             _write(records_dir, index, game, state, rules)
         if state.outcome is None:
-            return (STUCK, state.turns, None, 0, None, None)
+            return (STUCK, state.turns, None, 0, None, None, None)
         if state.outcome not in ("end", "draw"):
-            return (STEP_CAP, state.turns, None, 0, None, None)
+            return (STEP_CAP, state.turns, None, 0, None, None, None)
         winners = state.winners()  # (the score and the reports are rules too: they may fail)
         reports = tuple(game.report_values(state).items())
-        return (END, state.turns, tuple(state.returns()), len(winners), reports, None)
+        declared = tuple(state.returns()) if game.declared_returns is not None else None
+        return (END, state.turns, tuple(state.win_shares()), len(winners), reports, None, declared)
     except Exception as e:  # noqa: BLE001 -- a rule that fails at run time, or an engine bug: count it, keep going
         error = f"game {index + 1} (seed {seed}): {type(e).__name__}: {e}"
         if records_dir is not None and state is not None:
@@ -65,7 +67,7 @@ def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | 
                 _write(records_dir, index, game, state, rules)
             except Exception:  # noqa: BLE001 -- the record of a game that failed is a help, not a must
                 pass
-        return (ERROR, state.turns if state is not None else 0, None, 0, None, error)
+        return (ERROR, state.turns if state is not None else 0, None, 0, None, error, None)
 
 
 def record_path(records_dir: str, index: int) -> Path:
@@ -161,6 +163,7 @@ class Tally:
         self.draws = self.shared = 0
         self.lengths: dict[int, int] = {}  # turns of a completed game -> games
         self.wins = [0.0] * players
+        self.returns = [0.0] * players if game.declared_returns is not None else None  # the rules' returns, summed
         self.reports: dict[str, dict[str, int]] = {label: {} for label, _, _ in game.reports}
         self.first_error: str | None = None
 
@@ -169,7 +172,7 @@ class Tally:
             self.add(r)
 
     def add(self, result: tuple) -> None:
-        kind, turns, returns, n_winners, reports, error = result
+        kind, turns, shares, n_winners, reports, error, returns = result
         self.games += 1
         self.kinds[kind] += 1
         if kind == ERROR and self.first_error is None:
@@ -179,8 +182,11 @@ class Tally:
         self.lengths[turns] = self.lengths.get(turns, 0) + 1
         self.draws += n_winners == 0
         self.shared += n_winners > 1
-        for s, x in enumerate(returns):
+        for s, x in enumerate(shares):
             self.wins[s] += x
+        if returns is not None and self.returns is not None:
+            for s, x in enumerate(returns):
+                self.returns[s] += x
         for label, value in reports:
             key = value if isinstance(value, str) else _json_key(value)
             tally = self.reports.setdefault(label, {})
@@ -227,6 +233,9 @@ class Tally:
             },
             "wins_by_seat": [round(w, 6) for w in self.wins],
             "win_share_by_seat": [round(w / n, 6) if n else 0.0 for w in self.wins],
+            # the mean of the rules' returns(p) over the completed games (None: the rules declare none)
+            "mean_returns_by_seat": None if self.returns is None else
+            [round(r / completed, 6) if completed else 0.0 for r in self.returns],
             "reports": {label: dict(sorted(t.items(), key=lambda kv: (-kv[1], kv[0])))
                         for label, t in self.reports.items()},
         }

@@ -294,7 +294,8 @@ def test_a_player_var_set_to_a_number_is_an_error() -> None:
     text = hostile.HOST.replace("      set leader = current", "      set leader = current\n      set leader = 9", 1)
     with pytest.raises(RulesError) as info:
         read_ir_text(text)
-    assert "'leader' holds a player but is set to a number" in [d.message for d in info.value.diagnostics]
+    messages = [d.message for d in info.value.diagnostics]
+    assert "'leader' holds a player but is set to a number: a player is seat(n)" in messages
 
 
 def read_ir_text(text: str) -> None:
