@@ -21,6 +21,7 @@ run: $(STAMP)
 	$(VENV)/bin/meeple simulate games/luckydog.rules --games 500 --players 4 --seed 1
 	$(VENV)/bin/meeple simulate games/slipstream.rules --games 500 --players 2 --seed 1
 	$(VENV)/bin/meeple simulate games/reversi.rules --games 500 --players 2 --seed 1
+	$(VENV)/bin/meeple simulate games/leduc.rules --games 2000 --players 2 --seed 1
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check meeple tests bench

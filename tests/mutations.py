@@ -4,7 +4,8 @@ check that the scenario of the changed rule then fails.
 A mutation is (id, change, scenario): ``change`` turns the rules text into the altered text,
 ``scenario`` is a rule scenario taking the compiled game. ``assert_caught`` writes the altered
 copy, checks that it still loads (so the failure is the rule's, not a syntax error's) and that
-the scenario fails on it: an assertion fails, or the engine refuses a step it takes.
+the scenario fails on it: an assertion fails, or the engine refuses a step it takes (an illegal move,
+a rules error such as zero-sum returns that no longer add up to 0).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from meeple import IllegalAction
+from meeple import IllegalAction, RuleRuntimeError
 
 Change = Callable[[str], str]
 
@@ -34,7 +35,7 @@ def assert_caught(tmp_path: Path, source: str, name: str, load: Callable, change
     path = tmp_path / name
     path.write_text(mutated)
     g = load(path)  # the altered rules are still a valid game
-    with pytest.raises((AssertionError, IllegalAction, ValueError, pytest.fail.Exception)):
+    with pytest.raises((AssertionError, IllegalAction, ValueError, RuleRuntimeError, pytest.fail.Exception)):
         scenario(g)
 
 
