@@ -46,6 +46,13 @@ class _Attr(str):
     """The type of a card attribute in the scope of 'where' (a name bound to the card's attribute)."""
 
 
+class _Card(str):
+    """The type of a name bound to one card of a zone (a loop's, an option's): ``zone`` is the
+    expression of the zone it was taken from, where 'move c to z' takes it from."""
+
+    zone: dict
+
+
 class Checker:
     def __init__(self, ir: dict, file: str, params: dict[str, int]):
         self.ir = ir
@@ -630,10 +637,19 @@ class Checker:
                 tags = self.sym.tags.get(self.sym.piece_kinds.get(t[5:], ""), self.sym.all_tags())
                 if tag not in tags:
                     self.error(s, f"unknown tag '{tag}'{self.suggest(tag, tags)}", path, "stop_at")
+        elif node == "move_to" and s["piece"]["node"] == "name" and isinstance(scope.get(s["piece"]["id"]), _Card):
+            self.expr(s["piece"], scope, f"{path}.piece")  # one card, from the zone it was taken from
+            self.zone(s["to"], scope, f"{path}.to")
+            if same(scope[s["piece"]["id"]].zone, s["to"]):
+                self.warn(s, "the card goes from a zone to that same zone: nothing changes", path)
         elif node == "move_to":
-            self.moved_piece(s, "'move ... to'", scope, path)
-            self.expect(s["to"], self.expr(s["to"], scope, f"{path}.to"), {INT}, "where the piece goes",
-                        f"{path}.to")
+            t = self.moved_piece(s, "'move ... to'", scope, path)
+            to = self.expr(s["to"], scope, f"{path}.to")
+            if t == CARD and to == ZONE:
+                self.error(s["piece"], "'move c to zone' moves a card that a loop or an option took from a zone "
+                                       "(for c in hand(p), play c in hand(p)): name it so", f"{path}.piece")
+            elif not (t == ANY and to == ZONE):  # (a card that is not one: said already)
+                self.expect(s["to"], to, {INT}, "where the piece goes", f"{path}.to")
         elif node == "move_all":
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
@@ -842,7 +858,9 @@ class Checker:
         self.domain_nodes.add(id(lo))
         t = self.expr(lo, scope, f"{path}.lo")
         if t == ZONE:
-            return CARD
+            card = _Card(CARD)
+            card.zone = lo
+            return card
         if t == GRID:
             if self.bound(lo) != C.GRID:
                 self.error(lo, "a loop over a grid's tiles names the grid itself, not a define's parameter "
@@ -894,7 +912,7 @@ class Checker:
         name = e["id"]
         if name in scope:
             t = scope[name]
-            self.bind(e, C.ATTRIBUTE if isinstance(t, _Attr) else C.LOCAL)
+            self.bind(e, C.ATTRIBUTE if isinstance(t, _Attr) else C.LOCAL, t.zone if isinstance(t, _Card) else None)
             return str(t)
         if name in KEYWORD_NAMES:
             self.bind(e, C.PLAYERS if name == "players" else C.CURRENT)
@@ -938,6 +956,11 @@ class Checker:
             return ANY
         if name in BUILTINS:
             self.error(e, f"'{name}' is a built-in query and needs arguments: {name}(...)", path)
+            return ANY
+        if name in sym.varieties:
+            self.error(e, f"'{name}' is a variety of cards, not one card: a loop or an option takes one from a zone "
+                          f"(for c in hand(p) where ...), and 'move 1 {name} from ... to ...' moves one by its "
+                          f"variety", path)
             return ANY
         if self.global_names is None:
             self.global_names = list(sym.global_names())

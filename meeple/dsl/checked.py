@@ -85,6 +85,15 @@ class CheckedGame:
                               f"this is a bug in meeple")
         return found
 
+    def card_zone(self, s: dict) -> Optional[dict]:
+        """For 'move c to zone' of a card ``c`` that a loop or an option took from a zone: that
+        zone's expression (the checker binds such a name with it); None for any other move."""
+        piece = s.get("piece") if s.get("node") == "move_to" else None
+        if isinstance(piece, dict) and piece.get("node") == "name":
+            b = self.binding(piece)
+            return b.decl if b.what == LOCAL else None
+        return None
+
     def what(self, node: Any) -> Optional[str]:
         """What a name or call node refers to (``binding(node).what``); None for any other node."""
         if isinstance(node, dict) and node.get("node") in ("name", "call"):

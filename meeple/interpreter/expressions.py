@@ -242,6 +242,14 @@ def _move_all(a: list[int], b: list[int]) -> None:
             a[i] = 0
 
 
+def _move_card(a: list[int], b: list[int], v: int, names: tuple[str, ...]) -> None:
+    """``move c to zone``: the card of variety ``v`` from the zone it was taken from (``a``)."""
+    if a[v] <= 0:
+        raise RuleRuntimeError(f"the card '{names[v]}' is no longer in the zone it was taken from: it cannot move")
+    a[v] -= 1
+    b[v] += 1
+
+
 def _move_cards(amount: int, a: list[int], b: list[int], v: int) -> None:
     n = min(max(amount, 0), a[v])
     a[v] -= n
@@ -368,7 +376,8 @@ HELPERS: dict[str, Callable] = {
     "_seat": _seat, "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
     "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of,
     "_set_tile": _set_tile, "_cards": _cards, "_move_piece": _move_piece, "_move_all": _move_all,
-    "_move_cards": _move_cards, "_reshuffled": reshuffled, "_at_most_chosen": at_most_chosen, "_tagged": _tagged,
+    "_move_card": _move_card, "_move_cards": _move_cards, "_reshuffled": reshuffled,
+    "_at_most_chosen": at_most_chosen, "_tagged": _tagged,
     "_seat_number": _seat_number, "_cell_value": _cell_value, "_set_cell": _set_cell, "_cell": _cell,
     "_direction": _direction,
     "_move_piece_to": _move_piece_to, "_space": _space, "_cell_col": _cell_col, "_cell_row": _cell_row,

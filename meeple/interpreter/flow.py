@@ -2,8 +2,9 @@
 
 Cards start in the zone their ``cards`` block names and move only by the
 statements that name a source and a destination (move all, deal, refill, choose,
-and the piles they reshuffle). Following those edges from each start zone gives,
-for every zone, the varieties that can reach it. A choice then only looks at the
+and the piles they reshuffle; 'move c to zone' of a card a loop or option took from
+a zone). Following those edges from each start zone gives, for every zone, the
+varieties that can reach it. A choice then only looks at the
 varieties its source can hold: cards that stay in a market never reach a hand, say.
 """
 
@@ -25,6 +26,9 @@ def zone_name(e: Optional[dict], checked: CheckedGame) -> Optional[str]:
 def _edges(stmts: list, checked: CheckedGame, out: list[tuple[Optional[str], Optional[str]]]) -> None:
     for s in nodes(stmts):
         node = s["node"]
+        if node == "move_to" and checked.card_zone(s) is not None:  # one card a loop or an option took
+            out.append((zone_name(checked.card_zone(s), checked), zone_name(s["to"], checked)))
+            continue
         if node not in ("move_all", "deal", "choose", "move_cards", "refill"):
             continue
         named = {key: zone_name(s.get(key), checked) for key in ("source", "dest", "zone", "reshuffle")}

@@ -178,6 +178,11 @@ class StatementWriter:
                 f"    _podium.append({p})", f"    PL[{p}] = len(_podium)", *self.check_end("pieces")]
 
     def w_move_to(self, s, env):
+        source = self.x.checked.card_zone(s)
+        if source is not None:  # one card, from the zone a loop or an option took it from
+            card, dest = self.x.gen(s["piece"], env), self.x.gen(s["to"], env)
+            names = self.x.constant(tuple(self.layout.variety_names), "VARIETIES")
+            return [f"_move_card({self.x.gen(source, env)}, {dest}, {card}, {names})", *self.check_end("zones")]
         piece, to = self.x.gen(s["piece"], env), self.x.gen(s["to"], env)
         tracks = self.x.constant(dict(self.layout.piece_track), "tracks")
         return [f"_move_piece_to(st, {tracks}, {piece}, {to})", *self.check_end("pieces")]
