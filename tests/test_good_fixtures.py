@@ -16,8 +16,8 @@ FILES = sorted(GOOD.glob("*.rules"))
 GAMES = 20
 
 
-def test_there_are_seven_good_games() -> None:
-    assert [p.stem for p in FILES] == ["dash", "eights", "knockout", "market", "ring", "suits", "tictac"]
+def test_there_are_eight_good_games() -> None:
+    assert [p.stem for p in FILES] == ["bluff", "dash", "eights", "knockout", "market", "ring", "suits", "tictac"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)

@@ -209,6 +209,17 @@ class SetRandom(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Roll(Node):
+    """``roll n dice of s into var``: n chance events, each die's face 1..s equally likely; the
+    var gets their sum."""
+
+    count: Expr
+    sides: Expr
+    target: Ident
+    index: Optional[Expr]
+
+
+@dataclass(frozen=True, slots=True)
 class If(Node):
     """If ``test`` holds, ``body`` runs, else ``else_``."""
 
@@ -373,8 +384,8 @@ class EndGame(Node):
     no_winner: bool
 
 
-Stmt = Union[Let, Set, SetRandom, If, For, Move, MoveTo, MoveAll, MoveCards, Deal, Refill, Choose, Place, ChooseOne,
-             Run, EndGame]
+Stmt = Union[Let, Set, SetRandom, Roll, If, For, Move, MoveTo, MoveAll, MoveCards, Deal, Refill, Choose, Place,
+             ChooseOne, Run, EndGame]
 
 
 # ---- declarations ----------------------------------------------------------
@@ -525,13 +536,15 @@ class Cards(Node):
 
 @dataclass(frozen=True, slots=True)
 class Var(Node):
-    """``var name [per player | per grid] = init``: a value the rules set and read, shared,
-    one per player, or one per tile placed on ``grid``."""
+    """``var name [per player | per grid] [public | private | hidden] = init``: a value the rules
+    set and read, shared, one per player, or one per tile placed on ``grid``; who sees it as a
+    zone says (``private``: each player their own; ``hidden``: nobody)."""
 
     name: Ident
     per_player: bool
     grid: Optional[Ident]
     init: Expr
+    visibility: Visibility = "public"  # (since 0.4: left out when public)
 
 
 @dataclass(frozen=True, slots=True)

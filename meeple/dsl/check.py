@@ -11,8 +11,8 @@ from . import checked as C
 from .diagnostics import Diagnostic, did_you_mean
 from .expand import expansion_problems, on_cycles
 from .fold import fold
-from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_PLAYERS, MAX_RANGE, MAX_SIDE, MAX_SPACES, MAX_STEPS,
-                     MAX_SUGGESTION_WORK)
+from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_DICE, MAX_PLAYERS, MAX_RANGE, MAX_SIDE, MAX_SPACES,
+                     MAX_STEPS, MAX_SUGGESTION_WORK)
 from .symbols import (AGGREGATES, ANY, BOARD, BOOL, BUILTIN_VARS, BUILTINS, CARD, CELL, CELL_FORMS, CELLS, DIRECTION,
                       DIRECTION_KIND, DIRECTION_NAMES, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES, NONE, PLAYER,
                       LATER_BUILTINS, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
@@ -134,6 +134,12 @@ class Checker:
                 self.error(v["init"], "a per-cell var's start value is a number, true/false or none, or made of "
                                       "params: the same on every cell, known before the game starts",
                            f"$.vars[{i}].init")
+            if v.get("grid") and v.get("visibility", "public") != "public":
+                self.error(v, f"what lies on a {'board' if on_board else 'grid'} is in plain sight: a var per "
+                              f"{'cell' if on_board else 'tile'} is public", f"$.vars[{i}]")
+            elif v.get("visibility") == "private" and not v["per_player"]:
+                self.warn(v, f"a shared private var is seen by no one: write 'var {v['name']} hidden' to say so",
+                          f"$.vars[{i}]")
             if v.get("grid") and v["grid"] not in self.sym.grids and not on_board:
                 self.error(v, f"unknown grid or board '{v['grid']}'"
                               f"{self.suggest(v['grid'], self.sym.grids, self.sym.boards)}", f"$.vars[{i}]", "grid")
@@ -609,6 +615,19 @@ class Checker:
                     and not (want == PLAYER and got == INT and s["target"] == "current"):
                 hint = ": a player is seat(n)" if want == PLAYER and got == INT else ""
                 self.error(s, f"'{s['target']}' holds {_show(want)} but is set to {_show(got)}{hint}", path)
+        elif node == "roll":
+            for key, what in (("count", "the number of dice"), ("sides", "a die's sides")):
+                self.expect(s[key], self.expr(s[key], scope, f"{path}.{key}"), {INT}, what, f"{path}.{key}")
+            if (self.const(s["count"]) or 0) < 0 or (self.const(s["count"]) or 0) > MAX_DICE:
+                self.error(s["count"], f"a roll is of 0..{MAX_DICE:,} dice, not {self.const(s['count'])}",
+                           f"{path}.count")
+            if self.const(s["sides"]) is not None and not 1 <= self.const(s["sides"]) <= MAX_RANGE:
+                self.error(s["sides"], f"a die has 1..{MAX_RANGE:,} sides, not {self.const(s['sides'])}",
+                           f"{path}.sides")
+            want = self.target(s, scope, path)
+            if want not in (None, ANY, INT):
+                self.error(s, f"'{s['target']}' holds {_show(want)}, but a roll is a number (the sum of the dice)",
+                           path)
         elif node == "if":
             self.expect(s["test"], self.expr(s["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
             self.constant_test(s["test"], "if", f"{path}.test")

@@ -33,6 +33,7 @@ MAX_CELLS = 10_000  # cells of a board
 MAX_SPACES = 10_000  # spaces of a track (and tiles laid on it)
 MAX_STEPS = 1_000_000  # a game's max_steps
 MAX_RANGE = 10_000  # values of a range 'lo..hi' that a loop, a 'random' or an option walks through
+MAX_DICE = 1_000  # dice one 'roll' throws (each one a chance event)
 MAX_CHOSEN_CARDS = 64  # cards one 'choose' may take at once (the choices grow as combinations of them)
 # Expression nodes of the whole game with every define written out where it is used
 # (the compiler inlines defines, and the checker checks each use).

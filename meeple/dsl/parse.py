@@ -55,7 +55,7 @@ def reserved_words() -> frozenset[str]:
 DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "GAME", "PLAYERS", "MAX_STEPS", "PARAM", "ENUM", "TRACK",
                       "PIECES", "GRID", "BOARD", "CIRCUIT", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN",
                       "PHASE", "SCORE", "TIEBREAK", "RETURNS", "ZERO_SUM", "REPORT", "INVARIANT"}
-STATEMENT_STARTS = {"LET", "SET", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL", "RUN"}
+STATEMENT_STARTS = {"LET", "SET", "ROLL", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL", "RUN"}
 _reserved_seen: list[Token] = []  # names that are keywords, found while lexing the current text
 
 
@@ -760,7 +760,8 @@ class ToAst:
         k = _kept(c)
         per_player = any(x is True for x in k)
         grid = next((x[1] for x in k if isinstance(x, tuple)), None)
-        return self._decl(A.Var(_ident(k[0]), per_player, grid, k[-1], span=_span(meta)))
+        seen = next((str(x) for x in k if isinstance(x, Token) and x.type == "VISIBILITY"), "public")
+        return self._decl(A.Var(_ident(k[0]), per_player, grid, k[-1], seen, span=_span(meta)))
 
     def define_decl(self, meta, c):
         k = _kept(c)
@@ -820,6 +821,10 @@ class ToAst:
     def set_random_stmt(self, meta, c):
         target, index = c[1]
         return A.SetRandom(target, index, c[4], span=_span(meta))
+
+    def roll_stmt(self, meta, c):
+        target, index = c[6]
+        return A.Roll(c[1], c[4], target, index, span=_span(meta))
 
     def if_stmt(self, meta, c):
         k = _kept(c)

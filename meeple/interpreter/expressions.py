@@ -27,7 +27,7 @@ from meeple.dsl import checked as C
 from meeple.dsl import fold
 from meeple.dsl.checked import CheckedGame, Symbols
 from meeple.dsl.diagnostics import RuleRuntimeError
-from meeple.dsl.limits import MAX_NUMBER, MAX_RANGE
+from meeple.dsl.limits import MAX_DICE, MAX_NUMBER, MAX_RANGE
 from meeple.dsl.walk import names
 from meeple.dsl.walk import nodes as walk_nodes
 from meeple.dsl.walk import span
@@ -157,6 +157,22 @@ def _number(v: Any) -> Any:
         return v
     raise RuleRuntimeError(f"a number of {len(str(abs(v))):,} digits: beyond the numbers meeple supports "
                            f"(±{MAX_NUMBER:,})")
+
+
+def _dice(n: int) -> int:
+    """How many dice a roll throws, if a roll may throw that many."""
+    if 0 <= n <= MAX_DICE:
+        return n
+    raise RuleRuntimeError(f"a roll of {n if -MAX_NUMBER <= n <= MAX_NUMBER else 'a huge number of'} dice: "
+                           f"a roll is of 0..{MAX_DICE:,} dice")
+
+
+def _faces(sides: int) -> range:
+    """The faces of a die of ``sides`` sides: 1..sides."""
+    if 1 <= sides <= MAX_RANGE:
+        return range(1, sides + 1)
+    raise RuleRuntimeError(f"a die of {sides if -MAX_NUMBER <= sides <= MAX_NUMBER else 'a huge number of'} sides: "
+                           f"a die has 1..{MAX_RANGE:,} sides")
 
 
 def _seat_of(v: Any, players: int) -> Any:
@@ -382,7 +398,7 @@ HELPERS: dict[str, Callable] = {
     "_direction": _direction,
     "_move_piece_to": _move_piece_to, "_space": _space, "_cell_col": _cell_col, "_cell_row": _cell_row,
     "_cell_next": _cell_next, "_line": _line, "_players_in": _players_in, "_players_from": _players_from,
-    "_next_in": _next_in,
+    "_next_in": _next_in, "_dice": _dice,
     "_while": itertools.takewhile}
 
 

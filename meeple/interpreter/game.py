@@ -425,6 +425,7 @@ class Game:
                  and (self.checked.var_types.get(n, "").startswith("kind:") or self.checked.var_types.get(n) == "cell")}
         if named:  # vars that hold a value of a kind or a cell, as a reader names them ("NE", "2,3")
             doc["var_shown"] = {n: ["none" if v is None else v for v in values] for n, values in named.items()}
+        self._hide_vars(doc, seat)
         shaped = [p for p in present if lay.track_loop[lay.piece_track[p]] or p in lay.piece_home]
         if shaped:  # circuits and home stretches: where each piece stands, besides its progress
             doc["circuits"] = [t for t, loop in zip(lay.track_names, lay.track_loop) if loop]
@@ -447,6 +448,23 @@ class Game:
             if self.score is not None:
                 doc["scores"] = st.scores()
         return doc
+
+    def _hide_vars(self, doc: dict[str, Any], seat: Optional[int]) -> None:
+        """What ``seat`` may not see of the vars, as None: another player's value of a ``private``
+        var, every value of a ``hidden`` one (and of a shared private one, which nobody owns).
+        ``seat`` None sees everything."""
+        if seat is None:
+            return
+        for n in self.layout.var_names:
+            decl = self.sym.vars[n]
+            seen = decl.get("visibility", "public")
+            if seen == "public":
+                continue
+            mine = seen == "private" and decl["per_player"]
+            for part in ("vars", "var_shown"):
+                values = doc.get(part, {}).get(n)
+                if values is not None:
+                    doc[part][n] = [v if mine and s == seat else None for s, v in enumerate(values)]
 
     def _cell_values(self, name: str, values: list) -> list:
         """A per-cell var's values, for a drawing: none as None, a value by its name, a seat as

@@ -282,6 +282,17 @@ class RandomPick(OneShot):
         self.setter(st, v)
 
 
+class DieRoll(RandomPick):
+    """One die of ``roll n dice of s into v``: each face 1..s equally likely; ``add`` adds it to
+    the sum that goes into ``v`` after the last die."""
+
+    def __init__(self, target: str, faces: Fn, add):
+        super().__init__(target, faces, add, str)
+
+    def text(self, v: int) -> str:
+        return f"die {v} into {self.target}"
+
+
 class TileLay(OneShot):
     """The tile under one space of a track, drawn from the track's remaining tiles."""
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from . import capacity
-from .code import VARS, local, name
-from .expressions import TILE, Env, ExprCompiler, Fn, _seat_of, _set_cell
+from .code import VARS, Code, local, name
+from .expressions import TILE, Env, ExprCompiler, Fn, _faces, _seat_of, _set_cell
 from .statements import END_TEST, StatementWriter
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
@@ -26,7 +26,7 @@ from meeple.dsl.walk import nodes as walk_nodes
 from meeple.dsl.walk import span
 
 from .layout import NO_VALUE
-from .moves import Action, CardChoice, Draw, OptionChoice, RandomPick, TileLay, TilePlacement
+from .moves import Action, CardChoice, DieRoll, Draw, OptionChoice, RandomPick, TileLay, TilePlacement
 
 from .ops import CHANCE, CHOICE, END, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN, RUN  # noqa: F401  (the program's words)
 
@@ -176,6 +176,28 @@ class ProgramBuilder:
                                                                       not _is_range(s) else str(v))
         self.emit(CHANCE, RandomPick(s["target"], values, self.setter(s, env), outcome_name),
                   self.writer.written(s["target"]))
+
+    def s_roll(self, s, env):
+        """``roll n dice of s into v``: one chance event a die (faces 1..s, each equally likely),
+        the faces summed in a local, the sum set into v after the last die."""
+        x = self.x
+        total, left = x.slots.new(), x.slots.new()
+        self.emit(EXEC, x.statements([f"L[{total}] = 0", f"L[{left}] = _dice({x.gen(s['count'], env)})"],
+                                     purpose="roll"))
+        top = self.emit(JUMP_IF_NOT, x.function(Code(f"L[{left}] > 0"), purpose="dice_left"))
+        sides = x.compile(s["sides"], env)
+
+        def faces(st):
+            return _faces(sides(st))
+
+        def add_face(st, v):
+            st.locals[total] += v
+            st.locals[left] -= 1
+        self.emit(CHANCE, DieRoll(s["target"], faces, add_face), None)
+        self.emit(JUMP, None, top)
+        self.patch(top, len(self.code))
+        lines = self.writer.assign(s["target"], s["index"], local(total), env)
+        self.emit(EXEC, x.statements(lines, purpose="rolled"), self.writer.written(s["target"]))
 
     def setter(self, s, env) -> Callable[[Any, Any], None]:
         name = s["target"]

@@ -99,8 +99,13 @@ class StatementWriter:
         return joined(f"_number({value})", value)
 
     def w_set(self, s, env):
-        name, lay, x = s["target"], self.layout, self.x
-        value = x.gen(s["value"], env)
+        return [*self.assign(s["target"], s["index"], self.x.gen(s["value"], env), env),
+                *self.check_end(self.written(s["target"]))]
+
+    def assign(self, name: str, index: Optional[dict], value: Code, env) -> list[str]:
+        """The line of ``set name[(index)] = value``, ``value`` already code."""
+        lay, x = self.layout, self.x
+        s = {"index": index}
         if name == "current":
             line = f"st.current = _seat_of({value}, st.players)"
         elif name in lay.cell_var_names:
@@ -117,7 +122,7 @@ class StatementWriter:
         else:  # a per-tile var: the tile may be none
             k = lay.tile_var_names.index(name)
             line = f"_set_tile(G.tv[{k}], {self.kept(value)}, {x.gen(s['index'], env)}, {name!r})"
-        return [line, *self.check_end(self.written(name))]
+        return [line]
 
     def w_if(self, s, env):
         out: list[Any] = []

@@ -86,8 +86,9 @@ class Broken(Exception):
 
 
 def hidden_shown(game: Game, state: State, seat: int) -> Optional[str]:
-    """A zone that the observation of ``seat`` shows though it may not see it, if any."""
-    zones = state.observation(seat)["zones"]
+    """A zone or a var that the observation of ``seat`` shows though it may not see it, if any."""
+    obs = state.observation(seat)
+    zones = obs["zones"]
     for name in game.layout.zone_names:
         decl = game.sym.zones[name]
         views = zones[name] if decl["per_player"] else [zones[name]]
@@ -95,6 +96,15 @@ def hidden_shown(game: Game, state: State, seat: int) -> Optional[str]:
             secret = decl["visibility"] == "hidden" or (decl["visibility"] == "private" and owner != seat)
             if secret and set(view) != {"size"}:
                 return f"{name} of seat {owner}" if decl["per_player"] else name
+    for name in game.layout.var_names:
+        decl = game.sym.vars[name]
+        seen = decl.get("visibility", "public")
+        for part in ("vars", "var_shown"):
+            values = obs.get(part, {}).get(name) or []
+            for owner, v in enumerate(values):
+                secret = seen == "hidden" or (seen == "private" and not (decl["per_player"] and owner == seat))
+                if secret and v is not None:
+                    return f"var {name} of seat {owner}" if decl["per_player"] else f"var {name}"
     return None
 
 

@@ -196,6 +196,8 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         known.add("grid")
 
     def shown(name: str, value: Any) -> Any:
+        if value is None:  # a var's value this seat may not see
+            return "?"
         return view.value_text(name, value, obs) if board else value
     head = f"[bold]Turn {obs.get('turn')}[/bold] · you are seat {seat} of {obs.get('players')}"
     if obs.get("decision"):

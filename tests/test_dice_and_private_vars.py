@@ -1,0 +1,146 @@
+"""Dice and private values (docs/language.md, "var": who sees a var; "roll"): vars that are private
+or hidden as zones are, what each seat's observation shows of them, 'roll n dice of s into v' as one
+chance event a die, and the mistakes around both."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple import RuleRuntimeError
+from meeple.tools.fuzz import fuzz, hidden_shown
+from rules_text import errors_of, load_text, take
+
+BLUFF = Path(__file__).parent / "fixtures" / "good" / "bluff.rules"
+
+GAME = """
+game "Dice"
+players 2..3
+var throw per player private = 0
+var secret hidden = 0
+var board_sum = 0
+turn {
+  TURN
+  end game
+}
+"""
+
+
+def game(tmp_path, turn: str):
+    return load_text(tmp_path, GAME.replace("TURN", turn))
+
+
+def test_each_seat_sees_its_own_private_value_and_no_hidden_one(tmp_path):
+    g = game(tmp_path, "set throw(current) = 4\n  set throw(seat(1)) = 5\n  set secret = 9\n  set board_sum = 2")
+    st = g.new_state(3, seed=0)
+    assert st.observation(0)["vars"] == {"throw": [4, None, None], "secret": [None], "board_sum": [2]}
+    assert st.observation(1)["vars"] == {"throw": [None, 5, None], "secret": [None], "board_sum": [2]}
+    assert st.observation(None)["vars"] == {"throw": [4, 5, 0], "secret": [9], "board_sum": [2]}
+    assert all(hidden_shown(g, st, seat) is None for seat in range(3))
+
+
+def test_the_rules_read_a_private_value_as_always(tmp_path):
+    g = game(tmp_path, "set throw(seat(1)) = 5\n  set board_sum = throw(seat(1)) + 1")
+    assert g.new_state(2, seed=0).observation(0)["vars"]["board_sum"] == [6]  # what goes public is public
+
+
+def test_a_private_value_of_a_kind_is_hidden_by_name_too(tmp_path):
+    text = GAME.replace("var board_sum = 0", "enum colour { red blue }\nvar pick per player private = red").replace(
+        "TURN", "set pick(seat(1)) = blue")
+    g = load_text(tmp_path, text)
+    obs = g.new_state(2, seed=0).observation(0)
+    assert obs["var_shown"]["pick"] == ["red", None]
+
+
+def test_play_shows_what_a_seat_may_not_see_as_unknown(tmp_path, capsys):
+    from meeple.tools.play import render_observation
+    from rich.console import Console
+    g = game(tmp_path, "set throw(current) = 4\n  set throw(seat(1)) = 5\n  set secret = 9")
+    st = g.new_state(2, seed=0)
+    console = Console(width=100, color_system=None)
+    render_observation(g.observe(st, 0), 0, console, None, plain=True)
+    out = capsys.readouterr().out
+    assert "throw: seat 0: 4, seat 1: ?" in out and "secret: ?" in out
+
+
+def test_fuzz_finds_a_private_value_shown(tmp_path, monkeypatch):
+    g = game(tmp_path, "set throw(seat(1)) = 5")
+    assert fuzz(g, examples=5, seed=1).failure is None
+    monkeypatch.setattr(type(g), "_hide_vars", lambda self, doc, seat: None)  # a leak: nothing hidden
+    failure = fuzz(g, examples=5, seed=1).failure
+    assert failure is not None and "var throw of seat 1" in failure.message
+
+
+def test_a_roll_is_one_chance_event_a_die_and_sets_the_sum(tmp_path):
+    g = game(tmp_path, "roll 3 dice of 4 into throw(current)")
+    st = g.new_state(2, chance="explicit")
+    for face in (2, 4, 1):
+        outcomes = st.chance_outcomes()
+        assert [a.text for a, _ in outcomes] == [f"die {f} into throw" for f in range(1, 5)]
+        assert all(p == pytest.approx(1 / 4) for _, p in outcomes)
+        st.apply(next(a for a, _ in outcomes if a.text == f"die {face} into throw"))
+    assert st.is_terminal() and st.observation(None)["vars"]["throw"] == [7, 0]
+
+
+def test_seeded_rolls_have_the_chances_of_dice(tmp_path):
+    g = game(tmp_path, "roll 2 dice of 6 into throw(current)")
+    sums = Counter(g.new_state(2, seed=s).observation(None)["vars"]["throw"][0] for s in range(3600))
+    exact = Counter(a + b for a, b in itertools.product(range(1, 7), repeat=2))
+    assert set(sums) <= set(exact)
+    for total in (2, 7, 12):  # within 5 standard deviations of 3600 * p
+        p = exact[total] / 36
+        assert abs(sums[total] - 3600 * p) < 5 * (3600 * p * (1 - p)) ** 0.5
+
+
+def test_a_roll_of_no_dice_sets_zero_and_a_bad_count_is_a_rules_error(tmp_path):
+    g = game(tmp_path, "set throw(current) = 3\n  roll 0 dice of 6 into throw(current)")
+    assert g.new_state(2, seed=0).observation(None)["vars"]["throw"][0] == 0
+    g = game(tmp_path, "roll board_sum - 1 dice of 6 into throw(current)")
+    with pytest.raises(RuleRuntimeError, match="a roll of -1 dice"):
+        g.new_state(2, seed=0)
+    g = game(tmp_path, "roll 1 dice of board_sum into throw(current)")
+    with pytest.raises(RuleRuntimeError, match="a die of 0 sides"):
+        g.new_state(2, seed=0)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("roll 2 dice of 6 into nothing", "unknown var 'nothing'"),
+    ("roll 2 dice of 6 into throw", "var 'throw' is per player: write throw(p)"),
+    ("roll 2 dice of 0 into board_sum", "a die has 1..10,000 sides, not 0"),
+    ("roll 2000 dice of 6 into board_sum", "a roll is of 0..1,000 dice, not 2000"),
+    ("roll true dice of 6 into board_sum", "the number of dice must be a number, not true/false"),
+])
+def test_mistakes_with_dice_are_told(tmp_path, text, message):
+    assert any(m.startswith(message) for m in errors_of(tmp_path, GAME.replace("TURN", text)))
+
+
+def test_a_shared_private_var_is_warned_about(tmp_path):
+    text = GAME.replace("var board_sum = 0", "var board_sum private = 0").replace("TURN", "set board_sum = 1")
+    g = load_text(tmp_path, text)
+    assert any("seen by no one" in w.message for w in g.warnings)
+
+
+def test_roll_stays_usable_as_a_name(tmp_path):
+    # files from before 'roll', 'dice' and 'into' were words of the language keep working
+    text = GAME.replace("var board_sum = 0", "var roll = 0\nvar dice = 1\nvar into = 2").replace(
+        "TURN", "set roll = random 1..6\n  set dice = roll + into")
+    g = load_text(tmp_path, text)
+    assert g.new_state(2, seed=0).observation(None)["vars"]["dice"][0] in range(3, 9)
+
+
+def test_bluff_plays_to_its_end_with_each_die_kept_to_its_player():
+    g = meeple.load(str(BLUFF))
+    for seed in range(30):
+        st = g.new_state(3, seed=seed)
+        rng = random.Random(seed)
+        while st.outcome is None:
+            for seat in range(3):
+                faces = st.observation(seat)["vars"]["face"]
+                assert [f is not None for f in faces] == [s == seat for s in range(3)]
+            take(st, rng.choice(st.legal_actions()).text)
+        assert sum(st.returns()) == 0 and len(st.winners()) == 1
