@@ -16,8 +16,9 @@ FILES = sorted(GOOD.glob("*.rules"))
 GAMES = 20
 
 
-def test_there_are_eight_good_games() -> None:
-    assert [p.stem for p in FILES] == ["bluff", "dash", "eights", "knockout", "market", "ring", "suits", "tictac"]
+def test_there_are_nine_good_games() -> None:
+    assert [p.stem for p in FILES] == ["bluff", "dash", "eights", "knockout", "market", "ring", "suits", "tictac",
+                                       "tricks"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)

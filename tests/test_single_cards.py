@@ -119,3 +119,33 @@ def test_mistakes_with_one_card_are_told(tmp_path, turn, message):
 def test_a_card_moved_to_its_own_zone_is_warned_about(tmp_path):
     g = load_text(tmp_path, GAME.replace("TURN", "for c in hand(current) {\n    move c to hand(current)\n  }"))
     assert "the card goes from a zone to that same zone: nothing changes" in [w.message for w in g.warnings]
+
+
+def test_tricks_the_winner_of_a_trick_leads_the_next_and_suit_is_followed():
+    g = meeple.load(str(Path(__file__).parent / "fixtures" / "good" / "tricks.rules"))
+    attrs = g.layout.attr_table
+    names = g.layout.variety_names
+    import random
+    for seed in range(20):
+        st = g.new_state(3, seed=seed)
+        rng = random.Random(seed)
+        trick: list[tuple[int, str]] = []
+        while st.outcome is None:
+            me = st.current_player()
+            hand = st.observation(me)["zones"]["hand"][me]
+            legal = [a.text.removeprefix("play ") for a in st.legal_actions()]
+            if trick:  # following: the suit led, if the hand has it
+                led = attrs["suit"][names.index(trick[0][1])]
+                same = [c for c in hand if attrs["suit"][names.index(c)] == led]
+                assert sorted(legal) == sorted(same or hand)
+            card = rng.choice(legal)
+            take(st, f"play {card}")
+            trick.append((me, card))
+            if len(trick) == 3:
+                led = attrs["suit"][names.index(trick[0][1])]
+                winner = max((attrs["rank"][names.index(c)], p) for p, c in trick
+                             if attrs["suit"][names.index(c)] == led)[1]
+                if st.outcome is None:
+                    assert st.current_player() == winner
+                trick = []
+        assert sum(st.scores()) == 4

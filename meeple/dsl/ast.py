@@ -526,12 +526,22 @@ class Variety(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class VarietyLoop(Node):
+    """``for s in suit, r in 7..14 { 1 card { suit = s, rank = r } }`` in a ``cards`` block: the
+    varieties below, once for each combination of the loops' values (``dsl/decks.py``)."""
+
+    vars: list[Ident]
+    domains: list[Domain]
+    varieties: list[Variety]
+
+
+@dataclass(frozen=True, slots=True)
 class Cards(Node):
     """``cards kind in zone { varieties }``: the cards of a kind and where they start."""
 
     name: Ident
     zone: Ident
-    varieties: list[Variety]
+    varieties: list[Union[Variety, VarietyLoop]]
 
 
 @dataclass(frozen=True, slots=True)

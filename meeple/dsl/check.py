@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 from . import checked as C
 from .diagnostics import Diagnostic, did_you_mean
+from .decks import generate_varieties
 from .expand import expansion_problems, on_cycles
 from .fold import fold
 from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_DICE, MAX_PLAYERS, MAX_RANGE, MAX_SIDE, MAX_SPACES,
@@ -16,7 +17,7 @@ from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_DICE, MAX_PLAYE
 from .symbols import (AGGREGATES, ANY, BOARD, BOOL, BUILTIN_VARS, BUILTINS, CARD, CELL, CELL_FORMS, CELLS, DIRECTION,
                       DIRECTION_KIND, DIRECTION_NAMES, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES, NONE, PLAYER,
                       LATER_BUILTINS, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
-from .walk import at_span, children, nodes, same, span
+from .walk import at_span, children, names, nodes, same, span
 
 WAS = "was"  # was(e) in an invariant: the value of e before the step
 ARITH = {"+", "-", "*", "/", "%"}
@@ -33,7 +34,14 @@ def check(ir: dict, file: str, params: Optional[dict[str, int]] = None) -> list[
 def checked_game(ir: dict, file: str, params: Optional[dict[str, int]] = None
                  ) -> tuple[Optional[C.CheckedGame], list[Diagnostic]]:
     """Check ``ir``: its diagnostics, and the checked game when none of them is an error."""
+    loops = [v for c in ir.get("cards", ()) for v in c.get("varieties", ()) if v.get("node") == "variety_loop"]
+    ir, problems = generate_varieties(ir, params or {})  # a generated deck, written out
     checker = Checker(ir, file, params or {})
+    checker.used.update(names(loops))  # (the params and kinds its loops ran over)
+    if problems:
+        for node, message in problems:
+            checker.error(node, message, "$.cards")
+        return None, checker.diags
     diags = checker.run()
     if any(d.kind == "error" for d in diags):
         return None, diags
@@ -512,7 +520,7 @@ class Checker:
             self.used.add(c["zone"])
             for j, v in enumerate(c["varieties"]):
                 path = f"$.cards[{i}].varieties[{j}]"
-                n = self.count(v["count"], f"{path}.count", MAX_CARDS, "cards")
+                n = self.card_count(v["count"], f"{path}.count")
                 total += n or 0
                 for k, a in enumerate(v["attrs"]):
                     value = a["value"]
@@ -535,6 +543,27 @@ class Checker:
             self.error(self.ir["cards"][0], f"the game has {total:,} cards; at most {MAX_CARDS:,} are allowed",
                        "$.cards")
 
+    def card_count(self, e: dict, path: str) -> Optional[int]:
+        """The count of a variety of cards, which may also depend on the number of players
+        (``(players + 1)``): checked for each number of players the game allows; the most of them."""
+        if "players" not in names(e) or self.const(e) is not None:
+            return self.count(e, path, MAX_CARDS, "cards")
+        self.expect(e, self.expr(e, {}, path), {INT}, "a count", path)
+        p = self.ir["players"] or {"lo": 1, "hi": MAX_PLAYERS}
+        values = []
+        for n in range(p["lo"], p["hi"] + 1):
+            value = self.const(e, players=n)
+            if value is None:
+                self.error(e, "a count here must be a number or made of params and 'players'", path)
+                return None
+            if value < 0:
+                self.error(e, f"a count of cards cannot be negative ({value} with {n} players)", path)
+                return None
+            values.append(value)
+        if max(values) > MAX_CARDS:
+            self.error(e, f"{max(values):,} cards is more than the limit of {MAX_CARDS:,}", path)
+        return max(values)
+
     def count(self, e: dict, path: str, limit: int, what: str) -> Optional[int]:
         t = self.expr(e, {}, path)
         self.expect(e, t, {INT}, "a count", path)
@@ -549,13 +578,17 @@ class Checker:
             self.error(e, f"{value:,} {what} is more than the limit of {limit:,}", path)
         return value
 
-    def const(self, e: dict) -> Optional[int]:
+    def const(self, e: dict, players: Optional[int] = None) -> Optional[int]:
         """The value of a count made of numbers, params and arithmetic, else None (``dsl/fold.py``
-        computes it, as the compiler does)."""
+        computes it, as the compiler does); given ``players``, the name 'players' is that number."""
         if not all(n["node"] in ("int", "name", "un_op", "bin_op") and n.get("op", "-") in ARITH
                    for n in nodes(e)):
             return None
-        value = fold(e, self.param_value)
+        if players is None:
+            value = fold(e, self.param_value)
+        else:
+            value = fold(e, lambda n: players if n["id"] == "players" and n["id"] not in self.sym.params
+                         and self.bound(n) in (C.PLAYERS, None) else self.param_value(n))
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     def param_value(self, e: dict) -> Optional[int]:

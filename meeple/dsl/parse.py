@@ -746,6 +746,12 @@ class ToAst:
         k = _kept(c)
         return A.Variety(k[0], _ident(k[1]), k[2:], span=_span(meta))
 
+    def variety_loop(self, meta, c):
+        k = _kept(c)
+        loops = [x for x in k if not isinstance(x, A.Variety)]
+        names, domains = [_ident(x) for x in loops[0::2]], loops[1::2]
+        return A.VarietyLoop(names, domains, [x for x in k if isinstance(x, A.Variety)], span=_span(meta))
+
     def attr(self, meta, c):
         value: Any = True
         if len(c) > 1:

@@ -63,9 +63,9 @@ _COMMENT = re.compile(r"#[^\n]*")
 
 # Nodes that are a line of their own: declarations and statements (``*_decl``, ``*_stmt``),
 # and the lines inside structural braces.
-LINES = {"route_clause", "variety", "option", "tiles"}
+LINES = {"route_clause", "variety", "variety_loop", "option", "tiles"}
 # Nodes whose braces hold a line for each child (a block's braces always do).
-STRUCTURAL = {"track_decl", "circuit_decl", "route_decl", "cards_decl", "choose_one_stmt"}
+STRUCTURAL = {"track_decl", "circuit_decl", "route_decl", "cards_decl", "variety_loop", "choose_one_stmt"}
 # Words that start a clause of a statement: a kept line break may stand before them.
 CLAUSE_WORDS = {"BY", "FROM", "TO", "KEEPING", "RESHUFFLING", "WHERE", "STOPPING", "ONTO", "WITHIN", "MATCHING",
                 "JOINING", "AS"}

@@ -109,7 +109,8 @@ class Game:
                           for n in self.layout.var_names]
         self.n_locals = slots.count
         self.const = {  # counts known once the params are: cards, track lengths
-            "cards": [self._const(v["count"]) for c in ir["cards"] for v in c["varieties"]],
+            # (a count that depends on the number of players is a function of the state)
+            "cards": [self._count(v["count"]) for c in ir["cards"] for v in c["varieties"]],
             "track_length": [self._const(t["spaces"]) for t in ir["tracks"]],
             "tiles": [[self._const(tc["count"]) for tc in t["tiles"]] for t in ir["tracks"]],
             "fixed": fixed_tags(ir, self._const),
@@ -136,6 +137,11 @@ class Game:
                   else "") for op, a, b in self.code]
         text = json.dumps([__version__, self.module.code_lines(), repr(steps), self.n_locals])
         return hashlib.sha256(text.encode()).hexdigest()
+
+    def _count(self, e: dict) -> Any:
+        """A count of cards: a number, or (one that reads 'players') a function of the state."""
+        value = self.exprs.gen(e, {}).value
+        return value if value is not None else self.exprs.compile(e, {}, "count", span(e))
 
     def _const(self, e: dict) -> int:
         value = self.exprs.gen(e, {}).value
@@ -205,7 +211,7 @@ class Game:
         nv = len(self.layout.variety_names)
         st.zones = [[0] * nv for _ in range(n_zone_slots)]
         for i, count in enumerate(self.const["cards"]):
-            st.zones[st.zone_base[self.card_zone[i]]][i] += count
+            st.zones[st.zone_base[self.card_zone[i]]][i] += count if isinstance(count, int) else count(st)
         st.vars = [0] * self.layout.var_slots(players)
         for i, name in enumerate(self.layout.var_names):  # in declaration order: a start value
             init = self.var_inits[i]  # may read earlier vars
