@@ -209,6 +209,24 @@ class SetRandom(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Weight(Node):
+    """``value: weight`` in ``random { ... }``."""
+
+    value: Expr
+    weight: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class SetWeighted(Node):
+    """``set var = random { a: 3, b: 1 }``: a chance event, each value as likely as its weight
+    (a number) against the others' sum."""
+
+    target: Ident
+    index: Optional[Expr]
+    choices: list[Weight]
+
+
+@dataclass(frozen=True, slots=True)
 class Roll(Node):
     """``roll n dice of s into var``: n chance events, each die's face 1..s equally likely; the
     var gets their sum."""
@@ -384,8 +402,8 @@ class EndGame(Node):
     no_winner: bool
 
 
-Stmt = Union[Let, Set, SetRandom, Roll, If, For, Move, MoveTo, MoveAll, MoveCards, Deal, Refill, Choose, Place,
-             ChooseOne, Run, EndGame]
+Stmt = Union[Let, Set, SetRandom, SetWeighted, Roll, If, For, Move, MoveTo, MoveAll, MoveCards, Deal, Refill, Choose,
+             Place, ChooseOne, Run, EndGame]
 
 
 # ---- declarations ----------------------------------------------------------

@@ -629,10 +629,12 @@ class Checker:
             scope[s["name"]] = t = self.expr(s["value"], scope, f"{path}.value")
             if t in (ZONE, GRID, BOARD, CELLS):
                 self.error(s["value"], f"'let' cannot name {_show(t)}: write it where it is used", f"{path}.value")
-        elif node in ("set", "set_random"):
+        elif node in ("set", "set_random", "set_weighted"):
             want = self.target(s, scope, path)
             if node == "set":
                 got = self.expr(s["value"], scope, f"{path}.value")
+            elif node == "set_weighted":
+                got = self.weighted(s, scope, path)
             else:
                 got = self.domain(s["domain"], scope, f"{path}.domain")
             if want == NONE and got in (PLAYER, TILE, CELL) or (want == NONE and got.startswith("kind:")):
@@ -747,6 +749,26 @@ class Checker:
                 self.used.add(s["phase"])
                 i = self.index["phases", s["phase"]]
                 self.block(self.sym.phases[s["phase"]]["body"], {}, f"$.phases[{i}].body")
+
+    def weighted(self, s: dict, scope: dict, path: str) -> str:
+        """The type of the values of 'random { value: weight, ... }' (one type for all); the
+        weights are numbers, none of them negative."""
+        got = ANY
+        for i, c in enumerate(s["choices"]):
+            t = self.expr(c["value"], scope, f"{path}.choices[{i}].value")
+            if t in (ZONE, GRID, BOARD, CELLS, CARD):
+                self.error(c["value"], f"a random choice picks a value, not {_show(t)}", f"{path}.choices[{i}].value")
+            elif got == ANY:
+                got = t
+            elif t not in (got, ANY):
+                self.error(c["value"], f"the values of a random choice are of one type: {_show(got)}, not "
+                                       f"{_show(t)}", f"{path}.choices[{i}].value")
+            self.expect(c["weight"], self.expr(c["weight"], scope, f"{path}.choices[{i}].weight"), {INT}, "a weight",
+                        f"{path}.choices[{i}].weight")
+            w = self.const(c["weight"])
+            if w is not None and w < 0:
+                self.error(c["weight"], f"a weight cannot be negative ({w})", f"{path}.choices[{i}].weight")
+        return got
 
     def moved_piece(self, s: dict, what: str, scope: dict, path: str) -> str:
         """The type of the piece a move statement moves, which must be a piece."""

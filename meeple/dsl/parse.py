@@ -828,6 +828,13 @@ class ToAst:
         target, index = c[1]
         return A.SetRandom(target, index, c[4], span=_span(meta))
 
+    def set_weighted_stmt(self, meta, c):
+        target, index = c[1]
+        return A.SetWeighted(target, index, [x for x in c[5:] if isinstance(x, A.Weight)], span=_span(meta))
+
+    def weight(self, meta, c):
+        return A.Weight(c[0], c[2], span=_span(meta))
+
     def roll_stmt(self, meta, c):
         target, index = c[6]
         return A.Roll(c[1], c[4], target, index, span=_span(meta))

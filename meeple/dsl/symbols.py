@@ -155,7 +155,7 @@ def _builtin_vars_used(ir: dict, s: Symbols) -> list[str]:
     used: set[str] = set()
     for n in nodes(ir):
         kind = n.get("node")
-        if kind in ("set", "set_random", "roll"):
+        if kind in ("set", "set_random", "set_weighted", "roll"):
             used.add(n.get("target"))
         elif kind == "name":
             used.add(n.get("id"))

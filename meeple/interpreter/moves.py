@@ -282,6 +282,36 @@ class RandomPick(OneShot):
         self.setter(st, v)
 
 
+class WeightedPick(RandomPick):
+    """``set x = random { a: 3, b: 1 }``: each value as likely as its weight against their sum
+    (``values`` gives (value, weight) pairs; a value named twice has the sum of its weights)."""
+
+    def weights(self, st) -> list[tuple[int, int]]:
+        merged: dict[int, int] = {}
+        for v, w in self.values(st):
+            if w < 0:
+                raise RuleRuntimeError(f"'set {self.target} = random {{...}}': a weight of {w}; weights are 0 or more")
+            merged[v] = merged.get(v, 0) + w
+        pairs = [(v, w) for v, w in merged.items() if w > 0]
+        if not pairs:
+            raise RuleRuntimeError(f"'set {self.target} = random {{...}}': every weight is 0, so nothing can be picked")
+        return pairs
+
+    def outcomes(self, st) -> list[tuple[Action, float]]:
+        pairs = self.weights(st)
+        total = sum(w for _, w in pairs)
+        return [(Action(self, v), w / total) for v, w in pairs]
+
+    def sample(self, st, rng) -> int:
+        pairs = self.weights(st)
+        r = rng.randrange(sum(w for _, w in pairs))
+        for v, w in pairs:
+            if r < w:
+                return v
+            r -= w
+        raise AssertionError("unreachable: r < the sum of the weights")
+
+
 class DieRoll(RandomPick):
     """One die of ``roll n dice of s into v``: each face 1..s equally likely; ``add`` adds it to
     the sum that goes into ``v`` after the last die."""

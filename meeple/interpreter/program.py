@@ -26,7 +26,7 @@ from meeple.dsl.walk import nodes as walk_nodes
 from meeple.dsl.walk import span
 
 from .layout import NO_VALUE
-from .moves import Action, CardChoice, DieRoll, Draw, OptionChoice, RandomPick, TileLay, TilePlacement
+from .moves import Action, CardChoice, DieRoll, Draw, OptionChoice, RandomPick, TileLay, TilePlacement, WeightedPick
 
 from .ops import CHANCE, CHOICE, END, EXEC, JUMP, JUMP_IF_NOT, NEXT_TURN, RUN  # noqa: F401  (the program's words)
 
@@ -175,6 +175,22 @@ class ProgramBuilder:
             return f"seat {v}" if is_player or kind != "values" else (names[v] if 0 <= v < len(names) and
                                                                       not _is_range(s) else str(v))
         self.emit(CHANCE, RandomPick(s["target"], values, self.setter(s, env), outcome_name),
+                  self.writer.written(s["target"]))
+
+    def s_set_weighted(self, s, env):
+        x = self.x
+        pairs = ", ".join(f"({x.gen(c['value'], env)}, {x.gen(c['weight'], env)})" for c in s["choices"])
+        values = x.function(Code(f"[{pairs}]"), purpose="weights")
+        t = x.checked.type_of(s["choices"][0]["value"])
+        names = self.layout.value_names
+
+        def outcome_name(v: int) -> str:
+            if t == "player":
+                return f"seat {v}"
+            if t == "cell":
+                return self.layout.cell_name(v)
+            return names[v] if t.startswith("kind:") and 0 <= v < len(names) else str(v)
+        self.emit(CHANCE, WeightedPick(s["target"], values, self.setter(s, env), outcome_name),
                   self.writer.written(s["target"]))
 
     def s_roll(self, s, env):
