@@ -144,3 +144,33 @@ def test_bluff_plays_to_its_end_with_each_die_kept_to_its_player():
                 assert [f is not None for f in faces] == [s == seat for s in range(3)]
             take(st, rng.choice(st.legal_actions()).text)
         assert sum(st.returns()) == 0 and len(st.winners()) == 1
+
+
+def test_play_names_only_the_decision_of_a_bot_move_that_sets_a_private_var_or_hides_a_card(tmp_path):
+    from meeple.tools.play import decision_visibility
+    text = GAME.replace("var board_sum = 0", "var board_sum = 0\nzone deck hidden\nzone vault hidden\n"
+                        "zone shown public\ncards chip in deck { 2 ace }").replace("TURN", """choose bid {
+    offer n in 1..3 {
+      set throw(current) = n
+    }
+  }
+  choose say {
+    loud n in 1..3 {
+      set board_sum = n
+    }
+  }
+  for c in deck {
+    move c to shown
+  }
+  choose bury {
+    hide c in shown {
+      move c to vault
+    }
+  }
+  choose show {
+    up c in vault {
+      move c to shown
+    }
+  }""")
+    g = load_text(tmp_path, text)
+    assert decision_visibility(g) == {"bid": False, "say": True, "bury": False, "show": True}

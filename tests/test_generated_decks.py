@@ -82,3 +82,31 @@ def test_mistakes_in_a_generated_deck_are_told(tmp_path, cards, message):
 def test_fmt_lays_a_loop_out_one_variety_a_line():
     text = HEAD.replace("CARDS", "cards playing_card in deck { for s in suit,r in 7..top { 1 card {suit=s, rank=r} } }")
     assert "  for s in suit, r in 7..top {\n    1 card { suit = s, rank = r }\n  }\n" in print_rules(text)
+
+
+def test_meeple_ir_keeps_the_loops_so_the_ir_is_the_game_for_any_params(tmp_path):
+    import json
+
+    import meeple
+    from meeple.dsl import read_ir
+    deck(tmp_path, "cards playing_card in deck {\n  for r in 1..top {\n    1 card { rank = r }\n  }\n}")
+    ir, _ = read_ir(str(tmp_path / "game.rules"), {"top": 12})
+    assert ir["cards"][0]["varieties"][0]["node"] == "variety_loop"
+    (tmp_path / "game.json").write_text(json.dumps(ir))
+    for top in (8, 12):
+        from_json = meeple.load(str(tmp_path / "game.json"), {"top": top})
+        from_rules = meeple.load(str(tmp_path / "game.rules"), {"top": top})
+        assert from_json.layout.variety_names == from_rules.layout.variety_names
+        assert len(from_json.layout.variety_names) == top
+
+
+def test_an_ir_loop_with_more_names_than_domains_is_refused(tmp_path):
+    import json
+
+    from meeple.dsl import RulesError, read_ir
+    deck(tmp_path, "cards playing_card in deck {\n  for r in 1..2 {\n    1 card { rank = r }\n  }\n}")
+    ir, _ = read_ir(str(tmp_path / "game.rules"))
+    ir["cards"][0]["varieties"][0]["vars"] = ["r", "s"]
+    (tmp_path / "game.json").write_text(json.dumps(ir))
+    with pytest.raises(RulesError, match=r"names 2 value\(s\) for 1 domain\(s\)"):
+        read_ir(str(tmp_path / "game.json"))

@@ -165,3 +165,19 @@ def test_a_game_that_declares_its_own_out_keeps_it(tmp_path):
     assert g.layout.out_var is None and not g.turn_order
     st = g.new_state(3, seed=0)
     assert st.vars[st.var_base[g.layout.var_names.index("log")]] == 123123
+
+
+def test_a_local_named_next_or_out_brings_no_engine_var(tmp_path):
+    # (a file from before 'next' and 'out' were the engine's: its locals keep the game as it was)
+    turn = "let next = current\n  let out = 2\n  set turns_of(next) = turns_of(next) + out"
+    g = load_text(tmp_path, ROUND.replace("TURN", turn))
+    assert g.layout.out_var is None and g.layout.next_var is None and not g.turn_order
+    assert "out" not in g.new_state(2, seed=0).observation(None)["vars"]
+
+
+def test_a_phase_named_next_leaves_the_engine_var_alone(tmp_path):
+    text = ROUND.replace("TURN", "run next").replace("turn {", "phase next {\n  set next = seat(0)\n}\nturn {")
+    g = load_text(tmp_path, text)
+    assert g.layout.next_var is not None
+    st = g.new_state(3, seed=0)
+    assert str(st.vars[st.var_base[g.layout.var_names.index("log")]]) == "111111"

@@ -241,7 +241,7 @@ def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[st
     """The checked IR of a ``.rules`` file or an IR ``.json`` file, and its warnings
     (``read_checked`` gives the whole checked game). Raises ``RulesError``."""
     game = read_checked(path, params)
-    return game.ir, game.warnings
+    return (game.written if game.written is not None else game.ir), game.warnings
 
 
 def _json_diagnostic(d: Diagnostic, path: str, source: str) -> Diagnostic:

@@ -34,6 +34,7 @@ def check(ir: dict, file: str, params: Optional[dict[str, int]] = None) -> list[
 def checked_game(ir: dict, file: str, params: Optional[dict[str, int]] = None
                  ) -> tuple[Optional[C.CheckedGame], list[Diagnostic]]:
     """Check ``ir``: its diagnostics, and the checked game when none of them is an error."""
+    written = ir
     loops = [v for c in ir.get("cards", ()) for v in c.get("varieties", ()) if v.get("node") == "variety_loop"]
     ir, problems = generate_varieties(ir, params or {})  # a generated deck, written out
     checker = Checker(ir, file, params or {})
@@ -46,7 +47,7 @@ def checked_game(ir: dict, file: str, params: Optional[dict[str, int]] = None
     if any(d.kind == "error" for d in diags):
         return None, diags
     game = C.CheckedGame(ir, checker.sym, dict(checker.values), file, [d for d in diags if d.kind != "error"],
-                         dict(checker.var_types), checker.bindings, checker.types)
+                         dict(checker.var_types), checker.bindings, checker.types, written=written)
     return game, diags
 
 

@@ -75,6 +75,9 @@ class CheckedGame:
     var_types: dict[str, str] = field(default_factory=dict)
     bindings: dict[int, Binding] = field(default_factory=dict, repr=False)
     types: dict[int, str] = field(default_factory=dict, repr=False)
+    # the IR as written, with its generated decks as loops (``ir`` has them written out, for the
+    # params given): what ``meeple ir`` prints, so that it stays the game for any params
+    written: Optional[dict[str, Any]] = field(default=None, repr=False)
 
     def binding(self, node: dict) -> Binding:
         """What the name or call ``node`` refers to."""

@@ -46,6 +46,10 @@ def generate_varieties(ir: dict[str, Any], params: dict[str, int]) -> tuple[dict
             if v.get("node") != "variety_loop":
                 varieties.append(v)
                 continue
+            if len(v["vars"]) != len(v["domains"]) or not v["vars"]:
+                problems.append((v, f"a deck's loop names {len(v['vars'])} value(s) for {len(v['domains'])} "
+                                    f"domain(s): each name runs over one domain"))
+                continue
             runs = [_values(d, kinds, values, problems) for d in v["domains"]]
             if any(r is None for r in runs):
                 continue

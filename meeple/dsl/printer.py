@@ -295,8 +295,9 @@ class _Printer:
         if prev.type == "COMMA" and kind == "fixed_tag":  # ``mud at 1, 2,`` then under the 1
             return cols[2]
         if prev.type == "COMMA":
-            opener = next((j for j, c in enumerate(node.children) if isinstance(c, Token) and c.type in OPENERS), None)
-            return cols[opener + 1] if opener is not None else cols[1 if kind == "option" else 0]
+            opener = next((j for j, c in enumerate(node.children[:i]) if isinstance(c, Token) and c.type in OPENERS),
+                          None)  # (the bracket the comma is inside: one before it)
+            return cols[opener + 1] if opener is not None else cols[1 if kind in ("option", "variety_loop") else 0]
         if not (kind.endswith(("_decl", "_stmt")) or kind in LINES):
             return None
         if prev.type in ("ASSIGN", "COLON"):  # the value on a line of its own

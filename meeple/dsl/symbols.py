@@ -144,12 +144,13 @@ def seats(ir: dict) -> int:
 
 
 def _builtin_vars_used(ir: dict, s: Symbols) -> list[str]:
-    """The built-in vars the rules use (by name, in a call or as what 'set' sets) and do not declare.
-    ``next(p)`` is a query: only ``set next = ...`` and a plain ``next`` use the var."""
+    """The built-in vars the rules use and do not declare: ``out`` read as ``out(p)`` or set,
+    ``next`` set (``set next = p``). A local of either name is no use of it, nor is the query
+    ``next(p)``."""
     from .walk import nodes
 
     declared = s.global_names()
-    wanted = [n for n in BUILTIN_VARS if n not in declared and n not in s.phases]
+    wanted = [n for n in BUILTIN_VARS if n not in declared]
     if not wanted:
         return []
     used: set[str] = set()
@@ -157,8 +158,6 @@ def _builtin_vars_used(ir: dict, s: Symbols) -> list[str]:
         kind = n.get("node")
         if kind in ("set", "set_random", "set_weighted", "roll"):
             used.add(n.get("target"))
-        elif kind == "name":
-            used.add(n.get("id"))
         elif kind == "call" and n.get("func") == "out":
             used.add("out")
     return [n for n in wanted if n in used]

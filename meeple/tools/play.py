@@ -60,8 +60,9 @@ def decision_visibility(game: Any) -> dict[str, bool]:
     """For each decision label, whether its moves land only in public zones (so others may see them).
 
     A placement lands on a grid, which everyone sees; an option choice is seen when every card
-    its options move lands in a public zone (what it sets, everyone sees anyway)."""
+    its options move lands in a public zone and every var they set is public."""
     zones = {z["name"]: z["visibility"] for z in game.ir.get("zones", [])}
+    secret_vars = {name for name, v in game.sym.vars.items() if v.get("visibility", "public") != "public"}
     shown: dict[str, bool] = {}
 
     def zone_of(expr: Any) -> str | None:
@@ -73,8 +74,14 @@ def decision_visibility(game: Any) -> dict[str, bool]:
         return None
 
     def dests(x: Any) -> list:
+        """Where the cards go, and the secret vars set (as a name no zone has: not public)."""
         if isinstance(x, dict):
-            return ([x["dest"]] if "dest" in x else []) + [d for v in x.values() for d in dests(v)]
+            here = [x["dest"]] if "dest" in x else []
+            if x.get("node") == "move_to" and zone_of(x.get("to")) in zones:  # one card (move c to zone)
+                here.append(x["to"])
+            if x.get("node") in ("set", "set_random", "set_weighted", "roll") and x.get("target") in secret_vars:
+                here.append(None)
+            return here + [d for v in x.values() for d in dests(v)]
         if isinstance(x, list):
             return [d for v in x for d in dests(v)]
         return []
