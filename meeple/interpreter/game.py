@@ -81,8 +81,7 @@ class Game:
         self._starts: dict[int, State] = {}  # player count → the state before the first step
         self._queries: dict[str, Any] = {}  # define name → its compiled body, for ``query``
         self.layout = Layout(ir, self.sym, self.params)
-        # Whether turn order is the rules' to say (players out, 'set next'), or simply seat order.
-        self.turn_order = self.layout.out_var is not None or self.layout.next_var is not None
+        self.turn_order = self.layout.turn_order  # (State.pass_turn, or simply seat order)
         slots = SlotAllocator()
         self.exprs = ExprCompiler(checked, self.layout, slots, varieties_by_zone(checked))
         self.exprs.cache = ModuleCache(game_key(ir, self.params), self.exprs.module.filename)

@@ -87,6 +87,8 @@ class Layout:
         # The engine's vars, if the rules use them: who is out (per player), who moves next.
         self.out_var = self.var_names.index("out") if sym.vars.get("out", {}).get("builtin") else None
         self.next_var = self.var_names.index("next") if sym.vars.get("next", {}).get("builtin") else None
+        # whether turn order is the rules' to say (players out, 'set next'), or simply seat order
+        self.turn_order = self.out_var is not None or self.next_var is not None
         self.shapes: TileShapes | None = None
         if sym.grids:
             grid = next(iter(sym.grids.values()))

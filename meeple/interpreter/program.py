@@ -823,7 +823,7 @@ def _step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[str]:
     if op == CHOICE:
         return [f"return {pc}"]
     if op == NEXT_TURN:
-        if x.layout.out_var is not None or x.layout.next_var is not None:  # (State.pass_turn)
+        if x.layout.turn_order:  # players out, or 'set next': State.pass_turn
             return ["if not st.pass_turn():", *(f"    {t}" for t in ended(b, "'end'")), "st.turns += 1",
                     "if st.turns > st.game.max_steps:", *(f"    {t}" for t in ended(b, "'step cap'"))]
         return ["st.current = (st.current + 1) % st.players", "st.turns += 1",
