@@ -190,14 +190,9 @@ def _seat_number(n: int, players: int) -> int:
     raise RuleRuntimeError(f"seat({n}): this {players}-player game has seats 0..{players - 1}")
 
 
-def _players_in(st: Any, k: int) -> list[int]:
-    """The seats of the players not out of the game (``out``: the var ``k``), in seat order."""
-    v, b = st.vars, st.var_base[k]
-    return [p for p in range(st.players) if not v[b + p]]
-
-
 def _players_from(st: Any, first: int, k: int) -> list[int]:
-    """The same, in turn order from seat ``first``."""
+    """The seats of the players not out of the game (``out``: the var ``k``), in turn order from
+    seat ``first`` (in seat order, they are ``State.seats_in()``)."""
     v, b, n = st.vars, st.var_base[k], st.players
     return [q for q in ((first + i) % n for i in range(n)) if not v[b + q]]
 
@@ -397,7 +392,7 @@ HELPERS: dict[str, Callable] = {
     "_seat_number": _seat_number, "_cell_value": _cell_value, "_set_cell": _set_cell, "_cell": _cell,
     "_direction": _direction,
     "_move_piece_to": _move_piece_to, "_space": _space, "_cell_col": _cell_col, "_cell_row": _cell_row,
-    "_cell_next": _cell_next, "_line": _line, "_players_in": _players_in, "_players_from": _players_from,
+    "_cell_next": _cell_next, "_line": _line, "_players_from": _players_from,
     "_next_in": _next_in, "_dice": _dice,
     "_while": itertools.takewhile}
 
@@ -969,7 +964,7 @@ class ExprCompiler:
     def players_code(self) -> Code:
         """The players in the game, in seat order: all of them, unless the rules put some out."""
         k = self.layout.out_var
-        return Code("range(st.players)") if k is None else Code(f"_players_in(st, {k})")
+        return Code("range(st.players)") if k is None else Code("st.seats_in()")
 
     def domain(self, d: dict, env: Env) -> tuple[str, Fn]:
         kind, code = self.domain_code(d, env)
