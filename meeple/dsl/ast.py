@@ -296,6 +296,27 @@ class MoveCards(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class MoveWhere(Node):
+    """``move amount from source to dest where test``: that many cards whose attributes pass the
+    test (fewer if the source holds fewer), the varieties taken in the order they are declared."""
+
+    amount: Expr
+    source: Expr
+    dest: Expr
+    where: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Node):
+    """``reveal what [to player]``: one card a loop or an option took from a zone, or every card
+    of a zone, shown to one player (to every player without ``to``). A player who may not see
+    that zone knows the cards from then on, until they leave it."""
+
+    what: Expr
+    to: Optional[Expr]
+
+
+@dataclass(frozen=True, slots=True)
 class Deal(Node):
     """``deal amount from source to dest [reshuffling pile]``: one chance draw per card."""
 
@@ -402,8 +423,8 @@ class EndGame(Node):
     no_winner: bool
 
 
-Stmt = Union[Let, Set, SetRandom, SetWeighted, Roll, If, For, Move, MoveTo, MoveAll, MoveCards, Deal, Refill, Choose,
-             Place, ChooseOne, Run, EndGame]
+Stmt = Union[Let, Set, SetRandom, SetWeighted, Roll, If, For, Move, MoveTo, MoveAll, MoveCards, MoveWhere, Reveal, Deal,
+             Refill, Choose, Place, ChooseOne, Run, EndGame]
 
 
 # ---- declarations ----------------------------------------------------------

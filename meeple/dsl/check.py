@@ -738,6 +738,16 @@ class Checker:
             self.zone(s["source"], scope, f"{path}.source")
             self.zone(s["dest"], scope, f"{path}.dest")
             self.warn_same_zone(s, path)
+        elif node == "move_where":
+            self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
+                        f"{path}.amount")
+            self.not_negative(s["amount"], "cards moved", f"{path}.amount")
+            self.zone(s["source"], scope, f"{path}.source")
+            self.zone(s["dest"], scope, f"{path}.dest")
+            self.card_test(s["where"], scope, f"{path}.where")
+            self.warn_same_zone(s, path)
+        elif node == "reveal":
+            self.check_reveal(s, scope, path)
         elif node == "place":
             self.check_place(s, scope, path)
         elif node == "choose_one":
@@ -1199,15 +1209,38 @@ class Checker:
         if e["func"] != "count":
             self.error(e, f"only count(zone where ...) takes 'where', not '{e['func']}'", path)
         self.zone(e["zone"], scope, f"{path}.zone")
+        self.card_test(e["where"], scope, f"{path}.where")
+        return INT
+
+    def card_test(self, where: dict, scope: dict, path: str) -> None:
+        """A test of one card, its attributes read by their bare names (``count(zone where fast)``,
+        ``move 1 from a to b where colour == c``); a local of an attribute's name hides it."""
         inner = {**{a: _Attr(t) for a, t in self.sym.attrs.items()}, **scope}
-        for n in nodes(e["where"]):
+        for n in nodes(where):
             if n.get("node") == "name" and n["id"] in self.sym.attrs and n["id"] in scope \
                     and not isinstance(scope[n["id"]], _Attr):
                 self.warn(n, f"'{n['id']}' here is the local name (a parameter, 'let' or loop variable), which "
                              f"hides the card attribute '{n['id']}'; rename the local to read the attribute",
                           path)
-        self.expect(e["where"], self.expr(e["where"], inner, f"{path}.where"), {BOOL}, "'where'", f"{path}.where")
-        return INT
+        self.expect(where, self.expr(where, inner, path), {BOOL}, "'where'", path)
+
+    def check_reveal(self, s: dict, scope: dict, path: str) -> None:
+        """'reveal c [to p]' of a card a loop or an option took from a zone, or 'reveal zone [to p]'."""
+        what = s["what"]
+        t = self.expr(what, scope, f"{path}.what")
+        zone = scope[what["id"]].zone if what["node"] == "name" and isinstance(scope.get(what["id"]), _Card) \
+            else what if t == ZONE else None
+        if zone is None and t != ANY:
+            hint = (": name one that a loop or an option took from a zone (for c in hand(p)), or the zone"
+                    if t == CARD else "")
+            self.error(what, f"'reveal' shows a card or a zone's cards, not {_show(t)}{hint}", f"{path}.what")
+        if s["to"] is not None:
+            self.expect(s["to"], self.expr(s["to"], scope, f"{path}.to"), {PLAYER}, "who is shown", f"{path}.to")
+        name = zone["id"] if zone is not None and zone["node"] == "name" else \
+            zone.get("func") if zone is not None else None
+        if self.sym.zones.get(name, {}).get("visibility") == "public":
+            self.warn(s, f"zone '{name}' is public: everyone sees its cards already, and 'reveal' changes nothing",
+                      path)
 
     def e_comprehension(self, e, scope, path):
         func = e["func"]

@@ -89,9 +89,10 @@ class CheckedGame:
         return found
 
     def card_zone(self, s: dict) -> Optional[dict]:
-        """For 'move c to zone' of a card ``c`` that a loop or an option took from a zone: that
-        zone's expression (the checker binds such a name with it); None for any other move."""
-        piece = s.get("piece") if s.get("node") == "move_to" else None
+        """For 'move c to zone' and 'reveal c' of a card ``c`` that a loop or an option took from
+        a zone: that zone's expression (the checker binds such a name with it); None for any
+        other statement."""
+        piece = s.get("piece") if s.get("node") == "move_to" else s.get("what") if s.get("node") == "reveal" else None
         if isinstance(piece, dict) and piece.get("node") == "name":
             b = self.binding(piece)
             return b.decl if b.what == LOCAL else None

@@ -55,7 +55,7 @@ def reserved_words() -> frozenset[str]:
 DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "GAME", "PLAYERS", "MAX_STEPS", "PARAM", "ENUM", "TRACK",
                       "PIECES", "GRID", "BOARD", "CIRCUIT", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN",
                       "PHASE", "SCORE", "TIEBREAK", "RETURNS", "ZERO_SUM", "REPORT", "INVARIANT"}
-STATEMENT_STARTS = {"LET", "SET", "ROLL", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL", "RUN"}
+STATEMENT_STARTS = {"LET", "SET", "ROLL", "REVEAL", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL", "RUN"}
 _reserved_seen: list[Token] = []  # names that are keywords, found while lexing the current text
 
 
@@ -874,6 +874,14 @@ class ToAst:
     def move_cards_stmt(self, meta, c):
         k = _kept(c)
         return A.MoveCards(k[0], _ident(k[1]), k[2], k[3], span=_span(meta))
+
+    def move_where_stmt(self, meta, c):
+        k = _kept(c)
+        return A.MoveWhere(k[0], k[1], k[2], k[3], span=_span(meta))
+
+    def reveal_stmt(self, meta, c):
+        k = _kept(c)
+        return A.Reveal(k[0], k[1] if len(k) > 1 else None, span=_span(meta))
 
     def within(self, meta, c):
         return ("within", c[1])

@@ -261,10 +261,19 @@ def _move_card(a: list[int], b: list[int], v: int, names: tuple[str, ...]) -> No
     b[v] += 1
 
 
-def _move_cards(amount: int, a: list[int], b: list[int], v: int) -> None:
+def _move_cards(amount: int, a: list[int], b: list[int], v: int) -> int:
+    """``move n variety``: as many as there are, up to n; returns how many moved."""
     n = min(max(amount, 0), a[v])
     a[v] -= n
     b[v] += n
+    return n
+
+
+def _shown_to(p: int) -> int:
+    """The player a 'reveal ... to p' shows cards to, who must be one."""
+    if p < 0:
+        raise RuleRuntimeError("the player to show the cards to is none here")
+    return p
 
 
 def _at_place(st: Any, track: int, k: int) -> int:
@@ -387,7 +396,7 @@ HELPERS: dict[str, Callable] = {
     "_seat": _seat, "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
     "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of,
     "_set_tile": _set_tile, "_cards": _cards, "_move_piece": _move_piece, "_move_all": _move_all,
-    "_move_card": _move_card, "_move_cards": _move_cards, "_reshuffled": reshuffled,
+    "_move_card": _move_card, "_move_cards": _move_cards, "_shown_to": _shown_to, "_reshuffled": reshuffled,
     "_at_most_chosen": at_most_chosen, "_tagged": _tagged,
     "_seat_number": _seat_number, "_cell_value": _cell_value, "_set_cell": _set_cell, "_cell": _cell,
     "_direction": _direction,

@@ -186,6 +186,23 @@ class Game:
             found = self._bases[players] = self.layout.bases(players)
         return found
 
+    def zone_slots(self, players: int) -> list[tuple[int, Optional[int]]]:
+        """Each zone slot of a state of ``players`` (``State.zones``): its zone's index and its
+        owner (None for a shared zone)."""
+        zone_base = self.bases(players)[0]
+        out: list[tuple[int, Optional[int]]] = [(0, None)] * sum(
+            players if self.sym.zones[name]["per_player"] else 1 for name in self.layout.zone_names)
+        for zi, name in enumerate(self.layout.zone_names):
+            for seat in range(players) if self.sym.zones[name]["per_player"] else [None]:
+                out[zone_base[zi] + (seat or 0)] = (zi, seat)
+        return out
+
+    def sees(self, slot: int, seat: int, players: int) -> bool:
+        """May ``seat`` see the cards of zone slot ``slot`` (a public zone, or its own private one)?"""
+        zi, owner = self.zone_slots(players)[slot]
+        visibility = self.sym.zones[self.layout.zone_names[zi]]["visibility"]
+        return visibility == "public" or (visibility == "private" and owner == seat)
+
     # ---- states ----
     def new_state(self, players: int, seed: Optional[int] = None, chance: Optional[str] = None) -> State:
         """A game at its start. With ``seed`` chance is sampled; with ``chance="explicit"``
@@ -257,6 +274,8 @@ class Game:
             for key in ("pc", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags",
                         "bags", "track_length", "locals"):
                 setattr(st, key, copy.deepcopy(doc[key]))  # the state must not share lists with ``doc``
+            if self.layout.reveals:
+                st.known = _known_from_json(doc.get("known", []))
             st.log_actor = [a for a, _ in doc["history"]]
             st.log_spec = [None] * len(doc["history"])
             st.log_payload = [t for _, t in doc["history"]]
@@ -291,6 +310,9 @@ class Game:
             ("current", isinstance(st.current, int) and 0 <= st.current < st.players),
             ("track_length", isinstance(st.track_length, list)
              and len(st.track_length) == len(self.const["track_length"])),
+            ("known", all(0 <= slot < zone_slots and 0 <= seat < st.players and len(counts) == nv
+                          and all(0 <= k <= c for k, c in zip(counts, st.zones[slot]))
+                          for (slot, seat), counts in st.known.items())),
         ]
         return next((f"its '{key}' does not fit this game" for key, ok in checks if not ok), "")
 
@@ -394,7 +416,9 @@ class Game:
         return {label: self.value_name(fn(st)) if named else fn(st) for label, fn, named in self.reports}
 
     def zone_view(self, st: State, seat: Optional[int]) -> dict[str, Any]:
-        """Zones as ``seat`` sees them (``None``: everything)."""
+        """Zones as ``seat`` sees them (``None``: everything): a zone it may see as its cards by
+        variety, another as ``{"size": n}``, with ``"known"``: the cards of it that 'reveal'
+        showed the seat, while they are there."""
         names = self.layout.variety_names
         out: dict[str, Any] = {}
         for zi, zname in enumerate(self.layout.zone_names):
@@ -402,10 +426,15 @@ class Game:
             owners = range(st.players) if z["per_player"] else [None]
             views = []
             for owner in owners:
-                vec = st.zones[st.zone_base[zi] + (owner or 0)]
+                slot = st.zone_base[zi] + (owner or 0)
+                vec = st.zones[slot]
                 visible = seat is None or z["visibility"] == "public" or \
                     (z["visibility"] == "private" and owner == seat)
-                views.append({names[i]: c for i, c in enumerate(vec) if c} if visible else {"size": sum(vec)})
+                view = {names[i]: c for i, c in enumerate(vec) if c} if visible else {"size": sum(vec)}
+                known = st.known.get((slot, seat)) if not visible else None
+                if known:  # the cards 'reveal' showed this seat, still there
+                    view["known"] = {names[i]: k for i, k in enumerate(known) if k}
+                views.append(view)
             out[zname] = views if z["per_player"] else views[0]
         return out
 
@@ -496,6 +525,20 @@ def check_players(game: Game, players: int) -> None:
                                                        f"{game.max_players} players, not {players}")])
 
 
+def _known_from_json(entries: Any) -> dict[tuple[int, int], list[int]]:
+    """``State.known`` from its JSON form, ``[[slot, seat, counts], ...]``."""
+    if not isinstance(entries, list):
+        raise ValueError("'known' is a list of [zone slot, seat, counts]")
+    known = {}
+    for e in entries:
+        if not (isinstance(e, list) and len(e) == 3 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                            for x in e[:2])
+                and isinstance(e[2], list) and all(isinstance(c, int) and not isinstance(c, bool) for c in e[2])):
+            raise ValueError("'known' is a list of [zone slot, seat, counts]")
+        known[e[0], e[1]] = list(e[2])
+    return known
+
+
 def _restore_rng(st: State, doc: dict[str, Any]) -> None:
     """The random generator of a seeded state, as ``State.to_json`` saved it (none: explicit chance)."""
     if "rng" in doc:
@@ -506,7 +549,7 @@ def _restore_rng(st: State, doc: dict[str, Any]) -> None:
 
 # What a saved state holds of the game itself (the rest is the engine's: pc, locals).
 GAME_PARTS = ("players", "current", "turns", "outcome", "zones", "vars", "pos", "place", "podium", "tags", "bags",
-              "track_length", "grid", "history", "waiting")
+              "track_length", "grid", "history", "waiting", "known")
 
 
 def _game_hash(ir: dict, params: dict[str, int]) -> str:

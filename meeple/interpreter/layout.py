@@ -7,6 +7,7 @@ from typing import Any
 
 from meeple.dsl.checked import EDGE_NAMES, EDGES, Symbols
 from meeple.dsl.fold import fold
+from meeple.dsl.walk import nodes
 from meeple.dsl.checked import DIRECTION_NAMES, DIRECTION_STEPS
 
 from .boards import TileShapes
@@ -89,6 +90,10 @@ class Layout:
         self.next_var = self.var_names.index("next") if sym.vars.get("next", {}).get("builtin") else None
         # whether turn order is the rules' to say (players out, 'set next'), or simply seat order
         self.turn_order = self.out_var is not None or self.next_var is not None
+        # whether the rules show cards ('reveal'): then each card that leaves a zone is forgotten
+        # there (State.forget), by code that a game without it does not carry
+        self.reveals = any(n.get("node") == "reveal"
+                           for n in nodes([ir["setup"], ir["turn"], *(ph["body"] for ph in ir["phases"])]))
         self.shapes: TileShapes | None = None
         if sym.grids:
             grid = next(iter(sym.grids.values()))

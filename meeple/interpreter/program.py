@@ -417,6 +417,7 @@ class ProgramBuilder:
             "        i += 1",
             "    S[i] -= 1",
             "    D[i] += 1",
+            *(["    st.forget(S, i, 1)"] if self.layout.reveals else []),
             *(f"    {line}" for line in counted),
             "    log_actor.append('chance')",
             f"    log_spec.append({me})",
@@ -481,7 +482,8 @@ class ProgramBuilder:
             choice.legal = capacity.legal_function(choice, caps or [], s, x, env)
             choice.pick = capacity.pick_function(choice, caps or [], s, x, env)
         choice.apply_lines = [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
-                              "for i, k in picked:", "    S[i] -= k", "    D[i] += k"]
+                              "for i, k in picked:", "    S[i] -= k", "    D[i] += k",
+                              *(["    st.forget(S, i, k)"] if self.layout.reveals else [])]
         choice.apply = x.statements(choice.apply_lines, params=("picked",), purpose="apply")
         self.emit(CHOICE, choice, "zones")
 

@@ -39,7 +39,7 @@ class State:
     __slots__ = ("game", "players", "zones", "zone_base", "vars", "var_base", "pos", "place", "podium",
                  "tags", "bags", "track_length", "grid", "locals", "pc", "current", "turns", "log_actor", "log_spec",
                  "log_payload", "rng",
-                 "outcome", "_legal")
+                 "outcome", "_legal", "known")
 
     def __init__(self, game: "Game", players: int):
         self.game = game
@@ -66,6 +66,9 @@ class State:
         self.rng: Optional[random.Random] = None
         self.outcome: Optional[str] = None
         self._legal: Optional[list[Action]] = None
+        # What 'reveal' showed: (zone slot, seat) → how many cards of each variety that seat knows
+        # are in that zone (one it may not see). Empty in a game that shows no card.
+        self.known: dict[tuple[int, int], list[int]] = {}
 
     # ---- queries ----
     def current_player(self) -> int:
@@ -430,6 +433,7 @@ class State:
             _set_generator(c.rng, _generator_of(self.rng))  # (Random's own C methods: the same state)
             c.rng.gauss_next = self.rng.gauss_next
         c._legal = None
+        c.known = {k: v[:] for k, v in self.known.items()} if self.known else {}
         return c
 
     def history(self) -> list[tuple[Union[int, str], str]]:
@@ -448,6 +452,8 @@ class State:
             "grid": self.grid.to_json() if self.grid is not None else None,
             "history": [list(h) for h in self.history()],
         }
+        if self.game.layout.reveals:  # (only a game that shows cards has it: other games' documents stay as they were)
+            doc["known"] = [[slot, seat, counts] for (slot, seat), counts in sorted(self.known.items())]
         if self.rng is not None:
             version, internal, gauss = self.rng.getstate()
             doc["rng"] = [version, list(internal), gauss]
@@ -475,6 +481,9 @@ class State:
             raise ValueError(f"no rule ever brings {never} into zone '{name}': the compiled rules would not see them")
         for i, v in enumerate(names):
             vec[i] = counts.get(v, 0)
+        for (slot, _), known in self.known.items():  # (nobody knows of more cards than there are)
+            if self.zones[slot] is vec:
+                known[:] = map(min, known, vec)
         self._legal = None
 
     def var(self, name: str, seat: Any = None) -> Any:
@@ -526,6 +535,37 @@ class State:
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"seat {seat}: the game has seats 0..{self.players - 1}")
         return seat or 0
+
+    # ---- knowledge ('reveal') ----
+    def reveal(self, zone: list[int], seat: Optional[int], variety: Optional[int] = None) -> None:
+        """``reveal``: the cards of ``zone`` (one card of ``variety``, or all of them) shown to
+        ``seat`` (None: to every player). A seat that sees the zone anyway learns nothing; one
+        that may not see it knows, from then on, that many more cards of that variety are there
+        (never more than there are), until cards of it leave the zone (``forget``)."""
+        slot = next(i for i, z in enumerate(self.zones) if z is zone)
+        for s in range(self.players) if seat is None else (seat,):
+            if self.game.sees(slot, s, self.players):
+                continue
+            known = self.known.get((slot, s))
+            if known is None:
+                known = self.known[slot, s] = [0] * len(zone)
+            if variety is None:
+                known[:] = zone
+            elif known[variety] < zone[variety]:
+                known[variety] += 1
+
+    def forget(self, zone: list[int], variety: Optional[int] = None, n: int = 1) -> None:
+        """``n`` cards of ``variety`` (every card, with None) left ``zone``: a seat that knew some
+        cards of that variety there knows that many fewer (it cannot tell which of them left)."""
+        for key, known in list(self.known.items()):
+            if self.zones[key[0]] is not zone:
+                continue
+            if variety is None:
+                del self.known[key]
+            else:
+                known[variety] = max(known[variety] - n, 0)
+                if not any(known):
+                    del self.known[key]
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: public zones in full, its own private zones, only sizes of the rest."""

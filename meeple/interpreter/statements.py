@@ -20,7 +20,8 @@ from .code import VARS, Code, joined, local, paren
 from .expressions import Env, ExprCompiler
 
 # Statements a straight run may hold; if, for and run hold them only if their bodies are straight.
-STRAIGHT = {"let", "set", "move", "move_to", "move_all", "move_cards", "end_game", "if", "for", "run"}
+STRAIGHT = {"let", "set", "move", "move_to", "move_all", "move_cards", "move_where", "reveal", "end_game", "if", "for",
+            "run"}
 # Blocks inside blocks a straight run may hold: Python allows 100 levels of indentation, and a
 # statement nested deeper is left to the flat program (an 'else if' chain stays flat: elif).
 MAX_DEPTH = 30
@@ -187,19 +188,57 @@ class StatementWriter:
         if source is not None:  # one card, from the zone a loop or an option took it from
             card, dest = self.x.gen(s["piece"], env), self.x.gen(s["to"], env)
             names = self.x.constant(tuple(self.layout.variety_names), "VARIETIES")
-            return [f"_move_card({self.x.gen(source, env)}, {dest}, {card}, {names})", *self.check_end("zones")]
+            zone = self.x.gen(source, env)
+            return [f"_move_card({zone}, {dest}, {card}, {names})", *self.forget(zone, card, 1),
+                    *self.check_end("zones")]
         piece, to = self.x.gen(s["piece"], env), self.x.gen(s["to"], env)
         tracks = self.x.constant(dict(self.layout.piece_track), "tracks")
         return [f"_move_piece_to(st, {tracks}, {piece}, {to})", *self.check_end("pieces")]
 
     def w_move_all(self, s, env):
-        return [f"_move_all({self.x.gen(s['source'], env)}, {self.x.gen(s['dest'], env)})", *self.check_end("zones")]
+        source = self.x.gen(s["source"], env)
+        return [*self.forget(source), f"_move_all({source}, {self.x.gen(s['dest'], env)})", *self.check_end("zones")]
 
     def w_move_cards(self, s, env):
         x = self.x
         v = self.layout.variety_names.index(s["variety"])
-        return [f"_move_cards({x.gen(s['amount'], env)}, {x.gen(s['source'], env)}, {x.gen(s['dest'], env)}, {v})",
-                *self.check_end("zones")]
+        source = x.gen(s["source"], env)
+        moved = f"_move_cards({x.gen(s['amount'], env)}, {source}, {x.gen(s['dest'], env)}, {v})"
+        if self.layout.reveals:
+            return [f"st.forget({source}, {v}, {moved})", *self.check_end("zones")]
+        return [moved, *self.check_end("zones")]
+
+    def w_move_where(self, s, env):
+        """The cards that pass the test, in the order the varieties are declared, up to the amount."""
+        x = self.x
+        i = x.name("i")
+        test = x.gen(s["where"], x.card_env(env, i))
+        varieties = sorted(x.possible(s["source"], env))
+        left = x.name("left")
+        lines = [f"_S = {x.gen(s['source'], env)}", f"_D = {x.gen(s['dest'], env)}",
+                 f"{left} = {x.gen(s['amount'], env)}",
+                 f"for {i} in {x.constant(tuple(varieties), 'V')}:",
+                 f"    if {left} <= 0:", "        break",
+                 f"    if _S[{i}] and {test}:",
+                 f"        _k = min(_S[{i}], {left})",
+                 f"        _S[{i}] -= _k", f"        _D[{i}] += _k", f"        {left} -= _k"]
+        if self.layout.reveals:
+            lines.append(f"        st.forget(_S, {i}, _k)")
+        return [*lines, *self.check_end("zones")]
+
+    def w_reveal(self, s, env):
+        x = self.x
+        source = self.checked.card_zone(s)
+        to = "None" if s["to"] is None else f"_shown_to({x.gen(s['to'], env)})"
+        if source is not None:  # one card, in the zone a loop or an option took it from
+            return [f"st.reveal({x.gen(source, env)}, {to}, {x.gen(s['what'], env)})"]
+        return [f"st.reveal({x.gen(s['what'], env)}, {to})"]
+
+    def forget(self, zone: Code, variety: Any = None, n: Any = None) -> list[str]:
+        """In a game that shows cards: the line that forgets what cards leaving ``zone`` were."""
+        if not self.layout.reveals:
+            return []
+        return [f"st.forget({zone})" if variety is None else f"st.forget({zone}, {variety}, {n})"]
 
 
 def _else_if(s: dict) -> dict | None:

@@ -86,16 +86,21 @@ class Broken(Exception):
 
 
 def hidden_shown(game: Game, state: State, seat: int) -> Optional[str]:
-    """A zone or a var that the observation of ``seat`` shows though it may not see it, if any."""
+    """A zone or a var that the observation of ``seat`` shows though it may not see it, if any:
+    of a zone it may not see, more than its size and the cards 'reveal' showed it that are there."""
     obs = state.observation(seat)
-    zones = obs["zones"]
+    zones, everything = obs["zones"], state.observation(None)["zones"]
     for name in game.layout.zone_names:
         decl = game.sym.zones[name]
         views = zones[name] if decl["per_player"] else [zones[name]]
+        truth = everything[name] if decl["per_player"] else [everything[name]]
         for owner, view in enumerate(views):
             secret = decl["visibility"] == "hidden" or (decl["visibility"] == "private" and owner != seat)
-            if secret and set(view) != {"size"}:
-                return f"{name} of seat {owner}" if decl["per_player"] else name
+            where = f"{name} of seat {owner}" if decl["per_player"] else name
+            if secret and (set(view) - {"known"} != {"size"} or view["size"] != sum(truth[owner].values())):
+                return where
+            if secret and any(k > truth[owner].get(v, 0) for v, k in view.get("known", {}).items()):
+                return f"{where}: cards known that are not there"
     for name in game.layout.var_names:
         decl = game.sym.vars[name]
         seen = decl.get("visibility", "public")

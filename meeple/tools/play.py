@@ -110,9 +110,15 @@ def decision_visibility(game: Any) -> dict[str, bool]:
 
 def _cards(content: Any) -> str:
     if isinstance(content, dict):
-        if set(content) == {"size"}:
-            n = content["size"]
-            return f"[dim]{n} unseen[/dim]" if n else "—"
+        if "size" in content and set(content) <= {"size", "known"}:  # a zone this seat may not see
+            known = content.get("known") or {}
+            unseen = content["size"] - sum(known.values())
+            parts = [f"{name} ×{k}" if k != 1 else name for name, k in known.items()]
+            if parts:
+                parts[-1] += " [dim](shown to you)[/dim]"
+            if unseen:
+                parts.append(f"[dim]{unseen} unseen[/dim]")
+            return ", ".join(parts) or "—"
         if not content:
             return "—"
         return ", ".join(f"{name} ×{k}" if k != 1 else name for name, k in content.items())
