@@ -10,6 +10,7 @@ from typing import Any, Optional
 from . import checked as C
 from .diagnostics import Diagnostic, did_you_mean
 from .decks import generate_varieties
+from .endings import end_cuts
 from .expand import expansion_problems, on_cycles
 from .fold import fold
 from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_DICE, MAX_PLAYERS, MAX_RANGE, MAX_SIDE, MAX_SPACES,
@@ -197,7 +198,43 @@ class Checker:
                 self.expr(d["body"], {p: ANY for p in d["params"]}, f"$.defines[{i}].body")
                 self.define_stack.pop()
         self.check_unused()
+        if not any(d.kind == "error" for d in self.diags):
+            self.check_end_cuts()
         return self.diags
+
+    def check_end_cuts(self) -> None:
+        """Warn where an 'end when' can end the game between two statements about one thing
+        (dsl/endings.py)."""
+        out = self.sym.vars.get("out", {}).get("builtin", False)
+        paths = self.node_paths()
+        for cut in end_cuts(self.ir, lambda n: self.bindings.get(id(n)), out):
+            end, later = span(self.ir["end"][cut.end]), span(cut.later)
+            before = f"line {later[0]}" if later else "a later statement"  # (an IR document may have no positions)
+            self.warn(cut.stmt, f"the game can end right after this, before {before} "
+                                f"(which works on '{cut.name}' too) runs: the 'end when'"
+                                f"{f' at line {end[0]}' if end else ''} reads what "
+                                f"this changes, and it is judged after every statement; if the rest of the block "
+                                f"must run first, change that last, or end the game with 'end game' where the "
+                                f"block is done", paths.get(id(cut.stmt), "$"))
+
+    def node_paths(self) -> dict[int, str]:
+        """The JSON path of every node of the game's blocks, by its id."""
+        out: dict[int, str] = {}
+
+        def walk(x: Any, path: str) -> None:
+            if isinstance(x, dict):
+                out[id(x)] = path
+                for k, v in x.items():
+                    walk(v, f"{path}.{k}")
+            elif isinstance(x, list):
+                for i, v in enumerate(x):
+                    walk(v, f"{path}[{i}]")
+
+        walk(self.ir["setup"], "$.setup")
+        walk(self.ir["turn"], "$.turn")
+        for i, ph in enumerate(self.ir["phases"]):
+            walk(ph["body"], f"$.phases[{i}].body")
+        return out
 
     def check_invariants(self) -> None:
         names: set[str] = set()
