@@ -46,7 +46,7 @@ def then(*changes: Callable[[str], str]) -> Callable[[str], str]:
     return change
 
 
-RACE_END = "  move all from table to discard\n}"
+RACE_END = "  [after_race] move all from table to discard\n}"
 BET_DEAL = "deal (if players == 2 then 2 else 1) from bet_pile to bets(p)"
 START_PICK = "  set current = random player\n"
 SECOND_BET = "  for p in player {\n    choose bet by p"
@@ -162,7 +162,7 @@ MUTATIONS: list[tuple[str, Callable[[str], str], Callable]] = [
     ("nobody moves after the 3rd", rep("end when finishers(course) >= podium_size",
                                        "end when finishers(course) >= podium_size and count(table) == 0"),
      R.test_game_ends_as_soon_as_the_third_animal_finishes),
-    ("table to the discard", rep(RACE_END, "  move all from table to deck\n}"),
+    ("table to the discard", rep(RACE_END, "  [after_race] move all from table to deck\n}"),
      R.test_table_goes_to_the_discard_after_a_race),
     ("next player after the trigger",
      rep(RACE_END, RACE_END[:-1] + "  for p in player {\n    set current = p\n  }\n}"),

@@ -29,7 +29,7 @@ def hare_ir() -> dict:
 def ast_classes() -> list[type]:
     """Every AST node class that becomes an IR object of its own."""
     return [c for c in vars(A).values() if isinstance(c, type) and issubclass(c, A.Node)
-            and c not in (A.Node, A.Ident, A.RulesFile)]
+            and c not in (A.Node, A.Named, A.Ident, A.RulesFile)]
 
 
 def node_kinds(doc: Any) -> set[str]:

@@ -36,29 +36,28 @@ INTENDED = {
         ("changed", "define", "start_allowed"): None,
         ("added", "define", "touches_start"): None,
         ("added", "define", "apart_allowed"): None,
-        ("changed", "setup", None): (
-            ["    place start_tile by p: 1 card from hand(p) onto table within 2 as t where start_allowed(t)",
-             "    set start(p) = t",
-             "      at e in edge where (t.signal and open(t, e)) or (not t.signal and first_end(t, e)) {"],
-            ["    place start_tile by p: 1 card from hand(p) onto table within 1 matching as t where start_allowed(t)"
+        ("changed", "rule", "[start_tile]"): (
+            ["place start_tile by p: 1 card from hand(p) onto table within 2 as t where start_allowed(t)"],
+            ["place start_tile by p: 1 card from hand(p) onto table within 1 matching as t where start_allowed(t)"
              " else {",
-             "      place start_apart by p: 1 card from hand(p) onto table within 2 as u where apart_allowed(u)",
-             "      set start(p) = u",
-             "    }",
-             "    if t != none {",
-             "      set start(p) = t",
-             "    }",
-             "      at e in edge where (start(p).signal and open(start(p), e))",
-             "                         or (not start(p).signal and first_end(start(p), e)) {"]),
+             "  place start_apart by p: 1 card from hand(p) onto table within 2 as u where apart_allowed(u)",
+             "  set start(p) = u",
+             "}"]),
+        ("changed", "rule", "[marker.at]"): (
+            ["at e in edge where (t.signal and open(t, e)) or (not t.signal and first_end(t, e)) {"],
+            ["at e in edge where (start(p).signal and open(start(p), e))",
+             "                   or (not start(p).signal and first_end(start(p), e)) {"]),
+        ("removed", "rule", "in setup"): None,
+        ("added", "rule", "after [start_tile]"): None,
     },
     DETOUR_ALL: {
         ("changed", "game", None): None,
         ("changed", "define", "target"): None,
-        ("changed", "turn", None): (
-            ["      detour q in player where q != current and count(hand(current) where target_change > 0) >= 1 {",
-             "        move 1 detour from hand(current) to detours(q)"],
-            ["      detour where count(hand(current) where target_change > 0) >= 1 {",
-             "        move 1 detour from hand(current) to detours(current)"]),
+        ("changed", "rule", "[effect.detour]"): (
+            ["detour q in player where q != current and count(hand(current) where target_change > 0) >= 1 {",
+             "  move 1 detour from hand(current) to detours(q)"],
+            ["detour where count(hand(current) where target_change > 0) >= 1 {",
+             "  move 1 detour from hand(current) to detours(current)"]),
     },
     SHORT: {
         ("changed", "game", None): None,

@@ -221,7 +221,7 @@ remove invariant deck_empty
     assert f"  param goal: 5 → 7  ({path}:2)" in out
     assert "  added param bonus" in out and "      + param bonus = 2 in 0..3" in out
     assert "  changed define far" in out
-    assert "      -define far(p) = goal + 1" in out and "      +replace define far(p) = goal + bonus" in out
+    assert "      -define far(p) = goal + 1" in out and "      +define far(p) = goal + bonus" in out
     assert "  removed invariant deck_empty" in out and "      - invariant deck_empty: count(deck) == 0" in out
 
 
@@ -248,10 +248,10 @@ def test_diff_sees_a_changed_or_removed_stopping_at(tmp_path: Path, capsys, stop
     """'stopping at' is the field stop_at; version 1 of the IR took any key ending in _at for a
     position, so meeple diff said such a variant plays the same game."""
     hare = (Path(__file__).resolve().parents[1] / "games" / "hare.rules").read_text(encoding="utf-8")
-    line = "    move sheep by on_table(sheep) + 1 stopping at stream"
+    line = "    [sheep] move sheep by on_table(sheep) + 1 stopping at stream"
     assert line in hare
     (tmp_path / "base.rules").write_text(hare, encoding="utf-8")
     (tmp_path / "variant.rules").write_text(hare.replace(line, line.replace("stopping at stream", stopping)),
                                             encoding="utf-8")
     assert main(["diff", str(tmp_path / "base.rules"), str(tmp_path / "variant.rules")]) == 1
-    assert "phase race" in capsys.readouterr().out
+    assert "changed rule [sheep]" in capsys.readouterr().out

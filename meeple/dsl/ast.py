@@ -34,6 +34,8 @@ ZoneQuery = Literal["count"]  # the queries that take 'where' over a zone's card
 Visibility = Literal["public", "private", "hidden"]
 EdgeName = Literal["N", "E", "S", "W"]
 ChangeAction = Literal["replace", "remove"]
+RuleAction = Literal["replace", "remove", "before", "after"]
+ExtendedPart = Literal["setup", "turn", "phase", "cards", "pieces"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,14 @@ class Ident(Node):
 # A quoted text standing where a name may (a base file's path, a report's label): an ``Ident``
 # whose text need not be a name (the schema gives it no name pattern).
 Text = NewType("Text", Ident)
+
+
+@dataclass(frozen=True, slots=True)
+class Named(Node):
+    """A rule that may have a name, ``[name]`` before it: a statement, an option, an ``end when``.
+    A variant changes a named rule of its base by that name (``RuleChange``)."""
+
+    rule: Optional[Ident] = field(default=None, kw_only=True)  # (since 0.4: left out of the IR when none)
 
 
 # ---- expressions -----------------------------------------------------------
@@ -183,7 +193,7 @@ Expr = Union[Int, Bool, Name, NoneValue, Call, Filtered, Comprehension, Case, At
 
 
 @dataclass(frozen=True, slots=True)
-class Let(Node):
+class Let(Named):
     """``let name = value``: a local for the rest of the block."""
 
     name: Ident
@@ -191,7 +201,7 @@ class Let(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Set(Node):
+class Set(Named):
     """``set var = value`` or ``set var(player) = value``; ``current`` sets the player to move."""
 
     target: Ident
@@ -200,7 +210,7 @@ class Set(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class SetRandom(Node):
+class SetRandom(Named):
     """``set var = random domain``: a chance event, each value of the domain equally likely."""
 
     target: Ident
@@ -217,7 +227,7 @@ class Weight(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class SetWeighted(Node):
+class SetWeighted(Named):
     """``set var = random { a: 3, b: 1 }``: a chance event, each value as likely as its weight
     (a number) against the others' sum."""
 
@@ -227,7 +237,7 @@ class SetWeighted(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Roll(Node):
+class Roll(Named):
     """``roll n dice of s into var``: n chance events, each die's face 1..s equally likely; the
     var gets their sum."""
 
@@ -238,7 +248,7 @@ class Roll(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class If(Node):
+class If(Named):
     """If ``test`` holds, ``body`` runs, else ``else_``."""
 
     test: Expr
@@ -247,7 +257,7 @@ class If(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class For(Node):
+class For(Named):
     """``for var in domain while test where test { body }``: ``while_``, tested before each
     item, ends the loop at the first item for which it fails."""
 
@@ -259,7 +269,7 @@ class For(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Move(Node):
+class Move(Named):
     """``move piece by steps [stopping at tag]``: forward along the piece's track."""
 
     piece: Expr
@@ -268,7 +278,7 @@ class Move(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class MoveTo(Node):
+class MoveTo(Named):
     """``move piece to progress``: the piece is put at that progress along its track (0: back
     to the start, or to its player's reserve)."""
 
@@ -277,7 +287,7 @@ class MoveTo(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class MoveAll(Node):
+class MoveAll(Named):
     """``move all from source to dest``: every card of one zone into another."""
 
     source: Expr
@@ -285,7 +295,7 @@ class MoveAll(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class MoveCards(Node):
+class MoveCards(Named):
     """``move amount variety from source to dest``: that many cards of one variety (fewer if
     the source holds fewer)."""
 
@@ -296,7 +306,7 @@ class MoveCards(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class MoveWhere(Node):
+class MoveWhere(Named):
     """``move amount from source to dest where test``: that many cards whose attributes pass the
     test (fewer if the source holds fewer), the varieties taken in the order they are declared."""
 
@@ -307,7 +317,7 @@ class MoveWhere(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Reveal(Node):
+class Reveal(Named):
     """``reveal what [to player]``: one card a loop or an option took from a zone, or every card
     of a zone, shown to one player (to every player without ``to``). A player who may not see
     that zone knows the cards from then on, until they leave it."""
@@ -317,7 +327,15 @@ class Reveal(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Deal(Node):
+class Reset(Named):
+    """``reset var``: the var back to its start value (every player's, every cell's), worked out
+    again as it stands."""
+
+    var: Ident
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Named):
     """``deal amount from source to dest [reshuffling pile]``: one chance draw per card."""
 
     amount: Expr
@@ -327,7 +345,7 @@ class Deal(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Refill(Node):
+class Refill(Named):
     """``refill zone to size from source [reshuffling pile]``: draw until ``zone`` holds ``size``."""
 
     zone: Expr
@@ -337,7 +355,7 @@ class Refill(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Choose(Node):
+class Choose(Named):
     """``choose label [by player]: lo..hi cards [of one attr] from source to dest [keeping test]``.
 
     A decision: each distinct multiset of cards that satisfies the constraints is
@@ -354,7 +372,7 @@ class Choose(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Place(Node):
+class Place(Named):
     """``place label [by player]: lo..hi card from source onto grid [within d] [matching]
     [joining] as var [where test]``.
 
@@ -390,7 +408,7 @@ class Binding(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Option(Node):
+class Option(Named):
     """``name [var in domain, ...] [where test] { body }``: one kind of move in a choice."""
 
     name: Ident
@@ -400,7 +418,7 @@ class Option(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseOne(Node):
+class ChooseOne(Named):
     """``choose label [by player] { options }``: a decision among options; each binding of
     an option's variables for which its ``where`` holds is one action, and its body runs."""
 
@@ -410,21 +428,21 @@ class ChooseOne(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class Run(Node):
+class Run(Named):
     """``run phase``: the phase's statements run here."""
 
     phase: Ident
 
 
 @dataclass(frozen=True, slots=True)
-class EndGame(Node):
+class EndGame(Named):
     """``end game``: the game ends now and is scored; ``end game with no winner``: a draw."""
 
     no_winner: bool
 
 
-Stmt = Union[Let, Set, SetRandom, SetWeighted, Roll, If, For, Move, MoveTo, MoveAll, MoveCards, MoveWhere, Reveal, Deal,
-             Refill, Choose, Place, ChooseOne, Run, EndGame]
+Stmt = Union[Let, Set, SetRandom, SetWeighted, Roll, If, For, Move, MoveTo, MoveAll, MoveCards, MoveWhere, Reveal, Reset,
+             Deal, Refill, Choose, Place, ChooseOne, Run, EndGame]
 
 
 # ---- declarations ----------------------------------------------------------
@@ -649,7 +667,7 @@ class Invariant(Node):
 
 
 @dataclass(frozen=True, slots=True)
-class EndWhen(Node):
+class EndWhen(Named):
     """``end when test``: checked after every step; the game ends once it holds."""
 
     test: Expr
@@ -672,6 +690,35 @@ class Change(Node):
     action: ChangeAction
     kind: str
     name: Optional[Text]
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChange(Node):
+    """In a variant: ``replace [name] ...``, ``remove [name]``, ``insert before [name] ...`` or
+    ``insert after [name] ...`` of the base's rule of that name (a statement, an option or an
+    ``end when``; a decision is named by its label, an option also by ``decision.option``). What
+    comes in its place, or beside it, is ``body`` (statements), ``options`` or ``end`` (the test of
+    an ``end when``). ``rule`` None: the base's only ``end when`` (``replace end when ...``,
+    ``remove end when``)."""
+
+    action: RuleAction
+    rule: Optional[Ident]
+    body: list[Stmt]
+    options: list[Option]
+    end: Optional[Expr]
+
+
+@dataclass(frozen=True, slots=True)
+class Extension(Node):
+    """In a variant: ``extend setup|turn { ... }``, ``extend phase name { ... }`` (statements after
+    the block's own), ``extend cards kind { varieties }``, ``extend pieces kind { values }`` (after
+    the base's)."""
+
+    part: ExtendedPart
+    name: Optional[Ident]
+    body: list[Stmt]
+    varieties: list[Union[Variety, VarietyLoop]]
+    values: list[Ident]
 
 
 @dataclass(frozen=True, slots=True)
@@ -706,3 +753,5 @@ class RulesFile(Node):
     max_steps_at: Optional[Span] = field(default=None, kw_only=True, compare=False, repr=False)
     boards: list[Board] = field(default_factory=list, kw_only=True)  # (since 0.3: left out when empty)
     returns: Optional[Returns] = field(default=None, kw_only=True)  # (since 0.4: left out when none)
+    rule_changes: list[RuleChange] = field(default_factory=list, kw_only=True)  # (since 0.4: left out when empty)
+    extensions: list[Extension] = field(default_factory=list, kw_only=True)  # (since 0.4: left out when empty)

@@ -202,6 +202,21 @@ class Checker:
             self.check_end_cuts()
         return self.diags
 
+    def check_rule_names(self) -> None:
+        """A rule's name ([name]) names one rule of the game."""
+        seen: dict[str, dict] = {}
+        for node in nodes([self.ir["setup"], self.ir["turn"], *(ph["body"] for ph in self.ir["phases"]),
+                           self.ir["end"]]):
+            name = node.get("rule") if node.get("node") != "rule_change" else None
+            if not isinstance(name, str):
+                continue
+            if name in seen:
+                first = span(seen[name])
+                self.error(node, f"two rules are named [{name}]" + (f"; the first is at line {first[0]}" if first
+                                                                      else ""), "$", "rule")
+            else:
+                seen[name] = node
+
     def check_end_cuts(self) -> None:
         """Warn where an 'end when' can end the game between two statements about one thing
         (dsl/endings.py)."""
@@ -339,6 +354,13 @@ class Checker:
         for c in self.ir.get("changes", []):  # left only in a file that extends nothing
             self.error(c, f"'{c['action']}' changes a base game, so it belongs in a variant: a file that "
                           f"starts with 'extends \"base.rules\"'", "$.changes")
+        for key in ("rule_changes", "extensions"):
+            for c in self.ir.get(key, []):
+                verb = "extend" if key == "extensions" else "insert" if c["action"] in ("before", "after") \
+                    else c["action"]
+                self.error(c, f"'{verb}' changes a base game, so it belongs in a variant: a file that "
+                              f"starts with 'extends \"base.rules\"'", f"$.{key}")
+        self.check_rule_names()
         for i, p in enumerate(self.ir["params"]):
             if p["lo"] is None or p["hi"] is None:
                 self.error(p, f"param '{p['name']}' needs a range: param {p['name']} = {p['default']} in LOW..HIGH",
@@ -785,6 +807,13 @@ class Checker:
             self.warn_same_zone(s, path)
         elif node == "reveal":
             self.check_reveal(s, scope, path)
+        elif node == "reset":
+            name = s["var"]
+            if name == "current":
+                self.error(s, "'current' is the player to move, not a var: 'set current = ...' says who it is",
+                           path, "var")
+            elif name not in self.sym.vars:
+                self.error(s, f"unknown var '{name}'{self.suggest(name, self.sym.vars)}", path, "var")
         elif node == "place":
             self.check_place(s, scope, path)
         elif node == "choose_one":

@@ -1,7 +1,10 @@
 """What one game changes of another, in rule terms (``compare``): the params whose values or ranges
-differ, the declarations added, removed or changed (matched by kind and name), and the parts a
-game has one of (players, setup, turn, score, ...). Positions are ignored; a changed declaration
-comes with its lines from both files, so a designer sees the rule as written.
+differ, the declarations added, removed or changed (matched by kind and name), the parts a game has
+one of (players, score, ...), and in its blocks (setup, turn, phases) rule by rule: a statement or
+an option changed, added or removed, named by the rule's name where it has one (``[name]``, a
+decision's label, ``decision.option``) or by the named rule it stands before or after. Positions
+and the names of rules are ignored (naming a rule changes no game); a changed rule comes with its
+lines from both files, so a designer sees the rule as written.
 
 Works on any two games, a variant and its base or two full files.
 """
@@ -9,11 +12,13 @@ Works on any two games, a variant and its base or two full files.
 from __future__ import annotations
 
 import difflib
+import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .variants import NAMED, ONE_EACH
-from .walk import same, span
+from .walk import positionless, same, span, unnamed
 
 
 @dataclass
@@ -40,15 +45,23 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
     out: list[Difference] = []
     if old["title"] != new["title"]:
         out.append(Difference("changed", "game", None, f"{old['title']!r} → {new['title']!r}"))
+    rules = _Rules(old, new, texts, out)
     for kind, (key, empty) in ONE_EACH.items():
         before, after = old.get(key, empty), new.get(key, empty)  # (one added to the IR later may be left out)
-        if not same(before, after):
+        if kind in ("setup", "turn"):
+            rules.block(before, after, kind)
+        elif not _same(before, after):
             out.append(_changed(kind, None, old, new, before, after, texts))
-    if not same(old["end"], new["end"]):
+    if not _same(old["end"], new["end"]):
         out.append(_changed("end when", None, old, new, old["end"], new["end"], texts))
     for kind, (key, name_key) in NAMED.items():
         before = {item[name_key]: item for item in old.get(key, [])}
         after = {item[name_key]: item for item in new.get(key, [])}
+        if kind == "phase":  # rule by rule, as the turn
+            for name in before.keys() & after.keys():
+                rules.block(before[name]["body"], after[name]["body"], f"phase {name}")
+            before = {k: v for k, v in before.items() if k not in after}
+            after = {k: v for k, v in after.items() if k not in old_names(old, key, name_key)}
         for name, item in before.items():
             if name not in after:
                 out.append(Difference("removed", kind, name, old_lines=_lines(old, item, texts),
@@ -61,9 +74,132 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
                 param = _param_change(before[name], item)
                 if param:
                     out.append(Difference("param", kind, name, param, new_at=_where(new, item)))
-            elif not same(before[name], item):
+            elif not _same(before[name], item):
                 out.append(_changed(kind, name, old, new, before[name], item, texts))
+                if kind in ("cards", "pieces"):
+                    out[-1].summary = _listed_change(kind, before[name], item)
     return out
+
+
+def _listed_change(kind: str, a: dict, b: dict) -> str:
+    """What changed in the varieties of a ``cards`` or the values of a ``pieces`` (an ``extend``
+    adds after them, in another file than the lines shown)."""
+    if kind == "pieces":
+        old, new = a["values"], b["values"]
+    else:
+        old = [v.get("name") for v in a["varieties"]]
+        new = [v.get("name") for v in b["varieties"]]
+    added, removed = [n for n in new if n not in old], [n for n in old if n not in new]
+    parts = [f"+ {', '.join(map(str, added))}"] if added else []
+    parts += [f"- {', '.join(map(str, removed))}"] if removed else []
+    return "; ".join(parts)
+
+
+def old_names(ir: dict[str, Any], key: str, name_key: str) -> set[str]:
+    return {item[name_key] for item in ir.get(key, [])}
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The same rules, positions and the names of rules aside."""
+    return same(unnamed(a), unnamed(b))
+
+
+def _name(node: dict) -> Optional[str]:
+    """A rule's name: its own ([name]), a decision's label, or an option's ``name`` (``decision.``
+    is added by the caller)."""
+    if node.get("rule"):
+        return node["rule"]
+    if node.get("node") in ("choose", "place", "choose_one") and isinstance(node.get("label"), str):
+        return node["label"]
+    return None
+
+
+# The blocks of a statement that ``_Rules`` looks into, when the rest of it is the same.
+BLOCKS = ("body", "else_", "otherwise", "options")
+
+
+class _Rules:
+    """Differences between two blocks of statements, rule by rule (see the module's docstring)."""
+
+    def __init__(self, old: dict, new: dict, texts: dict[str, str], out: list[Difference]):
+        self.old, self.new, self.texts, self.out = old, new, texts, out
+
+    def block(self, a: list, b: list, where: str, prefix: str = "") -> None:
+        """The statements (or options) ``a`` of the old game against ``b`` of the new one, in ``where``."""
+        if _same(a, b):
+            return
+        keys = [json.dumps(unnamed(positionless(x)), sort_keys=True) for x in a]
+        matcher = difflib.SequenceMatcher(None, keys, [json.dumps(unnamed(positionless(x)), sort_keys=True)
+                                                       for x in b], autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "equal":
+                continue
+            olds, news = list(range(i1, i2)), list(range(j1, j2))
+            while olds and news and self.pair(a[olds[0]], b[news[0]], where, prefix):  # the same rule, changed
+                olds, news = olds[1:], news[1:]
+            for i in list(olds):  # a rule of the same name elsewhere in the stretch
+                j = next((j for j in news if self.named(b[j], prefix) and
+                          self.named(b[j], prefix) == self.named(a[i], prefix)), None)
+                if j is not None and self.pair(a[i], b[j], where, prefix):
+                    olds.remove(i)
+                    news.remove(j)
+            self.loose([a[i] for i in olds], news, b, where, prefix)
+
+    def pair(self, x: dict, y: dict, where: str, prefix: str) -> bool:
+        """Report ``x`` changed into ``y`` if they are one rule (the same name, or the same statement
+        around changed blocks); False if they are not."""
+        nx, ny = _name(x), _name(y)
+        if x.get("node") == "option":
+            nx, ny = prefix + (x.get("rule") or x["name"]), prefix + (y.get("rule") or y["name"])
+        if nx is not None and nx == ny and not any(isinstance(x.get(k), list) and x.get(k) for k in BLOCKS):
+            self.out.append(_changed("rule", f"[{nx}]", self.old, self.new, x, y, self.texts))
+            return True
+        if x.get("node") != y.get("node"):
+            return False
+        if not _same({k: v for k, v in x.items() if k not in BLOCKS}, {k: v for k, v in y.items() if k not in BLOCKS}):
+            if nx is not None and nx == ny:
+                self.out.append(_changed("rule", f"[{nx}]", self.old, self.new, x, y, self.texts))
+                return True
+            return False
+        inner = f"{x['label']}." if x.get("node") == "choose_one" else prefix
+        within = f"[{nx or ny}]" if (nx or ny) else where
+        for key in BLOCKS:
+            if isinstance(x.get(key), list):
+                self.block(x[key], y.get(key) or [], within, inner)
+        return True
+
+    @staticmethod
+    def named(x: dict, prefix: str) -> Optional[str]:
+        return _name(x) if x.get("node") != "option" else prefix + (x.get("rule") or x["name"])
+
+    def loose(self, olds: list, news: list[int], b: list, where: str, prefix: str) -> None:
+        """Statements removed, and those added (``news``: their places in ``b``), named by their own
+        names or by where they stand; each run of added statements is one difference."""
+        for x in olds:
+            name = self.named(x, prefix)
+            self.out.append(Difference("removed", "rule", f"[{name}]" if name else f"in {where}",
+                                       old_lines=_lines(self.old, x, self.texts), old_at=_where(self.old, x)))
+        runs: list[list[int]] = []
+        for j in news:
+            if runs and runs[-1][-1] == j - 1:
+                runs[-1].append(j)
+            else:
+                runs.append([j])
+        for run in runs:
+            added = [b[j] for j in run]
+            name = self.named(added[0], prefix) if len(added) == 1 else None
+            place = self.anchor(b[:run[0]], b[run[-1] + 1:], prefix, where)
+            self.out.append(Difference("added", "rule", f"[{name}] {place}" if name else place,
+                                       new_lines=[ln for y in added for ln in _lines(self.new, y, self.texts)],
+                                       new_at=_where(self.new, added)))
+
+    def anchor(self, ahead: list, after: list, prefix: str, where: str) -> str:
+        """Where added rules stand: after the named rule before them, or before the one after them."""
+        if ahead and self.named(ahead[-1], prefix):
+            return f"after [{self.named(ahead[-1], prefix)}]"
+        if after and self.named(after[0], prefix):
+            return f"before [{self.named(after[0], prefix)}]"
+        return f"in {where}"
 
 
 def render(differences: list[Difference], old_name: str, new_name: str) -> str:
@@ -123,8 +259,19 @@ def _where(ir: dict[str, Any], value: Any) -> Optional[str]:
 
 
 def _lines(ir: dict[str, Any], value: Any, texts: dict[str, str]) -> list[str]:
+    """The lines ``value`` stands on, as written: from its first column (a statement after
+    ``replace [name]`` on its line), and a declaration without the ``replace`` before it."""
     at = _span(value)
     if not at:
         return []
     text = texts.get(_file(ir, at))
-    return text.splitlines()[at[0] - 1:at[2]] if text is not None else []
+    if text is None:
+        return []
+    lines = text.splitlines()[at[0] - 1:at[2]]
+    if lines:  # (without the indentation of the line it starts on)
+        head = lines[0]
+        indent = len(head) - len(head.lstrip())
+        lines = [head[at[1] - 1:] if at[1] - 1 > indent else head[indent:],
+                 *(ln[indent:] if not ln[:indent].strip() else ln.lstrip() for ln in lines[1:])]
+        lines[0] = re.sub(r"^replace\s+(?=\S)", "", lines[0])
+    return lines

@@ -6,6 +6,7 @@ import re
 import typing
 from copy import copy
 from functools import lru_cache
+from dataclasses import replace
 from typing import Any
 
 from lark import Lark, Token, Tree
@@ -52,10 +53,12 @@ def reserved_words() -> frozenset[str]:
 
 
 # Terminals that start a declaration: never inside a block (so one there means a '}' is missing).
-DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "GAME", "PLAYERS", "MAX_STEPS", "PARAM", "ENUM", "TRACK",
-                      "PIECES", "GRID", "BOARD", "CIRCUIT", "ROUTE", "ZONE", "CARDS", "VAR", "DEFINE", "SETUP", "TURN",
-                      "PHASE", "SCORE", "TIEBREAK", "RETURNS", "ZERO_SUM", "REPORT", "INVARIANT"}
-STATEMENT_STARTS = {"LET", "SET", "ROLL", "REVEAL", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL", "RUN"}
+DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "INSERT", "EXTEND", "GAME", "PLAYERS", "MAX_STEPS",
+                      "PARAM", "ENUM", "TRACK", "PIECES", "GRID", "BOARD", "CIRCUIT", "ROUTE", "ZONE", "CARDS", "VAR",
+                      "DEFINE", "SETUP", "TURN", "PHASE", "SCORE", "TIEBREAK", "RETURNS", "ZERO_SUM", "REPORT",
+                      "INVARIANT"}
+STATEMENT_STARTS = {"LET", "SET", "ROLL", "REVEAL", "RESET", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL",
+                    "RUN"}
 _reserved_seen: list[Token] = []  # names that are keywords, found while lexing the current text
 
 
@@ -344,6 +347,8 @@ def _expected(terminals: set[str] | frozenset[str], first_on_line: bool) -> list
     likely a mistake in that line: then the words that would start a new declaration are left out."""
     names = set(terminals)
     new_item = DECLARATION_STARTS | {"END", "$END"}  # ('end' also starts 'end when')
+    if names & DECLARATION_STARTS:  # ('[' starts a rule's name there, '[podium] end when ...')
+        new_item |= {"LSQB"}
     if not first_on_line and names - new_item:
         names -= new_item
     def order(t: str) -> tuple:  # names and numbers, then keywords, then operators and brackets
@@ -384,6 +389,10 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "'..'", " (a range is written LOW..HIGH)"
     if word in ("elif", "elsif", "elseif"):
         return "", " (write 'else if')"
+    if set(accepts) == {"IN"} and re.search(r"\n[ \t]*(\[[\w.]*\][ \t]*)?[A-Za-z_]\w*[ \t]*(#[^\n]*)?\n[ \t]*"
+                                         r"[A-Za-z_]\w*[ \t]*$", text[:tok.start_pos or 0]):
+        return "", (" (an option that leaves out its block must be the last of its decision: give the one above "
+                    "a block, '{ }')")
     if tok.type in ("MINUS", "PLUS", "STAR", "SLASH", "PERCENT") and set(accepts) <= {"NAME", "LBRACE"}:
         return "", " (a count made of an expression is written in brackets, e.g. (n - 2))"
     if word == "/" and (before == "" or text[(tok.start_pos or 0) + 1:][:1] == "/"):
@@ -582,7 +591,7 @@ class ToAst:
     def start(self, meta, items):
         fields: dict[str, Any] = {slot: [] for slot in DECL_SLOTS.values()}
         fields.update(title="", players=None, max_steps=0, setup=[], turn=[], score=None, tiebreak=None, returns=None,
-                      extends=None, changes=[])
+                      extends=None, changes=[], rule_changes=[], extensions=[])
         seen_blocks: set[str] = set()
         firsts: dict[str, A.Node] = {}
         variant = any(kind == "extends" for kind, _ in items)
@@ -593,6 +602,9 @@ class ToAst:
                 fields["changes"].append(change)
                 if item is None:  # remove
                     continue
+            if kind in ("rule_changes", "extensions"):
+                fields[kind].append(item)
+                continue
             if kind == "extends":
                 if fields["extends"] is not None:
                     self._dup("'extends'", item, fields["extends"])
@@ -633,6 +645,95 @@ class ToAst:
         kind, name = str(c[1].children[0]), c[2]
         ident = A.Ident(name[1:-1] if name.type == "STRING" else str(name), span=_span(name))
         return ("changes", (A.Change("remove", kind, ident, span=_span(meta)), (None, None)))
+
+    def rule_path(self, meta, c):
+        return A.Ident(".".join(str(t) for t in c if t.type == "NAME"), span=_span(meta))
+
+    def rule_name(self, meta, c):
+        return ("rule", c[1])
+
+    def _named(self, node: Any, rule: tuple | None) -> Any:
+        """``node`` with the name ``[rule]`` written before it (a name is one word)."""
+        if rule is None:
+            return node
+        ident = rule[1]
+        if "." in ident.text:
+            s = ident.span
+            self.problems.append(Diagnostic(self.file, f"a rule's name is one word, not '{ident.text}' (a decision's "
+                                                       f"option is named 'decision.option' only where a variant "
+                                                       f"changes it)", s.line, s.col, s.end_line, s.end_col))
+        elif getattr(node, "rule", None) is not None:
+            s = ident.span
+            self.problems.append(Diagnostic(self.file, f"a rule has one name: '[{ident.text}]' and "
+                                                       f"'[{node.rule.text}]' name the same rule", s.line, s.col,
+                                            s.end_line, s.end_col))
+            return node
+        return replace(node, rule=ident)
+
+    def reset_stmt(self, meta, c):
+        return A.Reset(_ident(c[1]), span=_span(meta))
+
+    def named_stmt(self, meta, c):
+        return self._named(c[1], c[0])
+
+    def _rule_body(self, body: Any) -> tuple[list, list, Any]:
+        """What a rule change puts in: (statements, options, an 'end when' test)."""
+        if isinstance(body, tuple) and body[0] == "options":
+            return [], body[1], None
+        if isinstance(body, tuple) and body[0] == "end":
+            return [], [], body[1]
+        return (body if isinstance(body, list) else [body]), [], None
+
+    def options_block(self, meta, c):
+        return ("options", [x for x in c if isinstance(x, A.Option)])
+
+    def end_test(self, meta, c):
+        return ("end", c[2])
+
+    def replace_rule(self, meta, c):
+        body, options, end = self._rule_body(c[2])
+        return ("rule_changes", A.RuleChange("replace", c[1][1], body, options, end, span=_span(meta)))
+
+    def remove_rule(self, meta, c):
+        return ("rule_changes", A.RuleChange("remove", c[1][1], [], [], None, span=_span(meta)))
+
+    def insert_rule(self, meta, c):
+        body, options, end = self._rule_body(c[3])
+        where = str(c[1]).lower()
+        if end is not None:
+            s = _span(meta)
+            self.problems.append(Diagnostic(self.file, f"'insert {where}' adds statements or options; a game's "
+                                                       f"'end when' conditions are added as they are written",
+                                            s.line, s.col, s.end_line, s.end_col))
+        return ("rule_changes", A.RuleChange(where, c[2][1], body, options, None, span=_span(meta)))
+
+    def replace_end(self, meta, c):
+        return ("rule_changes", A.RuleChange("replace", None, [], [], c[3], span=_span(meta)))
+
+    def remove_end(self, meta, c):
+        return ("rule_changes", A.RuleChange("remove", None, [], [], None, span=_span(meta)))
+
+    def _extension(self, meta, part: str, name: Any = None, body: list | None = None, varieties: list | None = None,
+                   values: list | None = None):
+        return ("extensions", A.Extension(part, _ident(name) if name is not None else None, body or [],
+                                          varieties or [], values or [], span=_span(meta)))
+
+    def extend_setup(self, meta, c):
+        return self._extension(meta, "setup", body=c[2])
+
+    def extend_turn(self, meta, c):
+        return self._extension(meta, "turn", body=c[2])
+
+    def extend_phase(self, meta, c):
+        return self._extension(meta, "phase", c[2], body=c[3])
+
+    def extend_cards(self, meta, c):
+        varieties = [x for x in c if isinstance(x, (A.Variety, A.VarietyLoop))]
+        return self._extension(meta, "cards", c[2], varieties=varieties)
+
+    def extend_pieces(self, meta, c):
+        return self._extension(meta, "pieces", c[2], values=[_ident(t) for t in c[4:] if isinstance(t, Token)
+                                                             and t.type == "NAME"])
 
     def game_decl(self, meta, c):
         node = A.Report(c[1][1:-1], A.Int(0), span=_span(meta))
@@ -787,7 +888,8 @@ class ToAst:
         return self._decl(A.Phase(_ident(c[1]), c[2], span=_span(meta)))
 
     def end_decl(self, meta, c):
-        return self._decl(A.EndWhen(c[2], span=_span(meta)))
+        rule = c[0] if isinstance(c[0], tuple) else None
+        return self._decl(self._named(A.EndWhen(c[-1], span=_span(meta)), rule))
 
     def score_decl(self, meta, c):
         node = A.PlayerExpr(_ident(c[2]), c[5], span=_span(meta))
@@ -907,10 +1009,12 @@ class ToAst:
         return A.ChooseOne(_ident(k[0]), chooser, [o for o in k if isinstance(o, A.Option)], span=_span(meta))
 
     def option(self, meta, c):
-        k = _kept(c)
+        rule = c[0] if isinstance(c[0], tuple) else None
+        k = _kept(c[1:] if rule else c)
+        body = k.pop() if isinstance(k[-1], list) else []  # (an option with nothing to do may leave its block out)
         bindings = [b for b in k[1:] if isinstance(b, A.Binding)]
-        rest = [x for x in k[1:-1] if not isinstance(x, A.Binding)]
-        return A.Option(_ident(k[0]), bindings, rest[0] if rest else None, k[-1], span=_span(meta))
+        rest = [x for x in k[1:] if not isinstance(x, A.Binding)]
+        return self._named(A.Option(_ident(k[0]), bindings, rest[0] if rest else None, body, span=_span(meta)), rule)
 
     def binding(self, meta, c):
         return A.Binding(_ident(c[0]), c[2], span=_span(meta))

@@ -10,8 +10,9 @@ The layout is the one the bundled games (``games/*.rules``) are written in:
 
 * One declaration or statement a line; a block's ``{`` ends its line, its
   statements are indented by two spaces, its ``}`` stands alone (``} else {``
-  joins). The braces of ``track``, ``route``, ``cards`` and ``choose ... { }``
-  hold one clause, variety or option a line, likewise; the other braces
+  joins). The braces of ``track``, ``route``, ``cards`` (and ``extend cards``),
+  ``choose ... { }`` and a variant's options hold one clause, variety or option a
+  line, likewise; the other braces
   (``enum``, ``pieces``, ``grid``, ``tiles``, a variety's attributes, ``case``)
   stay on one line: ``{ a b }``, ``{ 1: 5, else: 0 }``.
 * One space between tokens, none inside ``()`` and ``[]``, before ``,`` and
@@ -65,7 +66,8 @@ _COMMENT = re.compile(r"#[^\n]*")
 # and the lines inside structural braces.
 LINES = {"route_clause", "variety", "variety_loop", "option", "tiles"}
 # Nodes whose braces hold a line for each child (a block's braces always do).
-STRUCTURAL = {"track_decl", "circuit_decl", "route_decl", "cards_decl", "variety_loop", "choose_one_stmt"}
+STRUCTURAL = {"track_decl", "circuit_decl", "route_decl", "cards_decl", "variety_loop", "choose_one_stmt",
+              "options_block", "extend_cards"}
 # Words that start a clause of a statement: a kept line break may stand before them.
 CLAUSE_WORDS = {"BY", "FROM", "TO", "KEEPING", "RESHUFFLING", "WHERE", "STOPPING", "ONTO", "WITHIN", "MATCHING",
                 "JOINING", "AS"}
@@ -251,7 +253,7 @@ class _Printer:
         if isinstance(node, Token):
             self.token(node, space)
             return
-        if node.data == "cards_decl":
+        if node.data in ("cards_decl", "extend_cards"):
             self.brace_col = indent + INDENT + max((self._width(v.children[:2]) for v in node.children
                                                     if isinstance(v, Tree) and len(v.children) > 2), default=0) + 1
         cols: list[int] = []  # the column of each child printed inline (-1 for the others)

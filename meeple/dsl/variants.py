@@ -18,6 +18,7 @@ the checker's errors point into the base file where the problem lies there.
 
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 from typing import Any, Optional
@@ -164,6 +165,16 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         if items or key in out:
             out[key] = items
     out["end"] = [*base["end"], *variant["end"]]
+    out.pop("rule_changes", None)
+    out.pop("extensions", None)
+    for ext in variant.get("extensions", []):
+        _extend(out, ext, path, problems)
+    base_ends = len(base["end"])
+    if variant.get("rule_changes"):  # (changed in place: the lists must be this game's own, not a cached IR's)
+        for key in ("setup", "turn", "phases", "end"):
+            out[key] = copy.deepcopy(out[key])
+    for change in variant.get("rule_changes", []):
+        base_ends = _change_rule(out, change, base_ends, path, problems)
 
     for change in variant["changes"]:
         if change["action"] != "remove":
@@ -179,6 +190,122 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
     if problems:
         raise RulesSemanticError(sorted(problems, key=lambda d: (d.line, d.col)), None, texts)
     return out
+
+
+def _extend(game: dict[str, Any], ext: dict[str, Any], path: str, problems: list[Diagnostic]) -> None:
+    """``extend ...``: more statements after a block's, more varieties or piece values after the base's."""
+    part, name = ext["part"], ext.get("name")
+    if part in ("setup", "turn"):
+        game[part] = [*game[part], *ext["body"]]
+        return
+    key, field = {"phase": ("phases", "body"), "cards": ("cards", "varieties"), "pieces": ("pieces", "values")}[part]
+    items = game.get(key, [])
+    i = next((i for i, item in enumerate(items) if item["name"] == name), None)
+    if i is None:
+        names = [item["name"] for item in items]
+        problems.append(_diag(path, span(ext, "name") or span(ext), f"nothing to extend: the base has no {part} "
+                                                                     f"'{name}'{did_you_mean(name or '', names)}"))
+        return
+    item = dict(items[i])
+    if part == "phase":
+        item["body"] = [*item["body"], *ext["body"]]
+    elif part == "cards":
+        item["varieties"] = [*item["varieties"], *ext["varieties"]]
+    else:  # (the positions of a list of names are a list beside it)
+        item["values"] = [*item["values"], *ext["values"]]
+        at = dict(item.get(AT) or {})
+        if AT in ext and "values" in ext[AT] and "values" in at:
+            at["values"] = [*at["values"], *ext[AT]["values"]]
+            item[AT] = at
+    game[key] = [*items[:i], item, *items[i + 1:]]
+
+
+def named_rules(game: dict[str, Any]) -> dict[str, list[tuple[str, list, int]]]:
+    """Every rule of ``game`` that has a name, by name: (what it is, the list it stands in, its
+    index there); what it is is "statement", "option" or "end". A rule named ``[name]`` is listed
+    under that name; a decision also under its label, and each of its options under
+    ``decision.option``, unless a rule is named so."""
+    named: dict[str, list[tuple[str, list, int]]] = {}
+    implicit: dict[str, list[tuple[str, list, int]]] = {}
+
+    def add(name: str, what: str, where: list, i: int, explicit: bool) -> None:
+        (named if explicit else implicit).setdefault(name, []).append((what, where, i))
+
+    def block(stmts: list) -> None:
+        for i, s in enumerate(stmts):
+            if not isinstance(s, dict):
+                continue
+            if s.get("rule"):
+                add(s["rule"], "statement", stmts, i, True)
+            if s.get("node") in ("choose", "place", "choose_one") and isinstance(s.get("label"), str):
+                add(s["label"], "statement", stmts, i, False)
+            for key in ("body", "else_", "otherwise"):
+                if isinstance(s.get(key), list):
+                    block(s[key])
+            for j, option in enumerate(s.get("options") or []):
+                if option.get("rule"):
+                    add(option["rule"], "option", s["options"], j, True)
+                add(f"{s.get('label')}.{option.get('name')}", "option", s["options"], j, False)
+                block(option.get("body") or [])
+
+    block(game.get("setup", []))
+    block(game.get("turn", []))
+    for ph in game.get("phases", []):
+        block(ph.get("body", []))
+    for i, e in enumerate(game.get("end", [])):
+        if e.get("rule"):
+            add(e["rule"], "end", game["end"], i, True)
+    return {**implicit, **named}
+
+
+def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, path: str,
+                 problems: list[Diagnostic]) -> int:
+    """Apply ``replace [name] ...``, ``remove [name]``, ``insert before|after [name] ...`` (or a
+    change of the base's own 'end when' conditions, the first ``base_ends`` of the game's) to
+    ``game``; returns how many of the game's 'end when' are still the base's."""
+    action, name, at = change["action"], change.get("rule"), span(change)
+    if name is None:  # replace end when ... / remove end when: every 'end when' of the base
+        if not base_ends:
+            problems.append(_diag(path, at, f"nothing to {action}: the base has no 'end when'"))
+            return base_ends
+        new = [{"node": "end_when", "test": change["end"], AT: {"span": at}}] if action == "replace" else []
+        game["end"] = [*new, *game["end"][base_ends:]]
+        return len(new)
+    found = named_rules(game).get(name, [])
+    if len(found) != 1:
+        names = sorted(named_rules(game))
+        problems.append(_diag(path, span(change, "rule") or at,
+                              f"the base has no rule named [{name}]{did_you_mean(name, names)}" if not found else
+                              f"{len(found)} rules of the base are named [{name}]: name the one to change "
+                              f"([name] before it in the base)"))
+        return base_ends
+    (what, where, i), = found
+    given = "options" if change["options"] else "an 'end when'" if change.get("end") is not None else "statements"
+    wanted = {"statement": "statements", "option": "options", "end": "an 'end when'"}[what]
+    if action != "remove" and given != wanted and not (given == "statements" and not change["body"]):  # ({ }: nothing)
+        article = {"statement": "a statement", "option": "an option", "end": "an 'end when'"}[what]
+        how = f"replace it with {wanted}" if action == "replace" else f"insert {wanted} {action} it"
+        problems.append(_diag(path, at, f"[{name}] is {article} of the base: {how}, not {given}"))
+        return base_ends
+    if what == "end" and action in ("before", "after"):
+        problems.append(_diag(path, at, f"[{name}] is an 'end when': a variant adds one as it is written, "
+                                        f"not before or after another"))
+        return base_ends
+    if what == "end":
+        new = [dict(where[i], test=change["end"])] if action == "replace" else []
+    else:
+        new = change["options"] if what == "option" else change["body"]
+        if action == "replace" and len(new) == 1 and not new[0].get("rule") and where[i].get("rule"):
+            new = [dict(new[0], rule=where[i]["rule"])]  # (one rule in the place of one keeps its name)
+    if action == "replace":
+        where[i:i + 1] = new
+    elif action == "remove":
+        del where[i]
+    else:
+        where[i + (action == "after"):i + (action == "after")] = new
+    if what == "end" and i < base_ends:
+        base_ends += len(new) - 1
+    return base_ends
 
 
 def _set_param(base: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:

@@ -107,6 +107,15 @@ def positionless(doc: Any) -> Any:
     return doc
 
 
+def unnamed(doc: Any) -> Any:
+    """A copy of IR ``doc`` without the names of its rules (``[name]``: a name changes no game)."""
+    if isinstance(doc, dict):
+        return {k: unnamed(v) for k, v in doc.items() if not (k == "rule" and doc.get("node") != "rule_change")}
+    if isinstance(doc, list):
+        return [unnamed(v) for v in doc]
+    return doc
+
+
 def same(a: Any, b: Any) -> bool:
     """Structural equality of IR, source positions aside."""
     if isinstance(a, dict) and isinstance(b, dict):

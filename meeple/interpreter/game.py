@@ -14,7 +14,7 @@ from meeple import __version__
 from meeple.dsl import check_ir, ir_from_json, read_checked
 from meeple.dsl.checked import CheckedGame
 from meeple.dsl.diagnostics import Diagnostic, RuleRuntimeError, RulesError, RulesSemanticError
-from meeple.dsl.walk import positionless, span
+from meeple.dsl.walk import positionless, span, unnamed
 
 from .code import local
 from .code import name as code_name
@@ -553,9 +553,9 @@ GAME_PARTS = ("players", "current", "turns", "outcome", "zones", "vars", "pos", 
 
 
 def _game_hash(ir: dict, params: dict[str, int]) -> str:
-    """A hash of the game itself: its IR without positions or file names (a comment added to the
-    rules changes neither) and its param values."""
-    game = {k: v for k, v in positionless(ir).items() if k not in ("source", "sources")}
+    """A hash of the game itself: its IR without positions, file names and the names of rules (a
+    comment or a [name] added to the rules changes none of them) and its param values."""
+    game = {k: v for k, v in unnamed(positionless(ir)).items() if k not in ("source", "sources")}
     text = json.dumps({"ir": game, "params": params}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 

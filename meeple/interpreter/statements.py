@@ -20,8 +20,8 @@ from .code import VARS, Code, joined, local, paren
 from .expressions import Env, ExprCompiler
 
 # Statements a straight run may hold; if, for and run hold them only if their bodies are straight.
-STRAIGHT = {"let", "set", "move", "move_to", "move_all", "move_cards", "move_where", "reveal", "end_game", "if", "for",
-            "run"}
+STRAIGHT = {"let", "set", "move", "move_to", "move_all", "move_cards", "move_where", "reveal", "reset", "end_game", "if",
+            "for", "run"}
 # Blocks inside blocks a straight run may hold: Python allows 100 levels of indentation, and a
 # statement nested deeper is left to the flat program (an 'else if' chain stays flat: elif).
 MAX_DEPTH = 30
@@ -233,6 +233,19 @@ class StatementWriter:
         if source is not None:  # one card, in the zone a loop or an option took it from
             return [f"st.reveal({x.gen(source, env)}, {to}, {x.gen(s['what'], env)})"]
         return [f"st.reveal({x.gen(s['what'], env)}, {to})"]
+
+    def w_reset(self, s, env):
+        """Every slot of the var (each player's, each cell's) back to its start value, worked out again."""
+        lay, name = self.layout, s["var"]
+        if name in lay.tile_var_names:  # (a per-tile var starts as it is on each tile as it is placed)
+            k = lay.tile_var_names.index(name)
+            return [f"st.grid.tv[{k}][:] = [{self.x.gen(self.x.sym.vars[name]['init'], {})}] * len(st.grid.tv[{k}])",
+                    *self.check_end("grid")]
+        i = lay.var_names.index(name)
+        start = self.x.gen(self.x.sym.vars[name]["init"], {})
+        size = "st.players" if self.x.sym.vars[name]["per_player"] else str(lay.var_size(name, 1))
+        return [f"st.vars[st.var_base[{i}]:st.var_base[{i}] + {size}] = [{start}] * {size}",
+                *self.check_end(self.written(name))]
 
     def forget(self, zone: Code, variety: Any = None, n: Any = None) -> list[str]:
         """In a game that shows cards: the line that forgets what cards leaving ``zone`` were."""
