@@ -101,7 +101,8 @@ def test_extend_blocks_cards_and_pieces(tmp_path):
                         "track lane {\n  spaces 5\n}\npieces runner on lane { red }")
     (tmp_path / "base.rules").write_text(base)
     (tmp_path / "variant.rules").write_text('extends "base.rules"\nextend setup {\n  set rounds = 1\n}\n'
-                                            'extend turn {\n  move blue by 1\n}\nextend phase spare {\n  reset rounds\n}\n'
+                                            'extend turn {\n  move blue by 1\n}\n'
+                                            'extend phase spare {\n  reset rounds\n}\n'
                                             'extend cards c {\n  2 b\n}\nextend pieces runner { blue }\n')
     ir, _ = read_ir(str(tmp_path / "variant.rules"))
     assert texts(ir["setup"]) == ["set[start]", "set"]

@@ -441,8 +441,8 @@ class EndGame(Named):
     no_winner: bool
 
 
-Stmt = Union[Let, Set, SetRandom, SetWeighted, Roll, If, For, Move, MoveTo, MoveAll, MoveCards, MoveWhere, Reveal, Reset,
-             Deal, Refill, Choose, Place, ChooseOne, Run, EndGame]
+Stmt = Union[Let, Set, SetRandom, SetWeighted, Roll, If, For, Move, MoveTo, MoveAll, MoveCards, MoveWhere, Reveal,
+             Reset, Deal, Refill, Choose, Place, ChooseOne, Run, EndGame]
 
 
 # ---- declarations ----------------------------------------------------------

@@ -20,8 +20,8 @@ from .code import VARS, Code, joined, local, paren
 from .expressions import Env, ExprCompiler
 
 # Statements a straight run may hold; if, for and run hold them only if their bodies are straight.
-STRAIGHT = {"let", "set", "move", "move_to", "move_all", "move_cards", "move_where", "reveal", "reset", "end_game", "if",
-            "for", "run"}
+STRAIGHT = {"let", "set", "move", "move_to", "move_all", "move_cards", "move_where", "reveal", "reset", "end_game",
+            "if", "for", "run"}
 # Blocks inside blocks a straight run may hold: Python allows 100 levels of indentation, and a
 # statement nested deeper is left to the flat program (an 'else if' chain stays flat: elif).
 MAX_DEPTH = 30
