@@ -233,6 +233,20 @@ def test_placements_and_answers():
     assert match_answer("stop", options, "effect") == (options[0], [])
 
 
+def test_typed_words_may_each_be_a_beginning_and_words_may_be_left_out():
+    """Issue 17: 'two' is 'play 1 two', 'play 2 tor' is 'play 2 tortoise', 'fox' is 'bet 1 fox'."""
+    legal = [Move("play 1 two"), Move("play 2 tortoise"), Move("play 1 tortoise"), Move("bet 1 fox"),
+             Move("bet 1 wolf")]
+    assert match_answer("two", legal, "play") == (legal[0], [])
+    assert match_answer("play 2 tor", legal, "play") == (legal[1], [])
+    assert match_answer("fox", legal, "play") == (legal[3], [])
+    assert match_answer("FOX", legal, "play") == (legal[3], [])
+    assert match_answer("1 tort", legal, "play") == (legal[2], [])
+    assert match_answer("tor", legal, "play") == (None, legal[1:3])  # several fit: they are listed
+    assert match_answer("tortoise 2", legal, "play") == (None, [])  # in order only
+    assert match_answer("play 3", legal, "play") == (None, [])
+
+
 # ---- playing through piped input ----
 def run_play(capsys, monkeypatch, answers: str, seed: int = 4) -> tuple[int, str]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(answers))

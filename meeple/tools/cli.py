@@ -323,7 +323,10 @@ def build_parser() -> argparse.ArgumentParser:
         "play", help="play against random bots in the terminal", formatter_class=_Formatter,
         description="Play one game in the terminal against random bots. At each of your decisions you see "
                     "what your seat may see and the legal moves, numbered; answer with a number or the move's "
-                    "exact text, '?' for help, 'q' to quit. Input may be piped, one answer per line.",
+                    "text (each word may be the beginning of a word of the move, and words may be left out: "
+                    "'two' for 'play 1 two'), '?' for help, 'q' to quit. A decision with one move only is "
+                    "taken for you, with a line saying so (--ask-forced asks anyway). Input may be piped, one "
+                    "answer per line.",
         epilog="examples:\n"
                "  meeple play games/mygame.rules --players 3 --seat 0\n"
                "  meeple play games/mygame.rules --players 4 --seat 2 --seed 7   the same deal every time\n"
@@ -336,6 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=_bounded(0, None, "seat"), default=0, metavar="K",
                    help="your seat, 0..N-1 (default 0)")
     p.add_argument("--seed", type=_seed_arg(), metavar="S", help="seed for chance and the bots (default: random)")
+    p.add_argument("--ask-forced", action="store_true",
+                   help="ask for your move even when there is only one (by default it is taken for you)")
     _add_params(p)
     p.set_defaults(func=cmd_play)
     parser.commands = dict(sub.choices)  # type: ignore[attr-defined]
@@ -821,7 +826,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = _players(game, args.players)
     if not 0 <= args.seat < players:
         raise UsageError(f"--seat {args.seat}: with {players} players the seats are 0..{players - 1}")
-    return play(game, players, args.seat, args.seed)
+    return play(game, players, args.seat, args.seed, ask_forced=args.ask_forced)
 
 
 # ---- entry point ----

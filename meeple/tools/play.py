@@ -3,8 +3,9 @@
 At each of your decisions you see what your seat may see (``observation``), the
 board drawn when the game has a grid (``render``), the legal moves numbered, and
 answer with a number or a move's text: the decision's name may be left out, a
-placement written short (``<tile> x,y r``), and a unique beginning of a move is
-enough. Many moves are listed compactly (placements as rows of tile and square
+placement written short (``<tile> x,y r``), and each word typed may be the
+beginning of a word of the move, in order, with words of the move left out
+(``two`` for ``play 1 two``) when only one move fits. Many moves are listed compactly (placements as rows of tile and square
 by rotation). Bots move at once; their moves are shown unless the move goes
 somewhere you may not see. Works with piped input: one answer per line; end of
 input leaves the game.
@@ -22,7 +23,8 @@ from .bots import RandomBot, derive_seed, sample_chance
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text.
-  The decision's name may be left out, and a unique beginning of a move is enough.
+  Each word you type may be the beginning of a word of the move, in order, and words may be
+  left out: 'two' is 'play 1 two', 'play 2 tor' is 'play 2 tortoise', if only one move fits.
   A placement may be written '<tile> at x,y rotation r', '<tile> x,y r' or '<tile> x,y r<r>';
   x grows to the right, y upwards, and rotation r turns the tile r quarter turns clockwise
   (the tiles you may place are drawn in each rotation).
@@ -390,9 +392,10 @@ def _read_line_from(source: Any) -> Callable[[str], str | None]:
 
 
 def play(game: Any, players: int, seat: int, seed: int | None = None, console: Any = None,
-         read_line: Callable[[str], str | None] | None = None) -> int:
+         read_line: Callable[[str], str | None] | None = None, ask_forced: bool = False) -> int:
     """Run one game with a human at ``seat``; returns a process exit code: 0 when the game ended or the
-    player quit, 1 when it got stuck or the input ended before the game did."""
+    player quit, 1 when it got stuck or the input ended before the game did. A decision with one
+    legal move only is taken for the player, with a line saying so, unless ``ask_forced``."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
@@ -436,6 +439,10 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
             state.apply(action)
             continue
 
+        if len(legal) == 1 and not ask_forced:
+            console.print(f"you: {escape(legal[0].text)} [dim](your only move: taken for you)[/dim]")
+            state.apply(legal[0])
+            continue
         console.rule(f"your move (seat {seat})")
         label = state.decision() or ""
         places = placements(legal)
@@ -533,7 +540,9 @@ def match_answer(answer: str, legal: list, label: str) -> tuple[Any, list]:
 
     Tried in turn: the move's text; without the decision's name in front (in the move or the
     answer); a short placement (``<tile> x,y r``, ``<tile> at x,y rotation r``); a beginning
-    (in whole words) of exactly one move. Several moves with that beginning are the candidates."""
+    (in whole words) of exactly one move; words each the beginning of a word of exactly one move,
+    in order, words of the move left out between them (``two`` for ``play 1 two``). Several moves
+    that fit are the candidates."""
     keys = []
     lab = _norm(label) + " " if label else None
     for a in legal:
@@ -558,7 +567,25 @@ def match_answer(answer: str, legal: list, label: str) -> tuple[Any, list]:
             return found[0], []
         if found:
             return None, found
-    return None, []
+    # each word said the beginning of a word of the move, in order, words of the move skipped
+    # ('two' for 'play 1 two', 'play 2 tor', 'fox' for 'bet 1 fox')
+    words = said.split()
+    found = [a for a, ks in zip(legal, keys) if _words_begin(words, ks[0].split())]
+    if len(found) == 1:
+        return found[0], []
+    return None, found
+
+
+def _words_begin(said: list[str], move: list[str]) -> bool:
+    """Is each word of ``said`` the beginning of a word of ``move``, in order (others between)?"""
+    i = 0
+    for w in said:
+        while i < len(move) and not move[i].startswith(w):
+            i += 1
+        if i == len(move):
+            return False
+        i += 1
+    return True
 
 
 def _list_moves(legal: list, console: Any, escape: Callable[[str], str], places: list | None = None) -> None:
