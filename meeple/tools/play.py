@@ -5,10 +5,11 @@ board drawn when the game has a grid (``render``), the legal moves numbered, and
 answer with a number or a move's text: the decision's name may be left out, a
 placement written short (``<tile> x,y r``), and each word typed may be the
 beginning of a word of the move, in order, with words of the move left out
-(``two`` for ``play 1 two``) when only one move fits. Many moves are listed
-compactly (placements as rows of tile and square by rotation). Bots move at once; their moves are shown unless the move goes
-somewhere you may not see. Works with piped input: one answer per line; end of
-input leaves the game.
+(``two`` for ``play 1 two``) when only one move fits. A decision with one move
+only is taken for you. Many moves are listed compactly (placements as rows of
+tile and square by rotation). Bots move at once; their moves are shown unless
+the move goes somewhere you may not see. Works with piped input: one answer per
+line; end of input leaves the game.
 """
 
 from __future__ import annotations
