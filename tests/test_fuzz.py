@@ -3,6 +3,7 @@ is found, shrunk, and written as a record that replays."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import meeple
@@ -141,3 +142,27 @@ def test_an_invariant_of_the_base_is_shown_in_the_base(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"{base}:130:1: note: invariant 'animals_never_go_back' is declared here" in out
     assert "130 | invariant animals_never_go_back" in out
+
+
+def test_fuzz_shows_its_progress_as_games_of_the_total_and_steps(monkeypatch, capsys):
+    """Issue 17: on a terminal a bar (games done of N, steps, time left); piped, a line now and then."""
+    import io
+
+    from meeple.tools import cli
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    update, finish = cli._progress(300, quiet=False, doing="fuzzing", steps=True)
+    update(123, 300, 24304)
+    finish()
+    assert "fuzzing" in screen.getvalue() and "123/300" in screen.getvalue() and "24,304 steps" in screen.getvalue()
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    ticks = iter([0.0, 10.0])
+    monkeypatch.setattr(cli.time, "perf_counter", lambda: next(ticks))
+    update, finish = cli._progress(300, quiet=False, doing="fuzzing", steps=True)
+    update(12, 300, 2000)
+    assert sys.stderr.getvalue() == "fuzzing: 12/300 games, 2,000 steps\n"

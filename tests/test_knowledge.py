@@ -244,3 +244,18 @@ def test_fish_asking_shows_the_card_and_what_is_handed_over():
                                                 if rank[c] == rank[asked]}
     assert given | {asked} <= set(view(st, 1, "hand", 0)["known"])
     assert st.current_player() == 0
+
+
+def test_a_card_shown_after_it_moved_is_shown_where_it_went(tmp_path):
+    """From review: 'move c to pile' then 'reveal c' shows the card in the pile, not in the hand."""
+    g = game(tmp_path, "choose go {\n toss c in hand(current) {\n move c to pile\n reveal c to seat(1)\n }\n }")
+    st = g.new_state(3, seed=0)
+    take(st, "toss red")
+    assert view(st, 1, "hand", 0) == {"size": 3}
+    assert view(st, 1, "pile") == {"size": 1, "known": {"red": 1}}
+
+
+def test_showing_an_empty_zone_keeps_nothing(tmp_path):
+    g = game(tmp_path, "reveal pile to seat(1)")
+    st = g.new_state(3, seed=0)
+    assert st.known == {} and view(st, 1, "pile") == {"size": 0}

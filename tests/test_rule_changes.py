@@ -203,3 +203,28 @@ def rule_lines(path: Path) -> int:
 @pytest.mark.parametrize("name", ["hare-boost", "hare-six-animals", "luckydog-detour-all"])
 def test_the_bundled_variants_are_short(name):
     assert rule_lines(ROOT / "games" / "variants" / f"{name}.rules") <= 25
+
+
+# ---- found in review ----
+@pytest.mark.parametrize("body, message", [
+    ("replace [long] { }\n", "[long] is an 'end when' of the base: replace it with an 'end when', not statements"),
+    ("remove [go.stay]\nremove [inc]\n", "[inc] is the last option of its decision: a decision needs one"),
+    ("replace [count] [bonus] set rounds = 5\n", "two rules are named [bonus]; the other is at"),
+])
+def test_changes_that_would_break_the_game_are_told(tmp_path, body, message):
+    from meeple.dsl import RulesError
+    with pytest.raises(RulesError) as e:
+        read_ir(str(variant(tmp_path, body)))
+    found = [d for d in e.value.diagnostics if message in d.message]
+    assert found and found[0].file.endswith("variant.rules"), [d.message for d in e.value.diagnostics]
+
+
+def test_diff_names_rules_as_a_variant_writes_them(tmp_path, capsys):
+    from meeple.tools.cli import main
+    path = variant(tmp_path, "remove [inc]\nreplace [long] end when rounds >= 5\n"
+                             "insert after [count] set rounds = rounds + 0\nremove [bonus]\n")
+    assert main(["diff", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "removed rule [inc]" in out and "[go.inc]" not in out
+    assert "changed rule [long]" in out and "+[long] end when rounds >= 5" in out
+    assert "removed rule [bonus]" in out and "added rule after [count]" in out

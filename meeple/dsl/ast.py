@@ -702,7 +702,7 @@ class RuleChange(Node):
     ``remove end when``)."""
 
     action: RuleAction
-    rule: Optional[Ident]
+    rule: Optional[Text]  # (a name, or decision.option)
     body: list[Stmt]
     options: list[Option]
     end: Optional[Expr]

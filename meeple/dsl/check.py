@@ -211,11 +211,19 @@ class Checker:
             if not isinstance(name, str):
                 continue
             if name in seen:
-                first = span(seen[name])
-                self.error(node, f"two rules are named [{name}]" + (f"; the first is at line {first[0]}" if first
-                                                                      else ""), "$", "rule")
+                here, other = node, seen[name]
+                if self.source_of(other) < self.source_of(here):  # (said in the file nearest the one checked)
+                    here, other = other, here
+                at = span(other)
+                where = f"; the other is at {self.sources[self.source_of(other)]}:{at[0]}" if at else ""
+                self.error(here, f"two rules are named [{name}]{where}", "$", "rule")
             else:
                 seen[name] = node
+
+    def source_of(self, node: dict) -> int:
+        """The index in ``sources`` of the file a node stands in (0: the file checked)."""
+        at = span(node)
+        return at[4] if at and len(at) > 4 and at[4] < len(self.sources) else 0
 
     def check_end_cuts(self) -> None:
         """Warn where an 'end when' can end the game between two statements about one thing
@@ -756,6 +764,9 @@ class Checker:
             self.zone(s["to"], scope, f"{path}.to")
             if same(scope[s["piece"]["id"]].zone, s["to"]):
                 self.warn(s, "the card goes from a zone to that same zone: nothing changes", path)
+            moved = _Card(CARD)  # (for the rest of the block the card is where it went: 'reveal c' shows it there)
+            moved.zone = s["to"]
+            scope[s["piece"]["id"]] = moved
         elif node == "move_to":
             t = self.moved_piece(s, "'move ... to'", scope, path)
             to = self.expr(s["to"], scope, f"{path}.to")

@@ -52,8 +52,7 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
             rules.block(before, after, kind)
         elif not _same(before, after):
             out.append(_changed(kind, None, old, new, before, after, texts))
-    if not _same(old["end"], new["end"]):
-        out.append(_changed("end when", None, old, new, old["end"], new["end"], texts))
+    rules.block(old["end"], new["end"], "end when")
     for kind, (key, name_key) in NAMED.items():
         before = {item[name_key]: item for item in old.get(key, [])}
         after = {item[name_key]: item for item in new.get(key, [])}
@@ -143,6 +142,13 @@ class _Rules:
                 if j is not None and self.pair(a[i], b[j], where, prefix):
                     olds.remove(i)
                     news.remove(j)
+            for i in list(olds):  # then one statement around changed blocks (an 'if' whose body changed)
+                j = next((j for j in news if not self.named(a[i], prefix) and not self.named(b[j], prefix)
+                          and b[j].get("node") == a[i].get("node") and any(k in a[i] for k in BLOCKS)
+                          and self.pair(a[i], b[j], where, prefix)), None)
+                if j is not None:
+                    olds.remove(i)
+                    news.remove(j)
             self.loose([a[i] for i in olds], news, b, where, prefix)
 
     def pair(self, x: dict, y: dict, where: str, prefix: str) -> bool:
@@ -150,7 +156,7 @@ class _Rules:
         around changed blocks); False if they are not."""
         nx, ny = _name(x), _name(y)
         if x.get("node") == "option":
-            nx, ny = prefix + (x.get("rule") or x["name"]), prefix + (y.get("rule") or y["name"])
+            nx, ny = self.named(x, prefix), self.named(y, prefix)
         if nx is not None and nx == ny and not any(isinstance(x.get(k), list) and x.get(k) for k in BLOCKS):
             self.out.append(_changed("rule", f"[{nx}]", self.old, self.new, x, y, self.texts))
             return True
@@ -170,7 +176,10 @@ class _Rules:
 
     @staticmethod
     def named(x: dict, prefix: str) -> Optional[str]:
-        return _name(x) if x.get("node") != "option" else prefix + (x.get("rule") or x["name"])
+        """A rule's name as a variant would write it: [name], a decision's label, decision.option."""
+        if x.get("node") == "option":
+            return x.get("rule") or prefix + x["name"]
+        return _name(x)
 
     def loose(self, olds: list, news: list[int], b: list, where: str, prefix: str) -> None:
         """Statements removed, and those added (``news``: their places in ``b``), named by their own

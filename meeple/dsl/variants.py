@@ -195,6 +195,9 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
 def _extend(game: dict[str, Any], ext: dict[str, Any], path: str, problems: list[Diagnostic]) -> None:
     """``extend ...``: more statements after a block's, more varieties or piece values after the base's."""
     part, name = ext["part"], ext.get("name")
+    if part not in ("setup", "turn") and not name:  # (only an IR document can lack it)
+        problems.append(_diag(path, span(ext), f"'extend {part}' names the {part} it extends"))
+        return
     if part in ("setup", "turn"):
         game[part] = [*game[part], *ext["body"]]
         return
@@ -264,6 +267,10 @@ def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, p
     change of the base's own 'end when' conditions, the first ``base_ends`` of the game's) to
     ``game``; returns how many of the game's 'end when' are still the base's."""
     action, name, at = change["action"], change.get("rule"), span(change)
+    if name is None and (action not in ("replace", "remove") or (action == "replace" and change.get("end") is None)):
+        problems.append(_diag(path, at, "a change of the base's 'end when' is 'replace end when TEST' or "
+                                        "'remove end when'; any other change names a rule: [name]"))
+        return base_ends
     if name is None:  # replace end when ... / remove end when: every 'end when' of the base
         if not base_ends:
             problems.append(_diag(path, at, f"nothing to {action}: the base has no 'end when'"))
@@ -282,7 +289,8 @@ def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, p
     (what, where, i), = found
     given = "options" if change["options"] else "an 'end when'" if change.get("end") is not None else "statements"
     wanted = {"statement": "statements", "option": "options", "end": "an 'end when'"}[what]
-    if action != "remove" and given != wanted and not (given == "statements" and not change["body"]):  # ({ }: nothing)
+    if action != "remove" and given != wanted and not (given == "statements" and not change["body"]
+                                                       and what != "end"):  # ({ }: nothing in its place)
         article = {"statement": "a statement", "option": "an option", "end": "an 'end when'"}[what]
         how = f"replace it with {wanted}" if action == "replace" else f"insert {wanted} {action} it"
         problems.append(_diag(path, at, f"[{name}] is {article} of the base: {how}, not {given}"))
@@ -292,11 +300,15 @@ def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, p
                                         f"not before or after another"))
         return base_ends
     if what == "end":
-        new = [dict(where[i], test=change["end"])] if action == "replace" else []
+        new = [dict(where[i], test=change["end"], **{AT: {"span": at}})] if action == "replace" else []
     else:
         new = change["options"] if what == "option" else change["body"]
         if action == "replace" and len(new) == 1 and not new[0].get("rule") and where[i].get("rule"):
             new = [dict(new[0], rule=where[i]["rule"])]  # (one rule in the place of one keeps its name)
+    if what == "option" and action in ("replace", "remove") and len(where) == 1 and not (action == "replace" and new):
+        problems.append(_diag(path, at, f"[{name}] is the last option of its decision: a decision needs one; "
+                                        f"replace the decision ([label]) to take it out"))
+        return base_ends
     if action == "replace":
         where[i:i + 1] = new
     elif action == "remove":

@@ -546,6 +546,8 @@ class State:
         for s in range(self.players) if seat is None else (seat,):
             if self.game.sees(slot, s, self.players):
                 continue
+            if not (any(zone) if variety is None else zone[variety]):
+                continue  # (nothing there to show)
             known = self.known.get((slot, s))
             if known is None:
                 known = self.known[slot, s] = [0] * len(zone)

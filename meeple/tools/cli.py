@@ -324,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play one game in the terminal against random bots. At each of your decisions you see "
                     "what your seat may see and the legal moves, numbered; answer with a number or the move's "
                     "text (each word may be the beginning of a word of the move, and words may be left out: "
-                    "'two' for 'play 1 two'), '?' for help, 'q' to quit. A decision with one move only is "
+                    "'red' for 'play 1 red'), '?' for help, 'q' to quit. A decision with one move only is "
                     "taken for you, with a line saying so (--ask-forced asks anyway). Input may be piped, one "
                     "answer per line.",
         epilog="examples:\n"
@@ -621,16 +621,22 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return 1
     if args.players is not None:
         _players(game, args.players)
-    last = [time.perf_counter()]
+    update, finish = _progress(args.examples, quiet=args.json, doing="fuzzing", steps=True)
+    steps = {"done": 0, "game": 0, "in_game": 0}  # steps of the games before this one, and of this one
 
     def progress(example: int, step: int) -> None:
-        now = time.perf_counter()
-        if now - last[0] >= 2:
-            last[0] = now
-            _err(f"fuzzing: game {example}, step {step}")
-    report = fuzz(game, examples=args.examples, seed=args.seed, vary_params=args.params,
-                  load=lambda p: load(args.file, {**(params or {}), **p}), progress=progress,
-                  shrink_seconds=args.shrink_time, players=args.players, view_every=1 if args.thorough else 64)
+        if example != steps["game"]:
+            steps["done"] += steps["in_game"]
+            steps["game"] = example
+        steps["in_game"] = step
+        if update is not None:
+            update(example - 1, args.examples, steps["done"] + step)
+    try:
+        report = fuzz(game, examples=args.examples, seed=args.seed, vary_params=args.params,
+                      load=lambda p: load(args.file, {**(params or {}), **p}), progress=progress,
+                      shrink_seconds=args.shrink_time, players=args.players, view_every=1 if args.thorough else 64)
+    finally:
+        finish()
     f = report.failure
     if f is not None and f.state is not None:
         rules = args.file
@@ -673,14 +679,17 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
 
     f = report.failure
     if f is None:
+        from rich.console import Console
+        # (on a terminal, long lines wrap between words; piped, each stays one line)
+        say = Console(highlight=False, soft_wrap=not sys.stdout.isatty()).print
         outcomes = ", ".join(f"{n} {k}" for k, n in sorted(report.outcomes.items())) or "none finished"
         declared = [n for n, _, _ in game.invariants]
-        print(f"{args.file}: no invariant broke in {report.finished} games played to the end "
-              f"({report.examples} started, {report.steps} steps)")
-        print(f"  players (games started): {dict(sorted(report.players.items()))}; endings: {outcomes}")
-        print(f"  decisions seen: {', '.join(sorted(report.decisions)) or 'none'}")
-        print(f"  invariants checked: {len(declared)} declared"
-              f"{' (' + ', '.join(declared) + ')' if declared else ''} and the built-in ones")
+        say(f"{args.file}: no invariant broke in {report.finished} games played to the end "
+            f"({report.examples} started, {report.steps} steps)", markup=False)
+        say(f"  players (games started): {dict(sorted(report.players.items()))}; endings: {outcomes}", markup=False)
+        say(f"  decisions seen: {', '.join(sorted(report.decisions)) or 'none'}", markup=False)
+        say(f"  invariants checked: {len(declared)} declared"
+            f"{' (' + ', '.join(declared) + ')' if declared else ''} and the built-in ones", markup=False)
         return
     print(f"{args.file}: invariant '{f.invariant}' broke: {f.message}")
     if f.at:  # in a variant, the invariant may be declared in one of its bases (the 5th number)
@@ -705,29 +714,38 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
         print(f"written to {args.record}; re-run it with: meeple replay {args.record}")
 
 
-def _progress(total: int, quiet: bool):
-    """A progress callback and a finisher: a rich bar on a terminal, else a line every few seconds."""
+def _progress(total: int, quiet: bool, doing: str = "simulating", steps: bool = False):
+    """A progress callback ``update(games done, total[, steps])`` and a finisher: a rich bar on a
+    terminal (games done of the total, the steps played with ``steps``, the time left), else a
+    line every few seconds."""
     if sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                       console=Console(stderr=True), auto_refresh=False, transient=True)
-        task = bar.add_task("games", total=total)
+        columns = [TextColumn(doing), BarColumn(), MofNCompleteColumn(), TextColumn("games")]
+        if steps:
+            columns.append(TextColumn("· {task.fields[steps]:,} steps"))
+        bar = Progress(*columns, TimeRemainingColumn(), console=Console(stderr=True), auto_refresh=False,
+                       transient=True)
+        task = bar.add_task("games", total=total, steps=0)
         bar.start()
+        shown = [0.0]
 
-        def update(done: int, _total: int) -> None:
-            bar.update(task, completed=done)
-            bar.refresh()
+        def update(done: int, _total: int, played: int = 0) -> None:
+            now = time.perf_counter()
+            if now - shown[0] >= 0.1 or done >= _total:  # (at most ten redraws a second)
+                shown[0] = now
+                bar.update(task, completed=done, steps=played)
+                bar.refresh()
         return update, bar.stop
     if quiet:
         return None, lambda: None
     last = [time.perf_counter()]
 
-    def heartbeat(done: int, _total: int) -> None:
+    def heartbeat(done: int, _total: int, played: int = 0) -> None:
         now = time.perf_counter()
         if now - last[0] >= 5 and done < _total:
             last[0] = now
-            _err(f"simulating: {done}/{_total} games")
+            _err(f"{doing}: {done}/{_total} games" + (f", {played:,} steps" if steps else ""))
     return heartbeat, lambda: None
 
 

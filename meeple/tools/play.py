@@ -5,7 +5,7 @@ board drawn when the game has a grid (``render``), the legal moves numbered, and
 answer with a number or a move's text: the decision's name may be left out, a
 placement written short (``<tile> x,y r``), and each word typed may be the
 beginning of a word of the move, in order, with words of the move left out
-(``two`` for ``play 1 two``) when only one move fits. A decision with one move
+(``red`` for ``play 1 red``) when only one move fits. A decision with one move
 only is taken for you. Many moves are listed compactly (placements as rows of
 tile and square by rotation). Bots move at once; their moves are shown unless
 the move goes somewhere you may not see. Works with piped input: one answer per
@@ -25,7 +25,7 @@ from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text.
   Each word you type may be the beginning of a word of the move, in order, and words may be
-  left out: 'two' is 'play 1 two', 'play 2 tor' is 'play 2 tortoise', if only one move fits.
+  left out: 'red' is 'play 1 red', 'play 2 bl' is 'play 2 blue', if only one move fits.
   A placement may be written '<tile> at x,y rotation r', '<tile> x,y r' or '<tile> x,y r<r>';
   x grows to the right, y upwards, and rotation r turns the tile r quarter turns clockwise
   (the tiles you may place are drawn in each rotation).
@@ -542,7 +542,7 @@ def match_answer(answer: str, legal: list, label: str) -> tuple[Any, list]:
     Tried in turn: the move's text; without the decision's name in front (in the move or the
     answer); a short placement (``<tile> x,y r``, ``<tile> at x,y rotation r``); a beginning
     (in whole words) of exactly one move; words each the beginning of a word of exactly one move,
-    in order, words of the move left out between them (``two`` for ``play 1 two``). Several moves
+    in order, words of the move left out between them (``red`` for ``play 1 red``). Several moves
     that fit are the candidates."""
     keys = []
     lab = _norm(label) + " " if label else None
@@ -569,7 +569,7 @@ def match_answer(answer: str, legal: list, label: str) -> tuple[Any, list]:
         if found:
             return None, found
     # each word said the beginning of a word of the move, in order, words of the move skipped
-    # ('two' for 'play 1 two', 'play 2 tor', 'fox' for 'bet 1 fox')
+    # ('red' for 'play 1 red', 'play 2 bl' for 'play 2 blue')
     words = said.split()
     found = [a for a, ks in zip(legal, keys) if _words_begin(words, ks[0].split())]
     if len(found) == 1:
