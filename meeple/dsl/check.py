@@ -215,7 +215,9 @@ class Checker:
                 if self.source_of(other) < self.source_of(here):  # (said in the file nearest the one checked)
                     here, other = other, here
                 at = span(other)
-                where = f"; the other is at {self.sources[self.source_of(other)]}:{at[0]}" if at else ""
+                k = self.source_of(other)
+                file = "" if k == self.source_of(here) else f"{self.sources[k]}:"
+                where = f"; the other is at {file or 'line '}{at[0]}" if at else ""
                 self.error(here, f"two rules are named [{name}]{where}", "$", "rule")
             else:
                 seen[name] = node
