@@ -58,9 +58,11 @@ class _Attr(str):
 
 class _Card(str):
     """The type of a name bound to one card of a zone (a loop's, an option's): ``zone`` is the
-    expression of the zone it was taken from, where 'move c to z' takes it from."""
+    expression of the zone it was taken from, where 'move c to z' takes it from; ``at`` the zone
+    a 'move c to z' of the block put it in (None: not moved), where 'reveal c' shows it."""
 
     zone: dict
+    at: Optional[dict] = None
 
 
 class Checker:
@@ -766,8 +768,9 @@ class Checker:
             self.zone(s["to"], scope, f"{path}.to")
             if same(scope[s["piece"]["id"]].zone, s["to"]):
                 self.warn(s, "the card goes from a zone to that same zone: nothing changes", path)
-            moved = _Card(CARD)  # (for the rest of the block the card is where it went: 'reveal c' shows it there)
-            moved.zone = s["to"]
+            moved = _Card(CARD)  # (for the rest of the block the card is where it went: 'reveal c' shows it there;
+            moved.zone = scope[s["piece"]["id"]].zone  # 'move c' again takes it from where it was taken, as before)
+            moved.at = s["to"]
             scope[s["piece"]["id"]] = moved
         elif node == "move_to":
             t = self.moved_piece(s, "'move ... to'", scope, path)
@@ -1307,8 +1310,10 @@ class Checker:
         """'reveal c [to p]' of a card a loop or an option took from a zone, or 'reveal zone [to p]'."""
         what = s["what"]
         t = self.expr(what, scope, f"{path}.what")
-        zone = scope[what["id"]].zone if what["node"] == "name" and isinstance(scope.get(what["id"]), _Card) \
-            else what if t == ZONE else None
+        card = scope.get(what["id"]) if what["node"] == "name" else None
+        zone = (card.at or card.zone) if isinstance(card, _Card) else what if t == ZONE else None
+        if isinstance(card, _Card) and card.at is not None:
+            self.bind(what, C.LOCAL, card.at)  # (shown in the zone it was moved to)
         if zone is None and t != ANY:
             hint = (": name one that a loop or an option took from a zone (for c in hand(p)), or the zone"
                     if t == CARD else "")
