@@ -373,3 +373,22 @@ def test_a_very_long_track_leaves_out_the_spaces_with_nothing_of_note() -> None:
     assert len(lines) < 12 and "…" in text
     numbers = {int(w) for line in lines for w in line.split() if w.isdigit()}
     assert numbers == {0, 12, 500, 7000, 10000} and "mud" in text and "hare" in text
+
+
+def test_play_shows_flags_as_yes_no_no_player_as_a_dash_and_turns_from_1(tmp_path):
+    """Issue 17's defaults: no 'False', no '-1', no 'Turn 0'."""
+    from rich.console import Console
+
+    import meeple
+    from meeple.tools.play import render_observation
+    path = tmp_path / "g.rules"
+    path.write_text('game "Flags"\nplayers 2\nvar done = false\nvar who = none\nvar n = 0\n'
+                    'turn {\n  choose go {\n    go {\n      set who = current\n      set n = n + 1\n    }\n  }\n}\n'
+                    'end when n >= 3\n')
+    g = meeple.load(str(path))
+    st = g.new_state(2, seed=0)
+    out = io.StringIO()
+    render_observation(st.observation(0), 0, Console(file=out, width=100, color_system=None),
+                       var_types=g.checked.var_types)
+    text = out.getvalue()
+    assert "Turn 1 ·" in text and "done: no" in text and "who: —" in text and "-1" not in text

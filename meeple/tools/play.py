@@ -197,10 +197,12 @@ def _spaces(tags: list, plain: bool = False) -> str:
 
 
 def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any = None,
-                       spots: Any = (), plain: Any = ()) -> None:
+                       spots: Any = (), plain: Any = (), var_types: Any = None) -> None:
     """Draw an observation dict (as ``State.observation`` makes it) with rich; with a
     ``render.BoardView`` its grid is drawn last (``spots``: squares to mark as open to you).
-    ``plain``: the tracks that lay no tiles (a space without a tag there is not waiting for one)."""
+    ``plain``: the tracks that lay no tiles (a space without a tag there is not waiting for one).
+    ``var_types`` (the checked game's): a var holding no player, value or cell is shown as "—".
+    Flags are shown as yes/no, turns counted from 1 (issue 17's defaults)."""
     from rich.table import Table
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
@@ -211,11 +213,20 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     if board:
         known.add("grid")
 
+    types = var_types or {}
+
     def shown(name: str, value: Any) -> Any:
         if value is None:  # a var's value this seat may not see
             return "?"
+        if value is True or value is False:
+            return "yes" if value else "no"
+        if value == "none" or (value == -1 and (types.get(name) in ("player", "cell", "none")
+                                                or str(types.get(name, "")).startswith("kind:"))):
+            return "—"
         return view.value_text(name, value, obs) if board else value
-    head = f"[bold]Turn {obs.get('turn')}[/bold] · you are seat {seat} of {obs.get('players')}"
+    turn = obs.get("turn")
+    head = f"[bold]Turn {turn + 1 if isinstance(turn, int) else turn}[/bold] · you are seat {seat} of " \
+           f"{obs.get('players')}"
     if obs.get("decision"):
         head += f" · decision: [bold cyan]{obs['decision']}[/bold cyan]"
     console.print(head)
@@ -448,7 +459,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
         label = state.decision() or ""
         places = placements(legal)
         spots = sorted({(p.x, p.y) for p in places}) or (cell_spots(legal) if game.layout.board_name else [])
-        render_observation(state.observation(seat), seat, console, view, spots, plain)
+        render_observation(state.observation(seat), seat, console, view, spots, plain, game.checked.var_types)
         if places and view is not None:
             render_tiles(places, console, view)
         _list_moves(legal, console, escape, places)
@@ -472,7 +483,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                 _list_moves(legal, console, escape, places)
                 continue
             if answer.lower() == "o":
-                render_observation(state.observation(seat), seat, console, view, spots, plain)
+                render_observation(state.observation(seat), seat, console, view, spots, plain, game.checked.var_types)
                 continue
             chosen, candidates = None, []
             if re.fullmatch(r"[0-9]+", answer):
@@ -504,7 +515,8 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
     console.rule("game over")
     console.print(f"Outcome: [bold]{state.outcome}[/bold] after {state.turns} turns")
     console.print("[dim]everything revealed:[/dim]")
-    render_observation(game.observe(state, None), seat, console, view, plain=plain)
+    render_observation(game.observe(state, None), seat, console, view, plain=plain,
+                       var_types=game.checked.var_types)
     winners = state.winners()
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     t.add_column("seat")
