@@ -392,3 +392,27 @@ def test_play_shows_flags_as_yes_no_no_player_as_a_dash_and_turns_from_1(tmp_pat
                        var_types=g.checked.var_types)
     text = out.getvalue()
     assert "Turn 1 ·" in text and "done: no" in text and "who: —" in text and "-1" not in text
+
+
+def test_a_finished_game_says_why_it_ended(tmp_path):
+    """Issue 17: the end and its reason: the 'end when' that holds, with its line; 'end game'; the step cap."""
+    import random as _random
+
+    import meeple
+    hare = meeple.load(str(Path(__file__).resolve().parents[1] / "games" / "hare.rules"))
+    st = hare.new_state(3, seed=1)
+    assert hare.why_ended(st) is None
+    st.play_out(_random.Random(1))
+    assert hare.why_ended(st).startswith("[podium] end when finishers(course) >= podium_size (")
+    assert hare.why_ended(st).endswith("hare.rules:111)")
+    path = tmp_path / "g.rules"
+    path.write_text('game "Short"\nplayers 2\nmax_steps 5\nvar n = 0\nturn {\n  choose go {\n    up {\n'
+                    '      set n = n + 1\n    }\n    stop {\n      end game with no winner\n    }\n  }\n}\n')
+    g = meeple.load(str(path))
+    st = g.new_state(2, seed=0)
+    st.apply("stop")
+    assert g.why_ended(st) == "an 'end game with no winner' of the rules"
+    st = g.new_state(2, seed=0)
+    while not st.is_terminal():
+        st.apply("up")
+    assert g.why_ended(st) == "the step cap: 5 steps"

@@ -6,6 +6,7 @@ import copy
 import functools
 import hashlib
 import json
+import linecache
 import random
 from pathlib import Path
 from typing import Any, Optional
@@ -87,6 +88,7 @@ class Game:
         self.exprs.cache = ModuleCache(game_key(ir, self.params), self.exprs.module.filename)
         self.code, self.turn_start, self.positions = compile_program(ir, self.exprs)
         ends = [self.exprs.compile(e["test"], {}, "end", span(e)) for e in ir["end"]]
+        self.ends = list(zip(ends, [span(e) for e in ir["end"]]))  # (for why a game ended: ``why_ended``)
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
         self.exprs.module.table(END_TEST, self.end_test)  # the straight runs test the end by this name
         # the seeded path from a decision to the next, as one function each
@@ -362,6 +364,25 @@ class Game:
         return error
 
     # ---- views ----
+    def why_ended(self, st: State) -> Optional[str]:
+        """Why a finished game ended, in rules terms: the ``end when`` that holds (its file, line and
+        text), an ``end game`` of the rules, every player out, or the step cap; None while it goes on."""
+        if st.outcome is None:
+            return None
+        if st.outcome == "step cap":
+            return f"the step cap: {self.max_steps:,} steps"
+        if st.outcome == "draw":
+            return "an 'end game with no winner' of the rules"
+        for test, at in self.ends:
+            if at and test(st):
+                sources = self.ir.get("sources") or [self.source_path]
+                file = sources[at[4]] if len(at) > 4 and at[4] < len(sources) else self.source_path
+                line = linecache.getline(file, at[0]).strip()
+                return f"{line or 'an end when'} ({file}:{at[0]})"
+        if self.turn_order and not st.seats_in():
+            return "every player is out"
+        return "an 'end game' of the rules"
+
     def value_name(self, v: Any) -> Any:
         if isinstance(v, bool) or not isinstance(v, int):
             return v

@@ -514,6 +514,9 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
 
     console.rule("game over")
     console.print(f"Outcome: [bold]{state.outcome}[/bold] after {state.turns} turns")
+    why = game.why_ended(state)
+    if why:
+        console.print(f"Why: {escape(why)}")
     console.print("[dim]everything revealed:[/dim]")
     render_observation(game.observe(state, None), seat, console, view, plain=plain,
                        var_types=game.checked.var_types)
