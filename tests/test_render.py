@@ -416,3 +416,29 @@ def test_a_finished_game_says_why_it_ended(tmp_path):
     while not st.is_terminal():
         st.apply("up")
     assert g.why_ended(st) == "the step cap: 5 steps"
+
+
+def test_the_rules_say_what_play_shows_and_observations_do_not_change(tmp_path):
+    """Issue 17: 'show' values, labels for vars, varieties and decisions, vars hidden from play."""
+    from rich.console import Console
+
+    import meeple
+    from meeple.tools.play import render_observation
+    path = tmp_path / "g.rules"
+    text = ('game "Shown"\nplayers 2\nzone deck public\ncards c in deck {\n  2 red_card\n}\nvar n = 0\n'
+            'var busy = false\nturn {\n  choose go {\n    go {\n      set n = n + 1\n    }\n  }\n}\n'
+            'end when n >= 3\n')
+    path.write_text(text)
+    plain = meeple.load(str(path))
+    path.write_text(text + 'show "double" (p) = 2 * n + number(p)\nlabel n "count"\nlabel busy hidden\n'
+                    'label red_card "red card"\nlabel go "move on"\n')
+    g = meeple.load(str(path))
+    st = g.new_state(2, seed=0)
+    assert g.game_hash == plain.game_hash and st.observation(0) == plain.new_state(2, seed=0).observation(0)
+    assert g.shown(st) == [("double", [0, 1])]
+    out = io.StringIO()
+    render_observation(st.observation(0), 0, Console(file=out, width=100, color_system=None),
+                       var_types=g.checked.var_types, labels=g.labels, shown_values=g.shown(st))
+    text = out.getvalue()
+    assert "decision: move on" in text and "count: 0" in text and "busy" not in text
+    assert "red card ×2" in text and "double: seat 0: 0, seat 1: 1" in text

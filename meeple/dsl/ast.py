@@ -658,6 +658,25 @@ class Report(Node):
 
 
 @dataclass(frozen=True, slots=True)
+class Show(Node):
+    """``show "label" = expr`` or ``show "label"(p) = expr``: a value ``meeple play`` shows during
+    play (for each player with ``player``). Display only: no observation nor bot sees more."""
+
+    label: str
+    player: Optional[Ident]
+    expr: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Label(Node):
+    """``label name "text"``: how ``meeple play`` names a var, a card variety, a decision or an
+    option (``decision.option``); ``label var hidden``: a var ``meeple play`` never shows."""
+
+    target: Text
+    text: Optional[str]
+
+
+@dataclass(frozen=True, slots=True)
 class Invariant(Node):
     """``invariant name: test``: a statement about every state of every game that fuzzing
     checks after each step; ``was(e)`` in it is the value of ``e`` before the step."""
@@ -755,3 +774,5 @@ class RulesFile(Node):
     returns: Optional[Returns] = field(default=None, kw_only=True)  # (since 0.4: left out when none)
     rule_changes: list[RuleChange] = field(default_factory=list, kw_only=True)  # (since 0.4: left out when empty)
     extensions: list[Extension] = field(default_factory=list, kw_only=True)  # (since 0.4: left out when empty)
+    shows: list[Show] = field(default_factory=list, kw_only=True)  # (since 0.4: left out when empty)
+    labels: list[Label] = field(default_factory=list, kw_only=True)  # (since 0.4: left out when empty)

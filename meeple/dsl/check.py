@@ -193,6 +193,7 @@ class Checker:
             labels.add(r["label"])
             self.expr(r["expr"], {}, f"$.reports[{i}].expr")
         self.check_invariants()
+        self.check_shown()
         self.check_routes()
         for i, d in enumerate(ir["defines"]):
             if d["name"] not in self.used:  # checked once, its params taken as anything
@@ -203,6 +204,29 @@ class Checker:
         if not any(d.kind == "error" for d in self.diags):
             self.check_end_cuts()
         return self.diags
+
+    def check_shown(self) -> None:
+        """``show`` values are values of the game; a ``label`` names a var, a card variety, a
+        decision or an option (``decision.option``), and only a var may be ``hidden``."""
+        for i, sh in enumerate(self.ir.get("shows", [])):
+            scope = {sh["player"]: PLAYER} if sh.get("player") else {}
+            t = self.expr(sh["expr"], scope, f"$.shows[{i}].expr")
+            if t in (ZONE, GRID, BOARD, CELLS, CARD):
+                self.error(sh["expr"], f"'show' shows a value, not {_show(t)}", f"$.shows[{i}].expr")
+        decisions = {n.get("label"): n for n in nodes([self.ir["setup"], self.ir["turn"],
+                                                          *(ph["body"] for ph in self.ir["phases"])])
+                     if n.get("node") in ("choose", "place", "choose_one") and isinstance(n.get("label"), str)}
+        options = {f"{label}.{o['name']}" for label, d in decisions.items() for o in d.get("options") or []}
+        for i, lb in enumerate(self.ir.get("labels", [])):
+            target = lb["target"]
+            known = target in self.sym.vars or target in self.sym.varieties or target in decisions or target in options
+            if not known:
+                names = [*self.sym.vars, *self.sym.varieties, *decisions, *options]
+                self.error(lb, f"'label' names a var, a card variety, a decision or an option (decision.option), "
+                               f"not '{target}'{self.suggest(target, names)}", f"$.labels[{i}]", "target")
+            elif lb.get("text") is None and target not in self.sym.vars:
+                self.error(lb, f"only a var can be 'hidden' from play; give '{target}' a label in quotes",
+                           f"$.labels[{i}]", "target")
 
     def check_rule_names(self) -> None:
         """A rule's name ([name]) names one rule of the game."""

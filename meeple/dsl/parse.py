@@ -53,10 +53,10 @@ def reserved_words() -> frozenset[str]:
 
 
 # Terminals that start a declaration: never inside a block (so one there means a '}' is missing).
-DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "INSERT", "EXTEND", "GAME", "PLAYERS", "MAX_STEPS",
-                      "PARAM", "ENUM", "TRACK", "PIECES", "GRID", "BOARD", "CIRCUIT", "ROUTE", "ZONE", "CARDS", "VAR",
-                      "DEFINE", "SETUP", "TURN", "PHASE", "SCORE", "TIEBREAK", "RETURNS", "ZERO_SUM", "REPORT",
-                      "INVARIANT"}
+DECLARATION_STARTS = {"EXTENDS", "REPLACE", "REMOVE", "INSERT", "EXTEND", "SHOW", "LABEL", "GAME", "PLAYERS",
+                      "MAX_STEPS", "PARAM", "ENUM", "TRACK", "PIECES", "GRID", "BOARD", "CIRCUIT", "ROUTE", "ZONE",
+                      "CARDS", "VAR", "DEFINE", "SETUP", "TURN", "PHASE", "SCORE", "TIEBREAK", "RETURNS", "ZERO_SUM",
+                      "REPORT", "INVARIANT"}
 STATEMENT_STARTS = {"LET", "SET", "ROLL", "REVEAL", "RESET", "IF", "FOR", "MOVE", "PLACE", "CHOOSE", "DEAL", "REFILL",
                     "RUN"}
 _reserved_seen: list[Token] = []  # names that are keywords, found while lexing the current text
@@ -546,7 +546,7 @@ DECL_SLOTS = {
     A.Param: "params", A.Enum: "enums", A.Track: "tracks", A.Pieces: "pieces", A.Grid: "grids",
     A.Board: "boards", A.Route: "routes", A.Zone: "zones",
     A.Cards: "cards", A.Var: "vars", A.Define: "defines", A.Phase: "phases", A.EndWhen: "end",
-    A.Report: "reports", A.Invariant: "invariants",
+    A.Report: "reports", A.Invariant: "invariants", A.Show: "shows", A.Label: "labels",
 }
 
 
@@ -907,6 +907,19 @@ class ToAst:
 
     def report_decl(self, meta, c):
         return self._decl(A.Report(str(c[1])[1:-1], c[3], span=_span(meta)))
+
+    def show_decl(self, meta, c):
+        player = _ident(c[3]) if len(c) > 5 else None
+        return self._decl(A.Show(str(c[1])[1:-1], player, c[-1], span=_span(meta)))
+
+    def label_decl(self, meta, c):
+        word = c[2]
+        if word.type == "VISIBILITY" and str(word) != "hidden":
+            s = _span(word)
+            self.problems.append(Diagnostic(self.file, f"a label is a \"text\", or 'hidden' for a var never shown, "
+                                                       f"not '{word}'", s.line, s.col, s.end_line, s.end_col))
+        text = str(word)[1:-1] if word.type == "STRING" else None
+        return self._decl(A.Label(c[1], text, span=_span(meta)))
 
     def invariant_decl(self, meta, c):
         return self._decl(A.Invariant(_ident(c[1]), c[3], span=_span(meta)))

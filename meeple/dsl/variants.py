@@ -165,6 +165,9 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         if items or key in out:
             out[key] = items
     out["end"] = [*base["end"], *variant["end"]]
+    for key in ("shows", "labels"):  # (what play shows: the variant's after the base's, a later label wins)
+        if base.get(key) or variant.get(key):
+            out[key] = [*base.get(key, []), *variant.get(key, [])]
     out.pop("rule_changes", None)
     out.pop("extensions", None)
     for ext in variant.get("extensions", []):

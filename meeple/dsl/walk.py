@@ -108,9 +108,12 @@ def positionless(doc: Any) -> Any:
 
 
 def unnamed(doc: Any) -> Any:
-    """A copy of IR ``doc`` without the names of its rules (``[name]``: a name changes no game)."""
+    """A copy of IR ``doc`` without the names of its rules (``[name]``) and what ``meeple play``
+    shows (``show``, ``label``): neither changes the game."""
     if isinstance(doc, dict):
-        return {k: unnamed(v) for k, v in doc.items() if not (k == "rule" and doc.get("node") != "rule_change")}
+        return {k: unnamed(v) for k, v in doc.items()
+                if not (k == "rule" and doc.get("node") != "rule_change") and not (k in ("shows", "labels")
+                                                                                  and "meeple" in doc)}
     if isinstance(doc, list):
         return [unnamed(v) for v in doc]
     return doc

@@ -103,6 +103,11 @@ class Game:
         # (label, compiled expression, whether its value is a piece or enum value to show by name)
         self.reports = [(r["label"], self._placed(self.exprs.compile(r["expr"], {}, "report", span(r)), r),
                          checked.type_of(r["expr"]).startswith("kind:")) for r in ir["reports"]]
+        # what meeple play shows: (label, value(state) or value(state, seat), per player, names a value)
+        self.shows = [(sh["label"], self._per_player(sh, slots, "show") if sh.get("player") else
+                       self._placed(self.exprs.compile(sh["expr"], {}, "show", span(sh)), sh), bool(sh.get("player")),
+                       checked.type_of(sh["expr"])) for sh in ir.get("shows", [])]
+        self.labels = {lb["target"]: lb.get("text") for lb in ir.get("labels", [])}  # (None: a var never shown)
         # (name, test(state, state before the step), where it is declared)
         self.invariants = [(inv["name"], self._placed(self._invariant(inv), inv), span(inv))
                            for inv in ir.get("invariants", [])]
@@ -364,6 +369,28 @@ class Game:
         return error
 
     # ---- views ----
+    def shown(self, st: State) -> list[tuple[str, list]]:
+        """The values the rules' ``show`` declarations show, as a person reads them: (label, a value
+        for each player, or one value). A player as "seat N", a value of a kind by its name, none as
+        "—", a flag as yes/no."""
+        def text(v: Any, t: str) -> Any:
+            if v is True or v is False:
+                return "yes" if v else "no"
+            if v == NO_VALUE and (t in ("player", "cell", "none") or t.startswith("kind:")):
+                return "—"
+            if t == "player":
+                return f"seat {v}"
+            if t.startswith("kind:"):
+                return self.value_name(v)
+            if t == "cell":
+                return self.layout.cell_name(v)
+            return v
+        out = []
+        for label, fn, per_player, t in self.shows:
+            values = [fn(st, s) for s in range(st.players)] if per_player else [fn(st)]
+            out.append((label, [text(v, t) for v in values]))
+        return out
+
     def why_ended(self, st: State) -> Optional[str]:
         """Why a finished game ended, in rules terms: the ``end when`` that holds (its file, line and
         text), an ``end game`` of the rules, every player out, or the step cap; None while it goes on."""

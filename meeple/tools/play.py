@@ -111,7 +111,12 @@ def decision_visibility(game: Any) -> dict[str, bool]:
     return shown
 
 
-def _cards(content: Any) -> str:
+def _cards(content: Any, labels: Any = None) -> str:
+    if labels and isinstance(content, dict):  # (each variety as the rules label it)
+        if "size" in content and set(content) <= {"size", "known"}:
+            content = {**content, "known": {labels.get(v) or v: n for v, n in content.get("known", {}).items()}}
+        else:
+            content = {labels.get(v) or v: n for v, n in content.items()}
     if isinstance(content, dict):
         if "size" in content and set(content) <= {"size", "known"}:  # a zone this seat may not see
             known = content.get("known") or {}
@@ -197,12 +202,16 @@ def _spaces(tags: list, plain: bool = False) -> str:
 
 
 def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any = None,
-                       spots: Any = (), plain: Any = (), var_types: Any = None) -> None:
+                       spots: Any = (), plain: Any = (), var_types: Any = None, labels: Any = None,
+                       shown_values: Any = None) -> None:
     """Draw an observation dict (as ``State.observation`` makes it) with rich; with a
     ``render.BoardView`` its grid is drawn last (``spots``: squares to mark as open to you).
     ``plain``: the tracks that lay no tiles (a space without a tag there is not waiting for one).
     ``var_types`` (the checked game's): a var holding no player, value or cell is shown as "—".
-    Flags are shown as yes/no, turns counted from 1 (issue 17's defaults)."""
+    Flags are shown as yes/no, turns counted from 1 (issue 17's defaults). ``labels`` (the rules'
+    ``label``s: name → text, None for a var never shown) and ``shown_values`` (``Game.shown``) are
+    what the rules want a person to see."""
+    labels = labels or {}
     from rich.table import Table
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
@@ -223,12 +232,13 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         if value == "none" or (value == -1 and (types.get(name) in ("player", "cell", "none")
                                                 or str(types.get(name, "")).startswith("kind:"))):
             return "—"
-        return view.value_text(name, value, obs) if board else value
+        text = view.value_text(name, value, obs) if board else value
+        return "—" if text == "none" else text
     turn = obs.get("turn")
     head = f"[bold]Turn {turn + 1 if isinstance(turn, int) else turn}[/bold] · you are seat {seat} of " \
            f"{obs.get('players')}"
     if obs.get("decision"):
-        head += f" · decision: [bold cyan]{obs['decision']}[/bold cyan]"
+        head += f" · decision: [bold cyan]{labels.get(obs['decision']) or obs['decision']}[/bold cyan]"
     console.print(head)
 
     tracks = obs.get("tracks") or {}
@@ -268,9 +278,9 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
             if isinstance(content, list):
                 for owner, part in enumerate(content):
                     who = "[bold green]you[/bold green]" if owner == seat else f"seat {owner}"
-                    t.add_row(f"{name} ({who})", _cards(part))
+                    t.add_row(f"{name} ({who})", _cards(part, labels))
             else:
-                t.add_row(name, _cards(content))
+                t.add_row(name, _cards(content, labels))
         console.print(t)
 
     if cells is not None:
@@ -281,13 +291,21 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     for name, values in (obs.get("vars") or {}).items():
         if cells is not None and name in (cells.get("vars") or {}):
             continue  # drawn on the board
+        if name in labels and labels[name] is None:
+            continue  # the rules' own bookkeeping: 'label NAME hidden'
+        title = labels.get(name) or name
         if name in named and not board:  # a value of a kind, a cell: by its name
             values = named[name]
         if isinstance(values, list) and len(values) == obs.get("players") and len(values) > 1:
-            console.print(f"{name}: " + ", ".join(f"seat {i}: {shown(name, v)}" for i, v in enumerate(values)))
+            console.print(f"{title}: " + ", ".join(f"seat {i}: {shown(name, v)}" for i, v in enumerate(values)))
         else:
             value = values[0] if isinstance(values, list) and len(values) == 1 else values
-            console.print(f"{name}: {shown(name, value)}")
+            console.print(f"{title}: {shown(name, value)}")
+    for title, values in shown_values or []:  # the rules' 'show': what they want a player to see
+        if len(values) > 1:
+            console.print(f"{title}: " + ", ".join(f"seat {i}: {v}" for i, v in enumerate(values)))
+        else:
+            console.print(f"{title}: {values[0] if values else ''}")
     for key, value in obs.items():
         if key not in known:
             console.print(f"{key}: {value}")
@@ -459,7 +477,8 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
         label = state.decision() or ""
         places = placements(legal)
         spots = sorted({(p.x, p.y) for p in places}) or (cell_spots(legal) if game.layout.board_name else [])
-        render_observation(state.observation(seat), seat, console, view, spots, plain, game.checked.var_types)
+        render_observation(state.observation(seat), seat, console, view, spots, plain, game.checked.var_types,
+                           game.labels, game.shown(state))
         if places and view is not None:
             render_tiles(places, console, view)
         _list_moves(legal, console, escape, places)
@@ -483,7 +502,8 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                 _list_moves(legal, console, escape, places)
                 continue
             if answer.lower() == "o":
-                render_observation(state.observation(seat), seat, console, view, spots, plain, game.checked.var_types)
+                render_observation(state.observation(seat), seat, console, view, spots, plain, game.checked.var_types,
+                           game.labels, game.shown(state))
                 continue
             chosen, candidates = None, []
             if re.fullmatch(r"[0-9]+", answer):
@@ -519,7 +539,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
         console.print(f"Why: {escape(why)}")
     console.print("[dim]everything revealed:[/dim]")
     render_observation(game.observe(state, None), seat, console, view, plain=plain,
-                       var_types=game.checked.var_types)
+                       var_types=game.checked.var_types, labels=game.labels, shown_values=game.shown(state))
     winners = state.winners()
     t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     t.add_column("seat")
