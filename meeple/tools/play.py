@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
+from .events import changes
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text.
@@ -448,6 +449,13 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
     console.print(f"[bold]{escape(game.title)}[/bold] — {players} players, you are seat {seat} "
                   f"(seed {seed}). Type ? for help.")
 
+    def told(action: Any) -> None:
+        """Apply ``action``, then say what it changed that the player may see (tools/events.py)."""
+        before = state.observation(seat)
+        state.apply(action)
+        for line in changes(before, state.observation(seat), game.labels, game.checked.var_types):
+            console.print(f"  [dim]· {escape(line)}[/dim]")
+
     while True:
         now = state.current_player()
         if now == TERMINAL:
@@ -466,12 +474,12 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                 console.print(f"seat {now} (bot): {escape(action.text)}")
             else:
                 console.print(f"seat {now} (bot): [dim]{escape(label or 'a move')} (hidden from you)[/dim]")
-            state.apply(action)
+            told(action)
             continue
 
         if len(legal) == 1 and not ask_forced:
             console.print(f"you: {escape(legal[0].text)} [dim](your only move: taken for you)[/dim]")
-            state.apply(legal[0])
+            told(legal[0])
             continue
         console.rule(f"your move (seat {seat})")
         label = state.decision() or ""
@@ -529,7 +537,7 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                               f"1..{len(legal)}, a move's text, ? for help or q to quit.")
                 continue
             console.print(f"you: {escape(chosen.text)}")
-            state.apply(chosen)
+            told(chosen)
             break
 
     console.rule("game over")
