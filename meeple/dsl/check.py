@@ -809,11 +809,7 @@ class Checker:
             self.zone(s["dest"], scope, f"{path}.dest")
             self.warn_same_zone(s, path)
         elif node == "deal":
-            self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
-                        f"{path}.amount")
-            self.not_negative(s["amount"], "cards dealt", f"{path}.amount")
-            self.zone(s["source"], scope, f"{path}.source")
-            self.zone(s["dest"], scope, f"{path}.dest")
+            self.cards_moved(s, "cards dealt", scope, path)
             if s["reshuffle"] is not None:
                 self.zone(s["reshuffle"], scope, f"{path}.reshuffle")
             else:  # (reshuffling, an empty zone first takes the other's cards)
@@ -828,21 +824,13 @@ class Checker:
         elif node == "choose":
             self.check_choose(s, scope, path)
         elif node == "move_cards":
-            self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
-                        f"{path}.amount")
-            self.not_negative(s["amount"], "cards moved", f"{path}.amount")
             if s["variety"] not in self.sym.varieties:
                 self.error(s, f"unknown card '{s['variety']}'{self.suggest(s['variety'], self.sym.varieties)}",
                            path, "variety")
-            self.zone(s["source"], scope, f"{path}.source")
-            self.zone(s["dest"], scope, f"{path}.dest")
+            self.cards_moved(s, "cards moved", scope, path)
             self.warn_same_zone(s, path)
         elif node == "move_where":
-            self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
-                        f"{path}.amount")
-            self.not_negative(s["amount"], "cards moved", f"{path}.amount")
-            self.zone(s["source"], scope, f"{path}.source")
-            self.zone(s["dest"], scope, f"{path}.dest")
+            self.cards_moved(s, "cards moved", scope, path)
             self.card_test(s["where"], scope, f"{path}.where")
             self.warn_same_zone(s, path)
         elif node == "reveal":
@@ -866,6 +854,14 @@ class Checker:
                 self.used.add(s["phase"])
                 i = self.index["phases", s["phase"]]
                 self.block(self.sym.phases[s["phase"]]["body"], {}, f"$.phases[{i}].body")
+
+    def cards_moved(self, s: dict, what: str, scope: dict, path: str) -> None:
+        """A statement that moves an amount of cards from a source zone to a destination zone."""
+        self.expect(s["amount"], self.expr(s["amount"], scope, f"{path}.amount"), {INT}, "the amount",
+                    f"{path}.amount")
+        self.not_negative(s["amount"], what, f"{path}.amount")
+        self.zone(s["source"], scope, f"{path}.source")
+        self.zone(s["dest"], scope, f"{path}.dest")
 
     def weighted(self, s: dict, scope: dict, path: str) -> str:
         """The type of the values of 'random { value: weight, ... }' (one type for all); the

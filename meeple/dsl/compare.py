@@ -56,11 +56,12 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
     for kind, (key, name_key) in NAMED.items():
         before = {item[name_key]: item for item in old.get(key, [])}
         after = {item[name_key]: item for item in new.get(key, [])}
-        if kind == "phase":  # rule by rule, as the turn
-            for name in before.keys() & after.keys():
+        if kind == "phase":  # the phases of both rule by rule, as the turn; the others added or removed
+            common = before.keys() & after.keys()
+            for name in common:
                 rules.block(before[name]["body"], after[name]["body"], f"phase {name}")
-            before = {k: v for k, v in before.items() if k not in after}
-            after = {k: v for k, v in after.items() if k not in old_names(old, key, name_key)}
+            before = {k: v for k, v in before.items() if k not in common}
+            after = {k: v for k, v in after.items() if k not in common}
         for name, item in before.items():
             if name not in after:
                 out.append(Difference("removed", kind, name, old_lines=_lines(old, item, texts),
@@ -92,10 +93,6 @@ def _listed_change(kind: str, a: dict, b: dict) -> str:
     parts = [f"+ {', '.join(map(str, added))}"] if added else []
     parts += [f"- {', '.join(map(str, removed))}"] if removed else []
     return "; ".join(parts)
-
-
-def old_names(ir: dict[str, Any], key: str, name_key: str) -> set[str]:
-    return {item[name_key] for item in ir.get(key, [])}
 
 
 def _same(a: Any, b: Any) -> bool:

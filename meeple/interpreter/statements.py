@@ -203,10 +203,8 @@ class StatementWriter:
         x = self.x
         v = self.layout.variety_names.index(s["variety"])
         source = x.gen(s["source"], env)
-        moved = f"_move_cards({x.gen(s['amount'], env)}, {source}, {x.gen(s['dest'], env)}, {v})"
-        if self.layout.reveals:
-            return [f"st.forget({source}, {v}, {moved})", *self.check_end("zones")]
-        return [moved, *self.check_end("zones")]
+        moved = f"_move_cards({x.gen(s['amount'], env)}, {source}, {x.gen(s['dest'], env)}, {v})"  # (how many)
+        return [*(self.forget(source, v, moved) or [moved]), *self.check_end("zones")]
 
     def w_move_where(self, s, env):
         """The cards that pass the test, in the order the varieties are declared, up to the amount."""
@@ -221,9 +219,8 @@ class StatementWriter:
                  f"    if {left} <= 0:", "        break",
                  f"    if _S[{i}] and {test}:",
                  f"        _k = min(_S[{i}], {left})",
-                 f"        _S[{i}] -= _k", f"        _D[{i}] += _k", f"        {left} -= _k"]
-        if self.layout.reveals:
-            lines.append(f"        st.forget(_S, {i}, _k)")
+                 f"        _S[{i}] -= _k", f"        _D[{i}] += _k", f"        {left} -= _k",
+                 *(f"        {line}" for line in self.forget("_S", i, "_k"))]
         return [*lines, *self.check_end("zones")]
 
     def w_reveal(self, s, env):
@@ -247,8 +244,9 @@ class StatementWriter:
         return [f"st.vars[st.var_base[{i}]:st.var_base[{i}] + {size}] = [{start}] * {size}",
                 *self.check_end(self.written(name))]
 
-    def forget(self, zone: Code, variety: Any = None, n: Any = None) -> list[str]:
-        """In a game that shows cards: the line that forgets what cards leaving ``zone`` were."""
+    def forget(self, zone: Any, variety: Any = None, n: Any = None) -> list[str]:
+        """In a game that shows cards: the line that forgets what cards leaving ``zone`` were
+        (``n`` of ``variety``, code of each; every card with ``variety`` None); none in another game."""
         if not self.layout.reveals:
             return []
         return [f"st.forget({zone})" if variety is None else f"st.forget({zone}, {variety}, {n})"]

@@ -83,19 +83,21 @@ def _vars(before: dict, after: dict, labels: dict, types: dict) -> list[str]:
         new_shown, old_shown = shown_after.get(name, values), shown_before.get(name, old)
         title, t = labels.get(name) or name, str(types.get(name, ""))
         if len(values) == 1:
-            out.append(f"{title}: {_value(old_shown[0], t)} → {_value(new_shown[0], t)}")
+            out.append(f"{title}: {shown_value(old_shown[0], t)} → {shown_value(new_shown[0], t)}")
         else:
-            moved = [f"seat {i}: {_value(a, t)} → {_value(b, t)}"
+            moved = [f"seat {i}: {shown_value(a, t)} → {shown_value(b, t)}"
                      for i, (a, b) in enumerate(zip(old_shown, new_shown)) if a != b]
             out.append(f"{title}: {', '.join(moved)}")
     return out
 
 
-def _value(v: Any, t: str) -> str:
+def shown_value(v: Any, t: str) -> Any:
+    """A var's value as a person reads it (``t``: its type): a flag as yes/no, a value this seat may
+    not see as ?, no player, value or cell as —; anything else as it is."""
     if v is True or v is False:
         return "yes" if v else "no"
     if v is None:
         return "?"
     if v == "none" or (v == -1 and (t in ("player", "cell", "none") or t.startswith("kind:"))):
         return "—"
-    return str(v)
+    return v

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
-from .events import changes
+from .events import changes, shown_value
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text.
@@ -226,13 +226,9 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     types = var_types or {}
 
     def shown(name: str, value: Any) -> Any:
-        if value is None:  # a var's value this seat may not see
-            return "?"
-        if value is True or value is False:
-            return "yes" if value else "no"
-        if value == "none" or (value == -1 and (types.get(name) in ("player", "cell", "none")
-                                                or str(types.get(name, "")).startswith("kind:"))):
-            return "—"
+        value = shown_value(value, str(types.get(name, "")))
+        if value in ("?", "yes", "no", "—"):
+            return value
         text = view.value_text(name, value, obs) if board else value
         return "—" if text == "none" else text
     turn = obs.get("turn")
