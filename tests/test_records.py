@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -68,7 +69,21 @@ def test_every_record_replays(records, capsys):
 def test_verbose_replay_lists_steps(records, capsys):
     code, out, _ = replay_cli(capsys, records[1], "--verbose")
     assert code == 0
-    assert len(out.splitlines()) == len(lines(records[1])) - 2 + 1
+    steps = [line for line in out.splitlines() if re.match(r"^ +\d+  ", line)]
+    assert len(steps) == len(lines(records[1])) - 2
+    # under the steps, what they did (tools/events.py), everything shown; then why the game ended
+    told = [line.split("· ", 1)[1] for line in out.splitlines() if "· " in line]
+    assert "phase race runs" in told and any(t.startswith("hand (seat 0): +") for t in told)
+    assert "game over: end" in out and "  why: [podium] end when finishers(course) >= podium_size" in out
+
+
+def test_verbose_replay_as_one_seat_sees_it(records, capsys):
+    code, out, _ = replay_cli(capsys, records[1], "--verbose", "--seat", "1")
+    assert code == 0
+    told = [line.split("· ", 1)[1] for line in out.splitlines() if "· " in line]
+    assert any(t.startswith("hand (you): +") for t in told)
+    assert not any(t.startswith("hand (seat 0): +") and "card" not in t for t in told)  # counts only
+    assert any(re.match(r"hand \(seat 0\): \+\d+ cards? \(now \d+\)", t) for t in told)
 
 
 def test_tampered_action_is_caught(records, tmp_path, capsys):

@@ -391,24 +391,50 @@ class Game:
             out.append((label, [text(v, t) for v in values]))
         return out
 
-    def why_ended(self, st: State) -> Optional[str]:
+    def why_ended(self, st: State, end_at: Optional[list] = None) -> Optional[str]:
         """Why a finished game ended, in rules terms: the ``end when`` that holds (its file, line and
-        text), an ``end game`` of the rules, every player out, or the step cap; None while it goes on."""
+        text), an ``end game`` of the rules (its line, when ``end_at``, its position, is known: a
+        state's listener hears it), every player out, or the step cap; None while it goes on."""
         if st.outcome is None:
             return None
         if st.outcome == "step cap":
             return f"the step cap: {self.max_steps:,} steps"
+        if end_at:  # (the position of the 'if' around the 'end game', or of the 'end game')
+            line, where = self._source_line(end_at)
+            return f"{line.rstrip(' {') or 'end game'}{' → end game' if line.startswith('if ') else ''} ({where})"
         if st.outcome == "draw":
             return "an 'end game with no winner' of the rules"
         for test, at in self.ends:
             if at and test(st):
-                sources = self.ir.get("sources") or [self.source_path]
-                file = sources[at[4]] if len(at) > 4 and at[4] < len(sources) else self.source_path
-                line = linecache.getline(file, at[0]).strip()
-                return f"{line or 'an end when'} ({file}:{at[0]})"
+                line, where = self._source_line(at)
+                return f"{line or 'an end when'} ({where})"
         if self.turn_order and not st.seats_in():
             return "every player is out"
         return "an 'end game' of the rules"
+
+    def why_won(self, st: State) -> Optional[str]:
+        """What decided the winners of a finished game: the rules' score line and each seat's
+        score, highest first (and the tiebreak, when it decided); None without a score or a winner."""
+        winners = st.winners()
+        if not winners or self.score is None:
+            return None
+        scores = st.scores()
+        seats = st.seats_in() or list(range(st.players))
+        ranked = ", ".join(f"seat {s} {scores[s]}" for s in sorted(seats, key=lambda s: -scores[s]))
+        line, where = self._source_line((self.ir["score"].get("at") or {}).get("span"))
+        text = f"the highest {line or 'score'} ({where}): {ranked}" if where else f"the highest score: {ranked}"
+        best = scores[winners[0]]
+        if sum(1 for s in seats if scores[s] == best) > len(winners):
+            text += "; the tie broken by the rules' tiebreak"
+        return text
+
+    def _source_line(self, at: Optional[list]) -> tuple[str, str]:
+        """The rules line at a position, stripped, and ``file:line`` ("", "" without a position)."""
+        if not at:
+            return "", ""
+        sources = self.ir.get("sources") or [self.source_path]
+        file = sources[at[4]] if len(at) > 4 and at[4] < len(sources) else self.source_path
+        return linecache.getline(file, at[0]).strip(), f"{file}:{at[0]}"
 
     def value_name(self, v: Any) -> Any:
         if isinstance(v, bool) or not isinstance(v, int):

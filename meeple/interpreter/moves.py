@@ -241,6 +241,9 @@ def reshuffled(src: list[int], pile: Fn | None, st) -> bool:
         return False
     if st.known:
         st.forget(p)
+    if st.listen is not None:
+        slot = next(i for i, z in enumerate(st.zones) if z is p), next(i for i, z in enumerate(st.zones) if z is src)
+        st.listen(("reshuffle", *slot, sum(p)))
     for i, c in enumerate(p):
         src[i] += c
         p[i] = 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import _random
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from meeple.dsl.diagnostics import RuleRuntimeError
@@ -39,7 +40,7 @@ class State:
     __slots__ = ("game", "players", "zones", "zone_base", "vars", "var_base", "pos", "place", "podium",
                  "tags", "bags", "track_length", "grid", "locals", "pc", "current", "turns", "log_actor", "log_spec",
                  "log_payload", "rng",
-                 "outcome", "_legal", "known")
+                 "outcome", "_legal", "known", "listen")
 
     def __init__(self, game: "Game", players: int):
         self.game = game
@@ -69,6 +70,13 @@ class State:
         # What 'reveal' showed: (zone slot, seat) → how many cards of each variety that seat knows
         # are in that zone (one it may not see). Empty in a game that shows no card.
         self.known: dict[tuple[int, int], list[int]] = {}
+        # Who hears what the engine tells of a step (``tools/events.py``): None, or a function
+        # given a tuple for each thing a diff of two states cannot tell: ("phase", name), a phase
+        # that runs; ("stop", piece, track, tag, space), a piece stopped short by a tagged space;
+        # ("reshuffle", pile slot, zone slot, cards), a pile turned into an empty zone; ("end",
+        # position), an 'end game' of the rules (the position of the 'if' it is in, if any).
+        # Set by whoever listens; a clone has none.
+        self.listen: Optional[Callable[[tuple], None]] = None
 
     # ---- queries ----
     def current_player(self) -> int:
@@ -338,6 +346,8 @@ class State:
             for step in range(start + 1, last + 1):
                 if tags[self.space_of(piece, step, track)] == stop_tag:
                     end = step
+                    if self.listen is not None:
+                        self.listen(("stop", piece, track, stop_tag, self.space_of(piece, step, track)))
                     break
         self.pos[piece] = end
         if end > length + home and not (home == 0 and lay.track_loop[track]) and not self.place[piece]:
@@ -434,6 +444,7 @@ class State:
             c.rng.gauss_next = self.rng.gauss_next
         c._legal = None
         c.known = {k: v[:] for k, v in self.known.items()} if self.known else {}
+        c.listen = None
         return c
 
     def history(self) -> list[tuple[Union[int, str], str]]:

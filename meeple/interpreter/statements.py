@@ -38,6 +38,7 @@ class StatementWriter:
         self.layout = x.layout
         self.checked: CheckedGame = x.checked
         self.end_reads = end_reads
+        self.tests: list[Any] = []  # the positions of the 'if's whose body is being written
 
     def straight(self, s: dict, depth: int = 0, loops: int = 0) -> bool:
         """Can ``s`` be written as Python in a straight run (no decision nor chance in it, and not
@@ -130,7 +131,9 @@ class StatementWriter:
         keyword = "if"
         while True:
             out.append(f"{keyword} {self.x.gen(s['test'], env)}:")
+            self.tests.append(span(s))  # (an 'end game' in the body tells this test's line)
             out += self.block(s["body"], dict(env), 1)
+            self.tests.pop()
             chained = _else_if(s)
             if chained is None:
                 break
@@ -164,10 +167,14 @@ class StatementWriter:
         return out
 
     def w_run(self, s, env):
-        return self.block(self.x.sym.phases[s["phase"]]["body"], {}, 0)
+        told = ["if st.listen is not None:  # (someone follows the game: tools/events.py)",
+                f"    st.listen(('phase', {s['phase']!r}))"]
+        return told + self.block(self.x.sym.phases[s["phase"]]["body"], {}, 0)
 
     def w_end_game(self, s, env):
-        return ["return 'draw'" if s.get("no_winner") else "return 'end'"]
+        at = list(self.tests[-1] if self.tests else span(s) or [])  # the test that led here, if any
+        return ["if st.listen is not None:", f"    st.listen(('end', {at!r}))",
+                "return 'draw'" if s.get("no_winner") else "return 'end'"]
 
     def w_move(self, s, env):
         piece, steps = self.x.gen(s["piece"], env), self.x.gen(s["steps"], env)

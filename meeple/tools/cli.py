@@ -130,6 +130,17 @@ def _bounded(least: int | None, most: int | None, what: str) -> Any:
     return parse
 
 
+def _seats(text: str) -> list[int]:
+    """``--seat 0`` or ``--seat 0,2``: the seats people play, each a whole number from 0."""
+    parts = text.split(",")
+    if len(parts) > 64:
+        raise argparse.ArgumentTypeError(f"at most 64 seats, got {len(parts):,}")
+    return [_number(part, 0, None) for part in parts]
+
+
+_seats.__name__ = "seat"
+
+
 def _players_arg() -> Any:
     return _bounded(1, None, "players")  # (the game's own range is checked once it is loaded)
 
@@ -316,7 +327,11 @@ def build_parser() -> argparse.ArgumentParser:
                "(the first differing step, or the broken invariant, is named, with its line in the record), "
                "or when the record cannot be read;" + USAGE_EXITS)
     p.add_argument("record", metavar="RECORD.jsonl", help="a game record")
-    p.add_argument("--verbose", "-v", action="store_true", help="print every step")
+    p.add_argument("--verbose", "-v", action="store_true",
+                   help="print every step, what it did (pieces moved, cards, vars, phases, reshuffles) and, "
+                        "at the end, why the game ended")
+    p.add_argument("--seat", type=_bounded(0, None, "seat"), metavar="K",
+                   help="with --verbose: tell each step as seat K sees it (default: everything)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(
@@ -325,22 +340,33 @@ def build_parser() -> argparse.ArgumentParser:
                     "what your seat may see and the legal moves, numbered; answer with a number or the move's "
                     "text (each word may be the beginning of a word of the move, and words may be left out: "
                     "'red' for 'play 1 red'), '?' for help, 'q' to quit. A decision with one move only is "
-                    "taken for you, with a line saying so (--ask-forced asks anyway). Input may be piped, one "
-                    "answer per line.",
+                    "taken for you, with a line saying so (--ask-forced asks anyway). Under each move, what it "
+                    "did as you see it; at the end, why the game ended. 'u' takes back your last move (and "
+                    "the bots' moves since). Several seats (--seat 0,2) share the terminal: before each "
+                    "one's decision the screen is passed, and each sees only its own view. Input may be "
+                    "piped, one answer per line.",
         epilog="examples:\n"
                "  meeple play games/mygame.rules --players 3 --seat 0\n"
                "  meeple play games/mygame.rules --players 4 --seat 2 --seed 7   the same deal every time\n"
-               "  yes 1 | meeple play games/mygame.rules --players 2             always take the first move\n\n"
-               "seats are numbered from 0.\n\n"
+               "  yes 1 | meeple play games/mygame.rules --players 2             always take the first move\n"
+               "  meeple play games/mygame.rules --players 3 --seat 0,2          two people, one terminal\n"
+               "  meeple play games/mygame.rules --record game.jsonl             then: meeple replay game.jsonl -v\n\n"
+               "seats are numbered from 0. On a terminal the screen is redrawn at each of your decisions "
+               "(--plain prints everything as it happens, as piped play does).\n\n"
                "exit status: 0 when the game ended or you quit ('q'); 1 when the rules do not load, the game "
                "got stuck, or the input ended before the game did;" + USAGE_EXITS)
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     p.add_argument("--players", type=_players_arg(), metavar="N", help="players (default: the game's minimum)")
-    p.add_argument("--seat", type=_bounded(0, None, "seat"), default=0, metavar="K",
-                   help="your seat, 0..N-1 (default 0)")
+    p.add_argument("--seat", type=_seats, default=[0], metavar="K[,K...]",
+                   help="your seat, 0..N-1 (default 0); several, comma-separated, for people who share "
+                        "the terminal (hot seat)")
     p.add_argument("--seed", type=_seed_arg(), metavar="S", help="seed for chance and the bots (default: random)")
     p.add_argument("--ask-forced", action="store_true",
                    help="ask for your move even when there is only one (by default it is taken for you)")
+    p.add_argument("--record", metavar="FILE",
+                   help="write the game, as far as it went, as a record that 'meeple replay' replays")
+    p.add_argument("--plain", action="store_true",
+                   help="print everything as it happens, never redrawing the screen")
     _add_params(p)
     p.set_defaults(func=cmd_play)
     parser.commands = dict(sub.choices)  # type: ignore[attr-defined]
@@ -364,6 +390,19 @@ def _need_file(path: str) -> None:
         raise UsageError(f"{path}: no such file")
     if os.path.isdir(path):
         raise UsageError(f"{path}: is a folder, not a file")
+
+
+def _writable(path: str) -> None:
+    """A file to write at the end of a command can be written: checked before any work."""
+    if "\0" in path:
+        raise UsageError(f"{_shown(path)}: a file name cannot hold a NUL character")
+    if os.path.isdir(path):
+        raise UsageError(f"{path}: is a folder, not a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"{path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageError(f"{path}: cannot be written here")
 
 
 def _load(path: str, params: dict[str, int] | None) -> Any:
@@ -813,7 +852,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     verbose = print if args.verbose else None
     _need_file(args.record)
     try:
-        report = replay_record(args.record, verbose=verbose)
+        report = replay_record(args.record, verbose=verbose, seat=args.seat)
     except RecordError as e:
         _err(f"meeple: error: {e}")
         return 1
@@ -842,9 +881,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     if game is None:
         return 1
     players = _players(game, args.players)
-    if not 0 <= args.seat < players:
-        raise UsageError(f"--seat {args.seat}: with {players} players the seats are 0..{players - 1}")
-    return play(game, players, args.seat, args.seed, ask_forced=args.ask_forced)
+    for seat in args.seat:
+        if not 0 <= seat < players:
+            raise UsageError(f"--seat {seat}: with {players} players the seats are 0..{players - 1}")
+    if args.record is not None:
+        _writable(args.record)
+    return play(game, players, args.seat, args.seed, ask_forced=args.ask_forced, record=args.record,
+                screen=False if args.plain else None)
 
 
 # ---- entry point ----

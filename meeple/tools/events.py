@@ -1,7 +1,9 @@
-"""What a step did, as one seat sees it (``changes``): pieces that moved, cards that came into or
-left each zone (by name where the seat sees them, as a count where not), and the vars it may see
-that changed. Worked out from two observations of that seat, before and after the step, so that
-nothing is made unless someone asks (``meeple play`` does, after every move) and nothing shows
+"""What a step did, as one seat sees it (``changes``): pieces that moved (and what stopped them),
+piles reshuffled, cards that came into or left each zone (by name where the seat sees them, as a
+count where not), and the vars it may see that changed. Worked out from two observations of that
+seat, before and after the step, and from what the engine told while the step ran (``Listener``,
+set as ``State.listen``: only what a diff cannot tell), so that nothing is made unless someone
+asks (``meeple play`` after every move, ``meeple replay -v`` after every step) and nothing shows
 that the seat may not see."""
 
 from __future__ import annotations
@@ -9,20 +11,59 @@ from __future__ import annotations
 from typing import Any, Optional
 
 
+class Listener:
+    """What the engine tells while a state runs, kept with the names a person reads. Set it as
+    ``state.listen``; ``take()`` gives what was heard since the last call and forgets it."""
+
+    def __init__(self, game: Any, players: int):
+        self.game, self.players = game, players
+        self.heard: list[tuple] = []
+        self.end_at: Optional[list] = None  # where the 'end game' that ended the game is
+
+    def __call__(self, event: tuple) -> None:
+        names = self.game.layout.value_names
+        if event[0] == "end":
+            self.end_at = event[1]
+        elif event[0] == "phase":
+            self.heard.append(event)
+        elif event[0] == "stop":  # ("stop", piece, track, tag, space)
+            self.heard.append(("stop", names[event[1]], event[3], event[4]))
+        elif event[0] == "reshuffle":  # ("reshuffle", pile slot, zone slot, cards)
+            self.heard.append(("reshuffle", self._zone(event[1]), self._zone(event[2]), event[3]))
+
+    def _zone(self, slot: int) -> tuple[str, Optional[int]]:
+        zi, owner = self.game.zone_slots(self.players)[slot]
+        return self.game.layout.zone_names[zi], owner
+
+    def take(self) -> list[tuple]:
+        heard, self.heard = self.heard, []
+        return heard
+
+
 def changes(before: dict[str, Any], after: dict[str, Any], labels: Optional[dict] = None,
-            types: Optional[dict] = None) -> list[str]:
+            types: Optional[dict] = None, heard: Any = ()) -> list[str]:
     """The lines that tell what changed from the observation ``before`` to ``after`` (one seat's;
     ``labels``: how the rules name vars and varieties, None for a var never shown; ``types``: each
-    var's type, so that a var holding no player or value reads as —)."""
+    var's type, so that a var holding no player or value reads as —; ``heard``: what a
+    ``Listener`` heard in the step)."""
     labels, types = labels or {}, types or {}
-    out: list[str] = []
-    out += _pieces(before, after)
-    out += _zones(before, after, labels, after.get("seat"))
+    seat = after.get("seat")
+    stops = {e[1]: e for e in heard if e[0] == "stop"}
+    out: list[str] = [f"phase {e[1]} runs" for e in heard if e[0] == "phase"]
+    out += _pieces(before, after, stops)
+    for _, (pile, owner), (zone, to), n in (e for e in heard if e[0] == "reshuffle"):
+        out.append(f"{_where(pile, owner, seat)} reshuffled into {_where(zone, to, seat)}: "
+                   f"{n} card{'s' if n != 1 else ''}")
+    out += _zones(before, after, labels, seat)
     out += _vars(before, after, labels, types)
     return out
 
 
-def _pieces(before: dict, after: dict) -> list[str]:
+def _where(zone: str, owner: Optional[int], seat: Any) -> str:
+    return zone if owner is None else f"{zone} ({'you' if owner == seat else f'seat {owner}'})"
+
+
+def _pieces(before: dict, after: dict, stops: dict) -> list[str]:
     out = []
     old, new = before.get("pieces") or {}, after.get("pieces") or {}
     done_before = {p for names in (before.get("podium") or {}).values() for p in names}
@@ -32,7 +73,10 @@ def _pieces(before: dict, after: dict) -> list[str]:
                 out.append(f"{p} finishes, {_ordinal(place)} on {track}")
     for p, pos in new.items():
         if p in old and old[p] != pos:
-            out.append(f"{p}: {old[p]} → {pos}" if pos or not old[p] else f"{p}: back to the start")
+            line = f"{p}: {old[p]} → {pos}" if pos or not old[p] else f"{p}: back to the start"
+            if p in stops:
+                line += f", stopped by the {stops[p][2]} at {stops[p][3]}"
+            out.append(line)
     return out
 
 
@@ -50,7 +94,7 @@ def _zones(before: dict, after: dict, labels: dict, seat: Any) -> list[str]:
             old = olds[owner or 0] if owner is None or owner < len(olds) else None
             if old is None or old == view:
                 continue
-            where = name if owner is None else f"{name} ({'you' if owner == seat else f'seat {owner}'})"
+            where = _where(name, owner, seat)
             if "size" in view and set(view) <= {"size", "known"}:  # a zone this seat does not see
                 delta = view["size"] - (old.get("size", 0) if isinstance(old, dict) else 0)
                 if delta:
@@ -67,7 +111,7 @@ def _zones(before: dict, after: dict, labels: dict, seat: Any) -> list[str]:
 
 
 def _cards(counts: dict, labels: dict) -> str:
-    return " ".join(f"{labels.get(v) or v}" + (f" ×{n}" if n != 1 else "") for v, n in counts.items())
+    return ", ".join(f"{labels.get(v) or v}" + (f" ×{n}" if n != 1 else "") for v, n in counts.items())
 
 
 def _vars(before: dict, after: dict, labels: dict, types: dict) -> list[str]:

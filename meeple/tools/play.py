@@ -418,79 +418,181 @@ def _read_line_from(source: Any) -> Callable[[str], str | None]:
     return read
 
 
-def play(game: Any, players: int, seat: int, seed: int | None = None, console: Any = None,
-         read_line: Callable[[str], str | None] | None = None, ask_forced: bool = False) -> int:
-    """Run one game with a human at ``seat``; returns a process exit code: 0 when the game ended or the
-    player quit, 1 when it got stuck or the input ended before the game did. A decision with one
-    legal move only is taken for the player, with a line saying so, unless ``ask_forced``."""
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
+class Snapshot(NamedTuple):
+    """The game just before a person's move, to go back to with ``u``."""
+    state: Any
+    seat: int
+    move: str
 
-    from meeple.interpreter.state import CHANCE, TERMINAL
 
-    console = console or Console(highlight=False)
-    read_line = read_line or _read_line_from(sys.stdin)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
-    state = game.new_state(players, seed=derive_seed(seed, 0, "chance"))
-    bots = {s: RandomBot(derive_seed(seed, 0, "seat", s)) for s in range(players) if s != seat}
-    chance_rng = random.Random(derive_seed(seed, 0, "explicit chance"))
-    visible = decision_visibility(game)
-    plain = {t["name"] for t in game.ir["tracks"] if not t["tiles"]}  # (no tile to wait for there)
-    view = None
-    if game.layout.shapes is not None:
-        from .render import BoardView
-        view = BoardView(game)
-    console.print(f"[bold]{escape(game.title)}[/bold] — {players} players, you are seat {seat} "
-                  f"(seed {seed}). Type ? for help.")
+class Session:
+    """One game at the terminal: people at ``seats``, random bots at the others.
 
-    def told(action: Any) -> None:
-        """Apply ``action``, then say what it changed that the player may see (tools/events.py)."""
-        before = state.observation(seat)
-        state.apply(action)
-        for line in changes(before, state.observation(seat), game.labels, game.checked.var_types):
-            console.print(f"  [dim]· {escape(line)}[/dim]")
+    What each step did is said as the seat at the screen sees it (``eyes``). With several people
+    (hot seat), the screen is passed between them: before a person's decision when another had
+    the screen, a "pass the screen" prompt, then what changed since that person last looked.
+    On a terminal (``screen``) the screen is redrawn at each of a person's decisions: the game
+    as they see it, the recent log, the moves; piped, everything is printed as it happens."""
 
-    while True:
-        now = state.current_player()
-        if now == TERMINAL:
-            break
-        if now == CHANCE:  # only with explicit chance; a seeded state samples by itself
-            state.apply(sample_chance(state, chance_rng))
-            continue
-        legal = state.legal_actions()
-        if not legal:
-            console.print(f"[red]No legal move for seat {now}: the game is stuck.[/red]")
-            return 1
-        if now != seat:
-            action = bots[now].act(state)
-            label = state.decision()
-            if visible.get(label or "", False):
-                console.print(f"seat {now} (bot): {escape(action.text)}")
-            else:
-                console.print(f"seat {now} (bot): [dim]{escape(label or 'a move')} (hidden from you)[/dim]")
-            told(action)
-            continue
+    LOG_LINES = 14  # recent log lines redrawn on the screen
 
-        if len(legal) == 1 and not ask_forced:
-            console.print(f"you: {escape(legal[0].text)} [dim](your only move: taken for you)[/dim]")
-            told(legal[0])
-            continue
-        console.rule(f"your move (seat {seat})")
-        label = state.decision() or ""
-        places = placements(legal)
-        spots = sorted({(p.x, p.y) for p in places}) or (cell_spots(legal) if game.layout.board_name else [])
-        render_observation(state.observation(seat), seat, console, view, spots, plain, game.checked.var_types,
-                           game.labels, game.shown(state))
-        if places and view is not None:
-            render_tiles(places, console, view)
-        _list_moves(legal, console, escape, places)
+    def __init__(self, game: Any, players: int, seats: list[int], seed: int, console: Any,
+                 read_line: Callable[[str], str | None], ask_forced: bool, screen: bool):
+        from .events import Listener
+        self.game, self.players, self.seats, self.seed = game, players, seats, seed
+        self.console, self.read_line, self.ask_forced, self.screen = console, read_line, ask_forced, screen
+        self.state = game.new_state(players, seed=derive_seed(seed, 0, "chance"))
+        self.listener = Listener(game, players)
+        self.state.listen = self.listener
+        self.bots = {s: RandomBot(derive_seed(seed, 0, "seat", s)) for s in range(players) if s not in seats}
+        self.chance_rng = random.Random(derive_seed(seed, 0, "explicit chance"))
+        self.visible = decision_visibility(game)
+        self.plain = {t["name"] for t in game.ir["tracks"] if not t["tiles"]}  # (no tile to wait for there)
+        self.view = None
+        if game.layout.shapes is not None:
+            from .render import BoardView
+            self.view = BoardView(game)
+        self.eyes = seats[0]  # whose view the screen shows
+        self.last_seen = {s: self.state.observation(s) for s in seats}  # (hot seat: what each person saw last)
+        self.undo: list[Snapshot] = []
+        self.log: list[str] = []
+
+    # ---- saying ----
+    def say(self, text: str) -> None:
+        """A line of the log: printed, and kept for the screen's redraw."""
+        self.log.append(text)
+        del self.log[:-self.LOG_LINES]
+        self.console.print(text)
+
+    def who(self, s: int) -> str:
+        return "you" if s == self.eyes else (f"seat {s}" if s in self.seats else f"seat {s} (bot)")
+
+    def told(self, action: Any) -> None:
+        """Apply ``action``, then say what it changed that the seat at the screen may see."""
+        from rich.markup import escape
+        before = self.state.observation(self.eyes)
+        self.state.apply(action)
+        after = self.state.observation(self.eyes)
+        for line in changes(before, after, self.game.labels, self.game.checked.var_types, self.listener.take()):
+            self.say(f"  [dim]· {escape(line)}[/dim]")
+        if len(self.seats) == 1:
+            self.last_seen[self.eyes] = after
+
+    def move_text(self, text: str) -> str:
+        """A move as the rules label it: ``decision.option`` (the two first words), the decision, and
+        each card variety, by their labels."""
+        labels = self.game.labels
+        words = text.split(" ")
+        if len(words) == 2 and words[1] == "nothing":  # (a choice of 0..n cards, none taken)
+            return f"{labels.get(words[0]) or words[0]}: no card"
+        if len(words) > 1 and labels.get(f"{words[0]}.{words[1]}"):
+            words[:2] = [labels[f"{words[0]}.{words[1]}"]]
+        elif labels.get(words[0]):
+            words[0] = labels[words[0]]
+        varieties = self.game.layout.variety_names
+        return " ".join(labels[w] if w in varieties and labels.get(w) else w for w in words)
+
+    # ---- the game ----
+    def run(self) -> int:
+        """Play to the end; the exit code: 0 when the game ended or a person quit, 1 when it got
+        stuck or the input ended before the game did."""
+        from rich.markup import escape
+
+        from meeple.interpreter.state import CHANCE, TERMINAL
+
+        game, players = self.game, self.players
+        you = (f"you are seat {self.seats[0]}" if len(self.seats) == 1 else
+               f"seats {', '.join(map(str, self.seats))} are played here, passing the screen")
+        self.console.print(f"[bold]{escape(game.title)}[/bold] — {players} players, {you} "
+                           f"(seed {self.seed}). Type ? for help.")
         while True:
-            answer = read_line(f"move 1..{len(legal)} (? help, q quit)> ")
+            st = self.state
+            now = st.current_player()
+            if now == TERMINAL:
+                break
+            if now == CHANCE:  # only with explicit chance; a seeded state samples by itself
+                self.told(sample_chance(st, self.chance_rng))
+                continue
+            legal = st.legal_actions()
+            if not legal:
+                self.console.print(f"[red]No legal move for seat {now}: the game is stuck.[/red]")
+                return 1
+            if now not in self.seats:
+                action = self.bots[now].act(st)
+                label = st.decision()
+                if self.visible.get(label or "", False):
+                    self.say(f"{self.who(now)}: {escape(self.move_text(action.text))}")
+                else:
+                    self.say(f"{self.who(now)}: [dim]{escape(label or 'a move')} (hidden from you)[/dim]")
+                self.told(action)
+                continue
+            if now != self.eyes and not self.pass_screen(now):
+                return 1
+            if len(legal) == 1 and not self.ask_forced:
+                self.say(f"{self.who(now)}: {escape(self.move_text(legal[0].text))} "
+                         f"[dim](the only move: taken for you)[/dim]")
+                self.told(legal[0])
+                continue
+            answer = self.ask(now, legal)
+            if answer is None or answer == "q":
+                return 1 if answer is None else 0
+        self.game_over()
+        return 0
+
+    def pass_screen(self, seat: int) -> bool:
+        """Hot seat: hand the screen to ``seat`` and tell what changed since it last looked."""
+        from rich.markup import escape
+        if self.screen:
+            self.console.clear()
+        self.console.rule(f"seat {seat} to play")
+        if self.read_line(f"Pass the screen to seat {seat}, then press Enter> ") is None:
+            self.console.print("\nEnd of input before the game ended: leaving it.")
+            return False
+        if self.screen:
+            self.console.clear()
+        self.eyes = seat
+        self.log = []
+        now = self.state.observation(seat)
+        lines = changes(self.last_seen[seat], now, self.game.labels, self.game.checked.var_types)
+        self.say(f"seat {seat}, since you last looked:" if lines else f"seat {seat}: nothing you see has changed")
+        for line in lines:
+            self.say(f"  [dim]· {escape(line)}[/dim]")
+        return True
+
+    def draw(self, seat: int, legal: list, places: list, spots: list) -> None:
+        """The game as ``seat`` sees it, then (on a screen) the recent log."""
+        st, game = self.state, self.game
+        if self.screen:
+            self.console.clear()
+            self.console.print(f"[bold]{game.title}[/bold] — seat {seat}" + (
+                "" if len(self.seats) == 1 else " (hot seat)") + f" · seed {self.seed} · ? help, u undo, q quit")
+        else:
+            self.console.rule(f"your move (seat {seat})")
+        render_observation(st.observation(seat), seat, self.console, self.view, spots, self.plain,
+                           game.checked.var_types, game.labels, game.shown(st))
+        if self.screen and self.log:
+            self.console.rule("recent", style="dim")
+            for line in self.log:
+                self.console.print(line)
+            self.console.rule(style="dim")
+        if places and self.view is not None:
+            render_tiles(places, self.console, self.view)
+
+    def ask(self, seat: int, legal: list) -> str | None:
+        """A person's move: applied, and "" returned; "q" when they quit, None when input ended."""
+        from rich.markup import escape
+        console, st = self.console, self.state
+        label = st.decision() or ""
+        places = placements(legal)
+        spots = sorted({(p.x, p.y) for p in places}) or (cell_spots(legal) if self.game.layout.board_name else [])
+        shown = [self.move_text(a.text) for a in legal]
+        self.draw(seat, legal, places, spots)
+        _list_moves(legal, console, escape, places, shown)
+        while True:
+            answer = self.read_line(f"move 1..{len(legal)} (? help, u undo, q quit)> ")
             if answer is None:  # a script's answers ran out before the game ended: not a success
                 console.print("\nEnd of input before the game ended: leaving it.")
-                return 1
+                return None
             answer = answer.strip()
             if len(answer) > MAX_MOVE_CHARS:
                 console.print(f"[red]Not a legal move:[/red] an answer longer than {MAX_MOVE_CHARS:,} characters; "
@@ -498,16 +600,21 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                 continue
             if not answer:
                 continue
-            if answer.lower() in ("q", "quit", "exit"):
+            word = answer.lower()
+            if word in ("q", "quit", "exit"):
                 console.print("Quit.")
-                return 0
+                return "q"
             if answer in ("?", "h", "help"):
                 console.print(HELP, markup=False)
-                _list_moves(legal, console, escape, places)
+                _list_moves(legal, console, escape, places, shown)
                 continue
-            if answer.lower() == "o":
-                render_observation(state.observation(seat), seat, console, view, spots, plain, game.checked.var_types,
-                           game.labels, game.shown(state))
+            if word == "o":
+                self.draw(seat, legal, places, spots)
+                _list_moves(legal, console, escape, places, shown)
+                continue
+            if word in ("u", "undo"):
+                if self.take_back(seat):
+                    return ""
                 continue
             chosen, candidates = None, []
             if re.fullmatch(r"[0-9]+", answer):
@@ -519,55 +626,121 @@ def play(game: Any, players: int, seat: int, seed: int | None = None, console: A
                                   f"not {escape(answer if len(answer) <= 20 else answer[:20] + '...')}.")
                     continue
             else:
-                chosen, candidates = match_answer(answer, legal, label)
+                chosen, candidates = match_answer(answer, legal, label, shown)
             if chosen is None and len(candidates) > 1:
-                shown = ", ".join(f"{legal.index(a) + 1}. {a.text}" for a in candidates[:6])
+                listed = ", ".join(f"{legal.index(a) + 1}. {shown[legal.index(a)]}" for a in candidates[:6])
                 more = f" and {len(candidates) - 6} more" if len(candidates) > 6 else ""
-                console.print(f"[yellow]Which one?[/yellow] {escape(answer)} could be {escape(shown)}{more}.")
+                console.print(f"[yellow]Which one?[/yellow] {escape(answer)} could be {escape(listed)}{more}.")
                 continue
             if chosen is None:
                 import difflib
-                close = difflib.get_close_matches(answer, [a.text for a in legal], n=1, cutoff=0.6)
+                close = difflib.get_close_matches(answer, shown, n=1, cutoff=0.6)
                 hint = f" (did you mean '{escape(close[0])}'?)" if close else ""
                 console.print(f"[red]Not a legal move:[/red] {escape(repr(answer)[1:-1])}{hint} — give a number "
-                              f"1..{len(legal)}, a move's text, ? for help or q to quit.")
+                              f"1..{len(legal)}, a move's text, ? for help, u to undo or q to quit.")
                 continue
-            console.print(f"you: {escape(chosen.text)}")
-            told(chosen)
-            break
+            self.undo.append(Snapshot(st.clone(), seat, shown[legal.index(chosen)]))
+            self.say(f"{self.who(seat)}: {escape(shown[legal.index(chosen)])}")
+            self.told(chosen)
+            if len(self.seats) > 1:
+                self.last_seen[seat] = self.state.observation(seat)
+            return ""
 
-    console.rule("game over")
-    console.print(f"Outcome: [bold]{state.outcome}[/bold] after {state.turns} turns")
-    why = game.why_ended(state)
-    if why:
-        console.print(f"Why: {escape(why)}")
-    console.print("[dim]everything revealed:[/dim]")
-    render_observation(game.observe(state, None), seat, console, view, plain=plain,
-                       var_types=game.checked.var_types, labels=game.labels, shown_values=game.shown(state))
-    winners = state.winners()
-    t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    t.add_column("seat")
-    t.add_column("score", justify="right")
-    t.add_column("")
-    scores = state.scores() if game.score is not None else [None] * players
-    returns = state.returns() if game.declared_returns is not None else None  # the rules' returns(p)
-    if returns is not None:
-        t.add_column("returns", justify="right")
-    for s in range(players):
-        who = "you" if s == seat else "bot"
-        t.add_row(f"{s} ({who})", "" if scores[s] is None else str(scores[s]), "winner" if s in winners else "",
-                  *([f"{returns[s]:+g}"] if returns is not None else []))
-    console.print(t)
-    if not winners:
-        console.print("No winner.")
-    elif seat in winners:
-        console.print("[bold green]You win" + (" (shared)" if len(winners) > 1 else "") + "![/bold green]")
-    else:
-        console.print("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in winners))
-    reports = game.report_values(state)
-    for label, value in reports.items():
-        console.print(f"{escape(str(label))}: {escape(str(value))}")
-    return 0
+    def take_back(self, seat: int) -> bool:
+        """``u``: back to just before ``seat``'s last move (the moves since are taken back too)."""
+        from rich.markup import escape
+        mine = [i for i, snap in enumerate(self.undo) if snap.seat == seat]
+        if not mine:
+            self.console.print("Nothing of yours to take back yet.")
+            return False
+        snap = self.undo[mine[-1]]
+        del self.undo[mine[-1]:]
+        since = len([a for a in self.state.log_actor[len(snap.state.log_actor):] if isinstance(a, int)]) - 1
+        self.state = snap.state
+        self.state.listen = self.listener
+        self.listener.take()
+        self.listener.end_at = None
+        for s in self.seats:
+            self.last_seen[s] = self.state.observation(s)
+        self.say(f"[yellow]taken back:[/yellow] {escape(snap.move)}"
+                 + (f" and the {since} move{'s' if since != 1 else ''} after it" if since > 0 else ""))
+        return True
+
+    def game_over(self) -> None:
+        from rich.markup import escape
+        from rich.table import Table
+
+        st, game, console, players = self.state, self.game, self.console, self.players
+        console.rule("game over")
+        console.print(f"Outcome: [bold]{st.outcome}[/bold] in turn {turns_played(st)}")
+        why, won = game.why_ended(st, self.listener.end_at), game.why_won(st)
+        if why:
+            console.print(f"Why: {escape(why)}")
+        if won:
+            console.print(f"Won by: {escape(won)}")
+        console.print("[dim]everything revealed:[/dim]")
+        render_observation(game.observe(st, None), self.eyes, console, self.view, plain=self.plain,
+                           var_types=game.checked.var_types, labels=game.labels, shown_values=game.shown(st))
+        winners = st.winners()
+        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        t.add_column("seat")
+        t.add_column("score", justify="right")
+        t.add_column("")
+        scores = st.scores() if game.score is not None else [None] * players
+        returns = st.returns() if game.declared_returns is not None else None  # the rules' returns(p)
+        if returns is not None:
+            t.add_column("returns", justify="right")
+        for s in range(players):
+            who = ("you" if len(self.seats) == 1 else "here") if s in self.seats else "bot"
+            t.add_row(f"{s} ({who})", "" if scores[s] is None else str(scores[s]), "winner" if s in winners else "",
+                      *([f"{returns[s]:+g}"] if returns is not None else []))
+        console.print(t)
+        if not winners:
+            console.print("No winner.")
+        elif len(self.seats) == 1 and self.seats[0] in winners:
+            console.print("[bold green]You win" + (" (shared)" if len(winners) > 1 else "") + "![/bold green]")
+        else:
+            console.print("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in winners))
+        for label, value in game.report_values(st).items():
+            console.print(f"{escape(str(label))}: {escape(str(value))}")
+
+
+def turns_played(state: Any) -> int:
+    """The turns a game has had, the one it is in (or ended in) counted: ``state.turns`` counts
+    the turns passed on, so a game that ended in its 5th turn has turns 4."""
+    return state.turns + 1
+
+
+def play(game: Any, players: int, seat: int | list[int], seed: int | None = None, console: Any = None,
+         read_line: Callable[[str], str | None] | None = None, ask_forced: bool = False,
+         record: str | None = None, screen: bool | None = None) -> int:
+    """Run one game with people at ``seat`` (one seat, or several sharing the terminal) and random
+    bots at the others; returns a process exit code: 0 when the game ended or a person quit, 1 when
+    it got stuck or the input ended before the game did. A decision with one legal move only is
+    taken for the player, with a line saying so, unless ``ask_forced``. ``record``: a file to write
+    the game to (as it stands when play stops) for ``meeple replay``. ``screen``: redraw the screen
+    at each decision (default: when input and output are both terminals)."""
+    from rich.console import Console
+
+    console = console or Console(highlight=False)
+    if screen is None:
+        screen = read_line is None and console.is_terminal and _isatty(sys.stdin)
+    read_line = read_line or _read_line_from(sys.stdin)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    seats = [seat] if isinstance(seat, int) else list(dict.fromkeys(seat))
+    session = Session(game, players, seats, seed, console, read_line, ask_forced, screen)
+    try:
+        return session.run()
+    finally:
+        if record is not None:
+            from .records import write_record
+            try:
+                write_record(record, game, session.state)
+                console.print(f"written to {record}; replay it with: meeple replay {record}"
+                              + ("" if session.state.outcome is not None else " (the game was left unfinished)"))
+            except OSError as e:
+                console.print(f"[red]cannot write {record}: {e.strerror or e}[/red]")
 
 
 def _norm(text: str) -> str:
@@ -575,19 +748,22 @@ def _norm(text: str) -> str:
     return re.sub(r" ?, ?", ",", " ".join(text.split())).casefold()
 
 
-def match_answer(answer: str, legal: list, label: str) -> tuple[Any, list]:
+def match_answer(answer: str, legal: list, label: str, shown: list[str] | None = None) -> tuple[Any, list]:
     """The legal move an answer written as text means: ``(move, [])``, or ``(None, candidates)``.
 
     Tried in turn: the move's text; without the decision's name in front (in the move or the
     answer); a short placement (``<tile> x,y r``, ``<tile> at x,y rotation r``); a beginning
     (in whole words) of exactly one move; words each the beginning of a word of exactly one move,
     in order, words of the move left out between them (``red`` for ``play 1 red``). Several moves
-    that fit are the candidates."""
+    that fit are the candidates. ``shown``: each move's text as play shows it (with the rules'
+    labels), matched as well as the move's own."""
     keys = []
     lab = _norm(label) + " " if label else None
-    for a in legal:
-        text = _norm(a.text)
-        keys.append([text, text[len(lab):]] if lab and text.startswith(lab) and len(text) > len(lab) else [text])
+    for i, a in enumerate(legal):
+        key = []
+        for text in dict.fromkeys([_norm(a.text), *([_norm(shown[i])] if shown else [])]):
+            key += [text, text[len(lab):]] if lab and text.startswith(lab) and len(text) > len(lab) else [text]
+        keys.append(key)
     said = _norm(answer)
     wanted = [said]
     if lab and said.startswith(lab) and len(said) > len(lab):
@@ -610,7 +786,7 @@ def match_answer(answer: str, legal: list, label: str) -> tuple[Any, list]:
     # each word said the beginning of a word of the move, in order, words of the move skipped
     # ('red' for 'play 1 red', 'play 2 bl' for 'play 2 blue')
     words = said.split()
-    found = [a for a, ks in zip(legal, keys) if _words_begin(words, ks[0].split())]
+    found = [a for a, ks in zip(legal, keys) if any(_words_begin(words, k.split()) for k in ks)]
     if len(found) == 1:
         return found[0], []
     return None, found
@@ -628,14 +804,16 @@ def _words_begin(said: list[str], move: list[str]) -> bool:
     return True
 
 
-def _list_moves(legal: list, console: Any, escape: Callable[[str], str], places: list | None = None) -> None:
+def _list_moves(legal: list, console: Any, escape: Callable[[str], str], places: list | None = None,
+                shown: list[str] | None = None) -> None:
     width = len(str(len(legal)))
+    texts = shown or [a.text for a in legal]
     if len(legal) <= COMPACT_AT:
-        for i, a in enumerate(legal, 1):
-            console.print(f"  {i:>{width}}. {escape(a.text)}")
+        for i, text in enumerate(texts, 1):
+            console.print(f"  {i:>{width}}. {escape(text)}")
         return
     placed = {p.number for p in places or ()}
-    others = [f"{i:>{width}}. {a.text}" for i, a in enumerate(legal, 1) if i not in placed]
+    others = [f"{i:>{width}}. {text}" for i, text in enumerate(texts, 1) if i not in placed]
     _columns(others, console)
     if places:
         _placement_rows(places, legal, console)

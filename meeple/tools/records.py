@@ -256,14 +256,16 @@ def _actor_name(actor: int | str) -> str:
     return "chance" if actor == CHANCE_ACTOR else f"seat {actor}"
 
 
-def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | None = None) -> ReplayReport:
+def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | None = None,
+                  seat: int | None = None) -> ReplayReport:
     """Replay ``record`` (a ``Record`` or a path) with explicit chance and compare every step and the result.
 
     The invariants are checked after every step (no card created or lost, the rules' own); the first
     one broken is in ``report.broken`` (a game that ``meeple fuzz`` found breaks one).
 
     Raises ``RecordError`` for an unreadable record; a rules file that does not load is a problem in the
-    report (not an exception). ``verbose``, when given, receives one line per step."""
+    report (not an exception). ``verbose``, when given, receives one line per step, then what the step
+    did (``tools/events.py``) as ``seat`` sees it (None: everything), and at the end why the game ended."""
     from meeple.dsl.diagnostics import RuleRuntimeError, RulesError
 
     from meeple.interpreter import load
@@ -298,6 +300,14 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
     from meeple.interpreter.invariants import broken_after, total_cards
 
     cards = total_cards(state)
+    listener = None
+    if verbose is not None:
+        from .events import Listener, changes
+        if seat is not None and not 0 <= seat < rec.players:
+            report.problems.append(f"{header}: the record has seats 0..{rec.players - 1}, not {seat}")
+            return report
+        listener = state.listen = Listener(game, rec.players)
+        seen = game.observe(state, seat)
     for i, (actor, text) in enumerate(rec.actions, 1):
         before = state.clone(log=False)  # (for the invariants; the log would make each step cost the game so far)
         now = state.current_player()
@@ -319,10 +329,19 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
         report.steps = i
         if verbose is not None:
             verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
+            now_seen = game.observe(state, seat)
+            for line in changes(seen, now_seen, game.labels, game.checked.var_types, listener.take()):
+                verbose(f"{'':>6}  {'':<8} · {line}")
+            seen = now_seen
         failed = broken_after(game, state, before, cards) if report.broken is None else None
         if failed is not None:
             report.broken = (i, *failed)
 
+    if verbose is not None and state.outcome is not None:
+        verbose(f"game over: {state.outcome}")
+        for what, text in (("why", game.why_ended(state, listener.end_at)), ("won by", game.why_won(state))):
+            if text:
+                verbose(f"  {what}: {text}")
     if report.broken is None:
         report.broken = _stalled(state, report.steps)
     got = result_of(state)
