@@ -53,3 +53,67 @@ def test_play_tells_what_each_move_did(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "· fox finishes, 1st on course" in out and "· discard: +" in out and "· table: +" in out
     assert "Why: [podium] end when finishers(course) >= podium_size" in out
+
+
+# ---- what the engine tells a listener (State.listen): what a diff of two states cannot ----
+def heard_in(game, players: int, seed: int) -> list[tuple]:
+    """Everything a listener hears in one seeded game of random moves."""
+    from meeple.tools.events import Listener
+    st = game.new_state(players, seed=seed)
+    listener = st.listen = Listener(game, players)
+    heard, rng = [], random.Random(seed)
+    while not st.is_terminal():
+        st.apply(rng.choice(st.legal_actions()))
+        heard += listener.take()
+    return heard + [("end_at", listener.end_at)]
+
+
+def test_the_engine_tells_phases_stops_and_reshuffles():
+    g = meeple.load(str(ROOT / "games" / "hare.rules"))
+    heard = [e for seed in range(6) for e in heard_in(g, 3, seed)]
+    assert ("phase", "race") in heard
+    stops = [e for e in heard if e[0] == "stop"]
+    assert stops and all(e[2] == "stream" and e[3] >= 1 for e in stops)  # (the hare rules stop at the stream)
+    reshuffles = [e for e in heard if e[0] == "reshuffle"]
+    assert reshuffles and all(e[1] == ("discard", None) and e[2] == ("deck", None) and e[3] > 0 for e in reshuffles)
+
+
+def test_an_end_game_names_the_test_that_led_to_it():
+    g = meeple.load(str(ROOT / "games" / "luckydog.rules"))
+    st = g.new_state(3, seed=1)
+    from meeple.tools.events import Listener
+    listener = st.listen = Listener(g, 3)
+    rng = random.Random(1)
+    while not st.is_terminal():
+        st.apply(rng.choice(st.legal_actions()))
+    if st.outcome == "end":
+        line = (ROOT / "games" / "luckydog.rules").read_text().splitlines()[listener.end_at[0] - 1]
+        assert line.strip().startswith("if ") and "end game" not in line
+        assert g.why_ended(st, listener.end_at).endswith(f" → end game ({g.source_path}:{listener.end_at[0]})")
+    assert g.why_ended(st) is not None  # (without a listener, still a reason)
+
+
+def test_listening_changes_nothing_and_clones_do_not_listen():
+    """A game played with a listener is the same game: same moves, same state, same hash."""
+    from meeple.tools.events import Listener
+    from meeple.tools.records import state_hash
+    g = meeple.load(str(ROOT / "games" / "hare.rules"))
+    for seed in range(3):
+        a, b = g.new_state(3, seed=seed), g.new_state(3, seed=seed)
+        b.listen = Listener(g, 3)
+        ra, rb = random.Random(seed), random.Random(seed)
+        while not a.is_terminal():
+            a.apply(ra.choice(a.legal_actions()))
+            b.apply(rb.choice(b.legal_actions()))
+            assert b.clone().listen is None
+        assert state_hash(a) == state_hash(b) and a.history() == b.history()
+
+
+def test_a_stop_is_told_on_the_piece_it_stopped():
+    before = {"seat": 0, "pieces": {"sheep": 3}}
+    after = {"seat": 0, "pieces": {"sheep": 6}}
+    heard = [("stop", "sheep", "stream", 6)]
+    assert changes(before, after, heard=heard) == ["sheep: 3 → 6, stopped by the stream at 6"]
+    assert changes({}, {"seat": 1}, heard=[("reshuffle", ("discard", None), ("deck", None), 5),
+                                          ("phase", "race")]) == ["phase race runs",
+                                                                  "discard reshuffled into deck: 5 cards"]

@@ -401,7 +401,8 @@ class Game:
             return f"the step cap: {self.max_steps:,} steps"
         if end_at:  # (the position of the 'if' around the 'end game', or of the 'end game')
             line, where = self._source_line(end_at)
-            return f"{line.rstrip(' {') or 'end game'}{' → end game' if line.startswith('if ') else ''} ({where})"
+            end = "end game" + (" with no winner" if st.outcome == "draw" else "")
+            return f"{line.rstrip(' {') or end}{f' → {end}' if line.startswith('if ') else ''} ({where})"
         if st.outcome == "draw":
             return "an 'end game with no winner' of the rules"
         for test, at in self.ends:

@@ -41,11 +41,12 @@ class Listener:
 
 
 def changes(before: dict[str, Any], after: dict[str, Any], labels: Optional[dict] = None,
-            types: Optional[dict] = None, heard: Any = ()) -> list[str]:
+            types: Optional[dict] = None, heard: Any = (), value_text: Any = None) -> list[str]:
     """The lines that tell what changed from the observation ``before`` to ``after`` (one seat's;
     ``labels``: how the rules name vars and varieties, None for a var never shown; ``types``: each
     var's type, so that a var holding no player or value reads as —; ``heard``: what a
-    ``Listener`` heard in the step)."""
+    ``Listener`` heard in the step; ``value_text(name, value, observation)``: a var's value as
+    the board names it, a cell or an edge, in a game with tiles)."""
     labels, types = labels or {}, types or {}
     seat = after.get("seat")
     stops = {e[1]: e for e in heard if e[0] == "stop"}
@@ -55,7 +56,7 @@ def changes(before: dict[str, Any], after: dict[str, Any], labels: Optional[dict
         out.append(f"{_where(pile, owner, seat)} reshuffled into {_where(zone, to, seat)}: "
                    f"{n} card{'s' if n != 1 else ''}")
     out += _zones(before, after, labels, seat)
-    out += _vars(before, after, labels, types)
+    out += _vars(before, after, labels, types, value_text)
     return out
 
 
@@ -114,7 +115,7 @@ def _cards(counts: dict, labels: dict) -> str:
     return ", ".join(f"{labels.get(v) or v}" + (f" ×{n}" if n != 1 else "") for v, n in counts.items())
 
 
-def _vars(before: dict, after: dict, labels: dict, types: dict) -> list[str]:
+def _vars(before: dict, after: dict, labels: dict, types: dict, value_text: Any) -> list[str]:
     out = []
     shown_after, shown_before = after.get("var_shown") or {}, before.get("var_shown") or {}
     for name, values in (after.get("vars") or {}).items():
@@ -125,6 +126,9 @@ def _vars(before: dict, after: dict, labels: dict, types: dict) -> list[str]:
         if old is None or old == values:
             continue
         new_shown, old_shown = shown_after.get(name, values), shown_before.get(name, old)
+        if value_text is not None:  # (a cell, an edge: as the board names them)
+            new_shown = [v if v is None or isinstance(v, bool) else value_text(name, v, after) for v in new_shown]
+            old_shown = [v if v is None or isinstance(v, bool) else value_text(name, v, before) for v in old_shown]
         title, t = labels.get(name) or name, str(types.get(name, ""))
         if len(values) == 1:
             out.append(f"{title}: {shown_value(old_shown[0], t)} → {shown_value(new_shown[0], t)}")

@@ -14,10 +14,11 @@ line; end of input leaves the game.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
@@ -32,6 +33,9 @@ HELP = """Answer with the number of a move, or its text.
   (the tiles you may place are drawn in each rotation).
   ?   this help and the moves again
   o   your view of the game again
+  m   the moves again
+  t   the tiles you may place, in each rotation
+  u   take back your last move (and the bots' moves since)
   q   quit"""
 
 # The canonical text of a placement (``moves.Placement.text``).
@@ -204,7 +208,7 @@ def _spaces(tags: list, plain: bool = False) -> str:
 
 def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any = None,
                        spots: Any = (), plain: Any = (), var_types: Any = None, labels: Any = None,
-                       shown_values: Any = None) -> None:
+                       shown_values: Any = None, compact: bool = False, board: bool = True) -> None:
     """Draw an observation dict (as ``State.observation`` makes it) with rich; with a
     ``render.BoardView`` its grid is drawn last (``spots``: squares to mark as open to you).
     ``plain``: the tracks that lay no tiles (a space without a tag there is not waiting for one).
@@ -219,7 +223,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
              "tracks", "piece_tracks", "vars", "outcome", "winners", "scores", "board", "circuits", "piece_spaces",
              "home_stretch", "var_shown"}
     cells = obs.get("board") if isinstance(obs.get("board"), dict) else None
-    board = view is not None and view.active and obs.get("grid") is not None
+    drawn, board = board, view is not None and view.active and obs.get("grid") is not None
     if board:
         known.add("grid")
 
@@ -272,7 +276,10 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         t.add_column("zone")
         t.add_column("contents")
         for name, content in zones.items():
-            if isinstance(content, list):
+            if isinstance(content, list) and compact:  # one line: each player's part after the other
+                t.add_row(name, " · ".join(f"{'[bold green]you[/bold green]' if owner == seat else f'seat {owner}'}: "
+                                           f"{_cards(part, labels)}" for owner, part in enumerate(content)))
+            elif isinstance(content, list):
                 for owner, part in enumerate(content):
                     who = "[bold green]you[/bold green]" if owner == seat else f"seat {owner}"
                     t.add_row(f"{name} ({who})", _cards(part, labels))
@@ -306,7 +313,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     for key, value in obs.items():
         if key not in known:
             console.print(f"{key}: {value}")
-    if board:
+    if board and drawn:
         render_board(obs, console, view, spots)
 
 
@@ -434,7 +441,7 @@ class Session:
     On a terminal (``screen``) the screen is redrawn at each of a person's decisions: the game
     as they see it, the recent log, the moves; piped, everything is printed as it happens."""
 
-    LOG_LINES = 14  # recent log lines redrawn on the screen
+    LOG_LINES = 200  # recent log lines kept for the screen (as many as fit are drawn)
 
     def __init__(self, game: Any, players: int, seats: list[int], seed: int, console: Any,
                  read_line: Callable[[str], str | None], ask_forced: bool, screen: bool):
@@ -473,10 +480,18 @@ class Session:
         before = self.state.observation(self.eyes)
         self.state.apply(action)
         after = self.state.observation(self.eyes)
-        for line in changes(before, after, self.game.labels, self.game.checked.var_types, self.listener.take()):
+        for line in changes(before, after, self.game.labels, self.game.checked.var_types, self.listener.take(),
+                            self.value_text):
             self.say(f"  [dim]· {escape(line)}[/dim]")
         if len(self.seats) == 1:
             self.last_seen[self.eyes] = after
+
+    def value_text(self, name: str, value: Any, obs: dict) -> Any:
+        """A var's value as the board names it (a cell's coordinates, an edge), on a game with tiles."""
+        if self.view is None or not self.view.active or obs.get("grid") is None:
+            return value
+        text = self.view.value_text(name, value, obs)
+        return "—" if text == "none" else text
 
     def move_text(self, text: str) -> str:
         """A move as the rules label it: ``decision.option`` (the two first words), the decision, and
@@ -553,30 +568,86 @@ class Session:
         self.eyes = seat
         self.log = []
         now = self.state.observation(seat)
-        lines = changes(self.last_seen[seat], now, self.game.labels, self.game.checked.var_types)
+        lines = changes(self.last_seen[seat], now, self.game.labels, self.game.checked.var_types,
+                        value_text=self.value_text)
         self.say(f"seat {seat}, since you last looked:" if lines else f"seat {seat}: nothing you see has changed")
         for line in lines:
             self.say(f"  [dim]· {escape(line)}[/dim]")
         return True
 
-    def draw(self, seat: int, legal: list, places: list, spots: list) -> None:
-        """The game as ``seat`` sees it, then (on a screen) the recent log."""
-        st, game = self.state, self.game
-        if self.screen:
-            self.console.clear()
-            self.console.print(f"[bold]{game.title}[/bold] — seat {seat}" + (
+    def draw(self, seat: int, legal: list, places: list, spots: list, shown: list[str]) -> None:
+        """The game as ``seat`` sees it and the moves; on a screen, redrawn from the top, the zones
+        of each player folded into one line, with as much of the recent log as the screen holds
+        (at least a few lines: a taller game scrolls, the moves and the prompt stay in sight)."""
+        from rich.markup import escape
+        st, game, console = self.state, self.game, self.console
+
+        def view() -> None:
+            render_observation(st.observation(seat), seat, console, self.view, spots, self.plain,
+                               game.checked.var_types, game.labels, game.shown(st), compact=self.screen)
+
+        def moves(tiles: bool = True, listed: bool = True) -> None:
+            if places and self.view is not None:
+                if tiles:
+                    render_tiles(places, console, self.view)
+                else:
+                    console.print("[dim](t shows the tiles you may place in each rotation)[/dim]")
+            if listed:
+                _list_moves(legal, console, escape, places, shown)
+            else:
+                example = f"; or a tile, square and rotation: '{places[0].tile} {places[0].x},{places[0].y} " \
+                          f"{places[0].rotation}'" if places else ""
+                console.print(f"{len(legal)} moves: m lists them{escape(example)}")
+        if not self.screen:
+            console.rule(f"your move (seat {seat})")
+            view()
+            moves()
+            return
+        obs = st.observation(seat)
+        board, legend = [], []
+        if self.view is not None and self.view.active and obs.get("grid") is not None:
+            from .render import draw_grid
+            board = [f"{self.view.grid_name}: {len(obs['grid'])} tiles", *draw_grid(self.view.cells(obs), 7, 3, spots)]
+            legend = self.view.legend(obs, bool(spots), console.width)
+        side = console.width - max((len(line) for line in board), default=0) - 3  # (the board's right)
+        if board and side < 40:  # too narrow beside the board: the board on top
+            board, legend, side = [], [], console.width
+        with console.capture() as bottom:
+            moves()
+        bottom_text = bottom.get()
+        with _width(console, side if board else console.width), console.capture() as top:
+            console.print(f"[bold]{escape(game.title)}[/bold] — seat {seat}" + (
                 "" if len(self.seats) == 1 else " (hot seat)") + f" · seed {self.seed} · ? help, u undo, q quit")
+            render_observation(obs, seat, console, self.view, spots, self.plain, game.checked.var_types,
+                               game.labels, game.shown(st), compact=True, board=not board)
+        info = top.get().splitlines()
+        least = len(info) + (5 if self.log else 0)  # (the view, and a few lines of the log under it)
+        for fold in ({"tiles": False}, {"tiles": False, "listed": False}):  # too tall: fold (t, m show them)
+            if max(len(board), least) + len(legend) + bottom_text.count("\n") + 1 <= console.height:
+                break
+            with console.capture() as bottom:
+                moves(**fold)
+            bottom_text = bottom.get()
+        room = console.height - bottom_text.count("\n") - 2 - len(legend)  # (the recent rule, the prompt)
+        room = max(room - len(info), len(board) - len(info) - 1, 4)
+        with _width(console, side if board else console.width), console.capture() as recent:
+            if self.log:
+                console.rule("recent", style="dim")
+                for line in self.log[-room:]:
+                    console.print(line, no_wrap=True, overflow="ellipsis")
+        log = recent.get().splitlines()
+        console.clear()
+        if board:  # the board on the left; the view and the recent log beside it
+            right = info + log
+            for i in range(max(len(board), len(right))):
+                left = board[i] if i < len(board) else ""
+                console.file.write(left.ljust(console.width - side - 3) + "   " + (right[i] if i < len(right) else "")
+                                   + "\n")
+            console.file.write("".join(line + "\n" for line in legend))
         else:
-            self.console.rule(f"your move (seat {seat})")
-        render_observation(st.observation(seat), seat, self.console, self.view, spots, self.plain,
-                           game.checked.var_types, game.labels, game.shown(st))
-        if self.screen and self.log:
-            self.console.rule("recent", style="dim")
-            for line in self.log:
-                self.console.print(line)
-            self.console.rule(style="dim")
-        if places and self.view is not None:
-            render_tiles(places, self.console, self.view)
+            console.file.write("".join(line + "\n" for line in info + log))
+        console.file.write(bottom_text)
+        console.file.flush()
 
     def ask(self, seat: int, legal: list) -> str | None:
         """A person's move: applied, and "" returned; "q" when they quit, None when input ended."""
@@ -586,8 +657,7 @@ class Session:
         places = placements(legal)
         spots = sorted({(p.x, p.y) for p in places}) or (cell_spots(legal) if self.game.layout.board_name else [])
         shown = [self.move_text(a.text) for a in legal]
-        self.draw(seat, legal, places, spots)
-        _list_moves(legal, console, escape, places, shown)
+        self.draw(seat, legal, places, spots, shown)
         while True:
             answer = self.read_line(f"move 1..{len(legal)} (? help, u undo, q quit)> ")
             if answer is None:  # a script's answers ran out before the game ended: not a success
@@ -609,7 +679,12 @@ class Session:
                 _list_moves(legal, console, escape, places, shown)
                 continue
             if word == "o":
-                self.draw(seat, legal, places, spots)
+                self.draw(seat, legal, places, spots, shown)
+                continue
+            if word == "t" and places and self.view is not None:
+                render_tiles(places, console, self.view)
+                continue
+            if word == "m":
                 _list_moves(legal, console, escape, places, shown)
                 continue
             if word in ("u", "undo"):
@@ -705,6 +780,17 @@ class Session:
             console.print(f"{escape(str(label))}: {escape(str(value))}")
 
 
+@contextlib.contextmanager
+def _width(console: Any, width: int) -> Iterator[None]:
+    """The console drawn ``width`` columns wide for a while (a column of the screen)."""
+    saved = console.width
+    console.width = width
+    try:
+        yield
+    finally:
+        console.width = saved
+
+
 def turns_played(state: Any) -> int:
     """The turns a game has had, the one it is in (or ended in) counted: ``state.turns`` counts
     the turns passed on, so a game that ended in its 5th turn has turns 4."""
@@ -738,7 +824,8 @@ def play(game: Any, players: int, seat: int | list[int], seed: int | None = None
             try:
                 write_record(record, game, session.state)
                 console.print(f"written to {record}; replay it with: meeple replay {record}"
-                              + ("" if session.state.outcome is not None else " (the game was left unfinished)"))
+                              + ("" if session.state.outcome is not None else " (the game was left unfinished)"),
+                              soft_wrap=True)
             except OSError as e:
                 console.print(f"[red]cannot write {record}: {e.strerror or e}[/red]")
 

@@ -1,0 +1,271 @@
+"""meeple play as a session (issue 17, parts 1, 4 and 5): undo, a record of the game played, several
+people at one terminal, moves named by the rules' labels, why the game ended and what decided it,
+and the screen redrawn in place on a terminal (driven through tmux, as a person would)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from meeple.tools.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+HARE = str(ROOT / "games" / "hare.rules")
+LUCKYDOG = str(ROOT / "games" / "luckydog.rules")
+
+
+def play(capsys, monkeypatch, answers: str, *args: str) -> tuple[int, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
+    monkeypatch.setenv("COLUMNS", "200")  # (no line of the output wrapped)
+    code = main(["play", *args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and "internal error" not in out + err
+    return code, out + err
+
+
+# ---- undo ----
+def test_undo_takes_back_your_move_and_the_bots_since(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, "1\n1\nu\nu\nu\nq\n", HARE, "--players", "3", "--seed", "4")
+    assert code == 0
+    taken = re.findall(r"taken back: (.+)", out)
+    # the second move first (with the two bots' moves after it), then the first; then nothing is left
+    assert taken == ["play 1 hare and the 2 moves after it", "bet 1 hare and the 2 moves after it"]
+    assert "Nothing of yours to take back yet." in out
+    screens = out.split("your move (seat 0)")
+    # after the last undo, the screen is the first one again: the same hand, the bet to make again
+    assert screens[-1].split("move 1..")[0] == screens[1].split("move 1..")[0]
+
+
+def test_after_an_undo_the_game_goes_on_from_there(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "game.jsonl"
+    code, out = play(capsys, monkeypatch, "1\n1\nu\n2\n" + "1\n" * 300, HARE, "--players", "3", "--seed", "4",
+                     "--record", str(record))
+    assert code == 0 and "game over" in out
+    lines = [json.loads(x) for x in record.read_text().splitlines()]
+    mine = [x["action"] for x in lines[1:-1] if x["actor"] == 0]
+    assert mine[:2] == ["bet 1 hare", "play 1 tortoise"]  # the move taken back is not in the record
+    assert main(["replay", str(record)]) == 0
+
+
+# ---- a record of the game played ----
+def test_record_of_a_played_game_replays(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "played.jsonl"
+    code, out = play(capsys, monkeypatch, "1\n" * 300, LUCKYDOG, "--players", "3", "--seed", "5",
+                     "--record", str(record))
+    assert code == 0 and f"written to {record}; replay it with: meeple replay {record}" in out
+    assert main(["replay", str(record), "-v", "--seat", "0"]) == 0
+    replayed = capsys.readouterr().out
+    assert "game over: " in replayed and re.search(r"\n  why: .*\(.*luckydog.rules:\d+\)", replayed)
+
+
+def test_record_of_a_game_left_unfinished(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "left.jsonl"
+    code, out = play(capsys, monkeypatch, "1\nq\n", HARE, "--players", "2", "--seed", "1", "--record", str(record))
+    assert code == 0 and "(the game was left unfinished)" in out
+    assert main(["replay", str(record)]) == 0
+
+
+@pytest.mark.parametrize("where,message", [("nowhere/x.jsonl", "does not exist"), (".", "is a folder")])
+def test_a_record_that_cannot_be_written_is_refused_before_play(capsys, monkeypatch, tmp_path, where, message):
+    code, out = play(capsys, monkeypatch, "1\n", HARE, "--record", str(tmp_path / where))
+    assert code == 2 and message in out and "your move" not in out
+
+
+# ---- several people at one terminal ----
+def test_hot_seat_passes_the_screen_and_keeps_each_view(capsys, monkeypatch):
+    answers = "\n".join(["1", "", "1", "", "1", "", "q"]) + "\n"  # (each pass of the screen: Enter)
+    code, out = play(capsys, monkeypatch, answers, HARE, "--players", "3", "--seat", "0,2", "--seed", "4")
+    assert code == 0
+    assert "seats 0, 2 are played here, passing the screen" in out
+    assert out.count("Pass the screen to seat 2, then press Enter") >= 1
+    assert out.count("Pass the screen to seat 0, then press Enter") >= 1
+    assert "seat 0, since you last looked:" in out or "seat 0: nothing you see has changed" in out
+    # each person's screen shows their own hand, the other's as a count
+    for screen in out.split("your move (seat 2)")[1:]:
+        body = screen.split("move 1..")[0]
+        assert re.search(r"hand \(you\)\s+\S", body) and re.search(r"hand \(seat 0\)\s+\d+ unseen", body)
+    for screen in out.split("your move (seat 0)")[1:]:
+        body = screen.split("move 1..")[0]
+        assert re.search(r"hand \(seat 2\)\s+\d+ unseen", body)
+
+
+def test_hot_seat_seats_are_checked(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, "", HARE, "--players", "3", "--seat", "0,3")
+    assert code == 2 and "--seat 3: with 3 players the seats are 0..2" in out
+    code, out = play(capsys, monkeypatch, "", HARE, "--seat", "0,x")
+    assert code == 2 and "expected a whole number" in out
+
+
+# ---- names a person reads, and the end ----
+def test_moves_are_shown_with_the_rules_labels_and_typed_either_way(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, "1\n" * 300, HARE, "--players", "3", "--seed", "4")
+    assert "howling wolf" in out and "howl_wolf" not in out.split("game over")[0]
+    assert "bet on the tortoise" in out
+    code, out = play(capsys, monkeypatch, "1\n" * 300, LUCKYDOG, "--players", "3", "--seed", "4")
+    assert "road: no card" in out and "road nothing" not in out
+
+
+def test_the_end_says_why_and_what_decided_the_winner(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, "1\n" * 300, HARE, "--players", "3", "--seed", "4")
+    end = out.split("game over")[1]
+    assert re.search(r"Outcome: end in turn \d+", end)
+    assert "Why: [podium] end when finishers(course) >= podium_size (" in end
+    assert re.search(r"Won by: the highest score\(p\) = .*: seat \d \d+, seat \d \d+, seat \d \d+", end, re.DOTALL)
+
+
+def test_the_turn_a_game_ends_in_is_counted(capsys, monkeypatch, tmp_path):
+    """'in turn N': the turn the game ended in, counted from 1 (the record keeps the turns passed on)."""
+    record = tmp_path / "game.jsonl"
+    code, out = play(capsys, monkeypatch, "1\n" * 300, HARE, "--players", "3", "--seed", "4", "--record", str(record))
+    shown = int(re.search(r"Outcome: end in turn (\d+)", out).group(1))
+    passed = json.loads(record.read_text().splitlines()[-1])["result"]["turns"]
+    assert shown == passed + 1
+    assert "Turn 1 · you are seat 0" in out  # (the first turn is turn 1)
+
+
+# ---- the screen, in a real terminal ----
+class Terminal:
+    """A 120 × 50 terminal (tmux) running one command; everything it printed kept in a file."""
+
+    def __init__(self, tmp_path: Path, *args: str, width: int = 120, height: int = 50):
+        self.socket, self.log = f"meeple-test-{uuid.uuid4().hex[:8]}", tmp_path / "terminal.log"
+        command = " ".join([sys.executable, "-m", "meeple", *args]) + "; echo EXITED $?; sleep 60"
+        env = {**os.environ, "TERM": "xterm-256color"}
+        for name in ("CI", "COLUMNS", "LINES"):  # (the terminal's own size, as a person's would be)
+            env.pop(name, None)
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), command, env=env)
+        self.tmux("pipe-pane", "-t", "t", "-o", f"cat >> {self.log}")
+
+    def tmux(self, *args: str, env=None) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True, check=True,
+                              env=env, timeout=30).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-t", "t", "-p")
+
+    def wait_for(self, pattern: str, timeout: float = 30) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            shown = self.screen()
+            if re.search(pattern, shown):
+                return shown
+            time.sleep(0.05)
+        raise AssertionError(f"{pattern!r} not on the screen:\n{self.screen()}")
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "t", "-l", text)
+        self.tmux("send-keys", "-t", "t", "Enter")
+
+    def printed(self) -> str:
+        return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\r", "", self.log.read_text(errors="replace"))
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+    def play_on(self, answer, until: str = r"EXITED \d+", steps: int = 400) -> str:
+        """Answer each prompt with ``answer(screen)`` until ``until`` is on the screen."""
+        for _ in range(steps):
+            shown = self.wait_for(r"(\(\? help, u undo, q quit\)>\s*$|" + until + ")")
+            if re.search(until, shown):
+                return shown
+            self.type(answer(shown))
+        raise AssertionError(f"no end after {steps} answers:\n{self.screen()}")
+
+
+PROMPT = r"\(\? help, u undo, q quit\)>\s*$"
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    made: list[Terminal] = []
+
+    def start(*args: str) -> Terminal:
+        made.append(Terminal(tmp_path, *args))
+        return made[-1]
+    yield start
+    for t in made:
+        t.close()
+
+
+def fits(screen: str, title: str) -> None:
+    """The whole screen of a decision is in sight: its title at the top, the prompt at the bottom."""
+    lines = screen.rstrip("\n").splitlines()
+    assert any(line.startswith(title) or f"   {title}" in line for line in lines[:2]), screen
+    assert lines[-1].startswith("move 1.."), screen
+
+
+@needs_tmux
+def test_a_hare_game_in_a_terminal(terminal, tmp_path):
+    """Redrawn in place within 120 × 50; the log tells a race phase's moves, a reshuffle and the end."""
+    t = terminal("play", HARE, "--players", "3", "--seed", "4", "--record", str(tmp_path / "hare.jsonl"))
+    first = t.wait_for(PROMPT)
+    fits(first, "The Hare and the Tortoise — seat 0")
+    # the shortcut: the beginning of the last word of a move of its own (bet 1 tortoise: 'tor')
+    moves = re.findall(r"^\s+(\d+)\. (.+)$", first, re.MULTILINE)
+    last = [m.split()[-1] for _, m in moves]
+    word = next(w for w in last if last.count(w) == 1 and not any(o != w and o.startswith(w[:3]) for o in last))
+    t.type(word[:3])
+    second = t.wait_for(r"decision: play")
+    assert f"you: bet 1 {word}" in t.printed() or "you: bet 1 " in t.printed()
+    fits(second, "The Hare and the Tortoise — seat 0")
+    t.type("u")
+    t.wait_for(r"decision: bet")
+    assert "taken back: bet 1" in t.printed()
+    end = t.play_on(lambda screen: "1")
+    assert "EXITED 0" in end
+    log = t.printed()
+    assert "· phase race runs" in log and re.search(r"· \w+: \d+ → \d+", log)
+    assert re.search(r"· discard reshuffled into deck: \d+ cards", log)
+    assert "Why: [podium] end when finishers(course) >= podium_size" in log
+    assert "replay it with: meeple replay" in log
+    assert main(["replay", str(tmp_path / "hare.jsonl")]) == 0
+
+
+@needs_tmux
+def test_a_lucky_dog_game_in_a_terminal(terminal):
+    """A full table: the board, the view and the log side by side, within 120 × 50; routes and
+    targets in sight; the game ends with its reason."""
+    t = terminal("play", LUCKYDOG, "--players", "4", "--seed", "3")
+    first = t.wait_for(PROMPT)
+    fits(first, "Lucky Dog — seat 0")
+    assert re.search(r"route: seat 0: \d+, seat 1: \d+, seat 2: \d+, seat 3: \d+", first)
+    assert re.search(r"target: seat 0: \d+, seat 1: \d+, seat 2: \d+, seat 3: \d+", first)
+    assert "recent" in first
+    biggest = [first]
+
+    def answer(screen: str) -> str:
+        fits(screen, "Lucky Dog — seat 0")
+        biggest[0] = max(biggest[0], screen, key=lambda s: int((re.search(r"table: (\d+) tiles", s) or [0, 0])[1]))
+        return "1"
+    end = t.play_on(answer)
+    assert "EXITED 0" in end
+    assert re.search(r"table: (\d+) tiles", biggest[0])
+    log = t.printed()
+    assert re.search(r"Why: if .* → end game( with no winner)? \(.*luckydog.rules:\d+\)", log)
+    assert "Won by:" in log or "No winner." in log
+
+
+@needs_tmux
+def test_hot_seat_in_a_terminal(terminal):
+    """Two people at one terminal: the screen is cleared before it is passed."""
+    t = terminal("play", HARE, "--players", "3", "--seat", "0,1", "--seed", "4")
+    t.wait_for(PROMPT)
+    t.type("1")
+    passing = t.wait_for(r"Pass the screen to seat 1, then press Enter>\s*$")
+    assert "hand" not in passing  # nothing of seat 0's is left in sight
+    t.type("")
+    screen = t.wait_for(PROMPT)
+    assert "seat 1" in screen.splitlines()[0] and re.search(r"hand\s+seat 0: \d+ unseen · you: ", screen)
+    t.type("q")
+    t.wait_for(r"EXITED 0")
