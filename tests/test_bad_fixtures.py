@@ -10,20 +10,22 @@ line and a caret) and exit with status 1.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
 from meeple.dsl import RulesError, RulesSyntaxError, read_ir
+from meeple.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 BAD = Path(__file__).parent / "fixtures" / "bad"
 FILES = sorted(BAD.glob("*.rules"))
-CLI = ROOT / "meeple" / "tools" / "cli.py"
 HEADER = re.compile(r"# error: (\d+):(\d+): (.+)")
 
 
@@ -60,18 +62,30 @@ def test_bad_fixture_reports_exactly_its_error(path: Path) -> None:
     assert len(errors) == 1, errors
 
 
-def _validate(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "meeple", "validate", str(path.relative_to(ROOT))],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+class Run(NamedTuple):
+    returncode: int
+    stderr: str
+
+
+def _validate(path: Path) -> Run:
+    """``meeple validate FILE`` (in this process: the command's own entry point, its output caught)."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()), contextlib.chdir(ROOT):
+        code = main(["validate", str(path.relative_to(ROOT))])
+    return Run(code, err.getvalue())
 
 
 @pytest.fixture(scope="module")
-def validate_runs() -> dict[Path, subprocess.CompletedProcess]:
-    """``meeple validate FILE`` for every fixture, run side by side (each is its own process)."""
-    if not CLI.exists():
-        pytest.skip("meeple/tools/cli.py is not written yet")
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        return dict(zip(FILES, pool.map(_validate, FILES)))
+def validate_runs() -> dict[Path, Run]:
+    return {path: _validate(path) for path in FILES}
+
+
+def test_the_command_in_its_own_process_prints_the_same() -> None:
+    """One fixture through ``python -m meeple``, as a user runs it: the same output as in-process."""
+    path = FILES[0]
+    ran = subprocess.run([sys.executable, "-m", "meeple", "validate", str(path.relative_to(ROOT))],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert (ran.returncode, ran.stderr) == tuple(_validate(path))
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)

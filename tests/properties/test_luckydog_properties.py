@@ -54,6 +54,8 @@ FULL_CHECK_EVERY = 10  # apply every legal action to a clone on one step in ten
 PLACED = re.compile(r"^(start_tile|road) (\w+) at (-?\d+),(-?\d+) rotation ([0-3])$")
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+# Whole games checked at every step: half the profile's examples (15 in CI, 1,000 for 'make hunt').
+WHOLE_GAMES = settings(SETTINGS, max_examples=max(10, settings().max_examples // 2))
 
 assert sum(CARDS.values()) == TOTAL_CARDS
 assert sum(ROAD_TILES.values()) == 34 and sum(EFFECT_CARDS.values()) == 18
@@ -436,7 +438,7 @@ def play_checked(game: meeple.Game, players: int, picks: list[int],
     return state, doc
 
 
-@SETTINGS
+@WHOLE_GAMES
 @given(players=st.sampled_from([3, 4]), data=st.data())
 def test_random_play_keeps_invariants(players: int, data: st.DataObject) -> None:
     """Hypothesis picks every move and chance outcome of a whole game; every step keeps the

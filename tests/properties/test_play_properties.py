@@ -49,6 +49,8 @@ ACTION_LIMIT = 2000
 FULL_CHECK_EVERY = 10  # apply every legal action to a clone on one step in ten
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+# Whole games checked at every step: half the profile's examples (15 in CI, 1,000 for 'make hunt').
+WHOLE_GAMES = settings(SETTINGS, max_examples=max(10, settings().max_examples // 2))
 
 assert sum(CARDS.values()) == TOTAL_CARDS
 
@@ -281,7 +283,7 @@ def play_checked(game: meeple.Game, players: int, choose: Callable[[int], int],
     return state, doc
 
 
-@SETTINGS
+@WHOLE_GAMES
 @given(players=st.integers(2, 5), data=st.data())
 def test_random_play_keeps_invariants(players: int, data: st.DataObject) -> None:
     game = hare()
