@@ -120,7 +120,7 @@ def test_the_end_says_why_and_what_decided_the_winner(capsys, monkeypatch):
     end = out.split("game over")[1]
     assert re.search(r"Outcome: end in turn \d+", end)
     assert "Why: [podium] end when finishers(course) >= podium_size (" in end
-    assert re.search(r"Won by: the highest score\(p\) = .*: seat \d \d+, seat \d \d+, seat \d \d+", end, re.DOTALL)
+    assert re.search(r"Won by: the highest score\(p\) = .*: seat \d: \d+, seat \d: \d+, seat \d: \d+\n", end)
 
 
 def test_the_turn_a_game_ends_in_is_counted(capsys, monkeypatch, tmp_path):

@@ -199,3 +199,13 @@ def test_simulate_exits_1_when_a_game_does_not_reach_the_end(tmp_path, capsys, j
         assert json.loads(out)["stuck"] == 4
     fine = tiny(tmp_path, "fine", 3)
     assert main(["simulate", fine, "--games", "4", "--players", "2", "--workers", "1"]) == 0
+
+
+def test_turns_count_the_turn_each_game_ended_in(capsys, tmp_path):
+    """The records keep the turns passed on; simulate's figure counts the turn the game ended in too."""
+    s = cli_json(capsys, RULES, "--games", "6", "--players", "3", "--seed", "2", "--workers", "1",
+                 "--records", str(tmp_path))
+    passed = [json.loads(p.read_text().splitlines()[-1])["result"]["turns"] for p in sorted(tmp_path.glob("*.jsonl"))]
+    assert len(passed) == 6
+    assert s["turns"]["max"] == max(passed) + 1
+    assert s["turns"]["mean"] == pytest.approx(sum(passed) / 6 + 1, abs=1e-3)

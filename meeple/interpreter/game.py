@@ -421,7 +421,7 @@ class Game:
             return None
         scores = st.scores()
         seats = st.seats_in() or list(range(st.players))
-        ranked = ", ".join(f"seat {s} {scores[s]}" for s in sorted(seats, key=lambda s: -scores[s]))
+        ranked = ", ".join(f"seat {s}: {scores[s]}" for s in sorted(seats, key=lambda s: -scores[s]))
         line, where = self._source_line((self.ir["score"].get("at") or {}).get("span"))
         text = f"the highest {line or 'score'} ({where}): {ranked}" if where else f"the highest score: {ranked}"
         best = scores[winners[0]]

@@ -40,6 +40,12 @@ class Listener:
         return heard
 
 
+def turns_played(state: Any) -> int:
+    """The turns a game has had, the one it is in (or ended in) counted: ``state.turns`` counts
+    the turns passed on, so a game that ended in its 5th turn has ``turns`` 4 (as records keep it)."""
+    return state.turns + 1
+
+
 def changes(before: dict[str, Any], after: dict[str, Any], labels: Optional[dict] = None,
             types: Optional[dict] = None, heard: Any = (), value_text: Any = None) -> list[str]:
     """The lines that tell what changed from the observation ``before`` to ``after`` (one seat's;

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
-from .events import changes, shown_value
+from .events import changes, shown_value, turns_played
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text.
@@ -750,9 +750,9 @@ class Session:
         console.print(f"Outcome: [bold]{st.outcome}[/bold] in turn {turns_played(st)}")
         why, won = game.why_ended(st, self.listener.end_at), game.why_won(st)
         if why:
-            console.print(f"Why: {escape(why)}")
+            console.print(f"Why: {escape(why)}", soft_wrap=True)
         if won:
-            console.print(f"Won by: {escape(won)}")
+            console.print(f"Won by: {escape(won)}", soft_wrap=True)
         console.print("[dim]everything revealed:[/dim]")
         render_observation(game.observe(st, None), self.eyes, console, self.view, plain=self.plain,
                            var_types=game.checked.var_types, labels=game.labels, shown_values=game.shown(st))
@@ -789,12 +789,6 @@ def _width(console: Any, width: int) -> Iterator[None]:
         yield
     finally:
         console.width = saved
-
-
-def turns_played(state: Any) -> int:
-    """The turns a game has had, the one it is in (or ended in) counted: ``state.turns`` counts
-    the turns passed on, so a game that ended in its 5th turn has turns 4."""
-    return state.turns + 1
 
 
 def play(game: Any, players: int, seat: int | list[int], seed: int | None = None, console: Any = None,

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .bots import RandomBot, derive_seed
+from .events import turns_played
 from .limits import MAX_GAMES, cores
 
 # outcome kinds of one game
@@ -32,7 +33,7 @@ def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
 def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | None = None,
              rules: str | None = None) -> tuple:
     """Play game ``index`` between random bots; returns (kind, turns, win shares, n_winners, reports, error,
-    the rules' returns or None)."""
+    the rules' returns or None); the turns count the one the game ended in (``events.turns_played``)."""
     from meeple.interpreter.state import CHANCE, TERMINAL
 
     chance_seed, bot_seeds = game_seeds(seed, index, players)
@@ -53,13 +54,13 @@ def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | 
         if records_dir is not None:
             _write(records_dir, index, game, state, rules)
         if state.outcome is None:
-            return (STUCK, state.turns, None, 0, None, None, None)
+            return (STUCK, turns_played(state), None, 0, None, None, None)
         if state.outcome not in ("end", "draw"):
-            return (STEP_CAP, state.turns, None, 0, None, None, None)
+            return (STEP_CAP, turns_played(state), None, 0, None, None, None)
         winners = state.winners()  # (the score and the reports are rules too: they may fail)
         reports = tuple(game.report_values(state).items())
         declared = tuple(state.returns()) if game.declared_returns is not None else None
-        return (END, state.turns, tuple(state.win_shares()), len(winners), reports, None, declared)
+        return (END, turns_played(state), tuple(state.win_shares()), len(winners), reports, None, declared)
     except Exception as e:  # noqa: BLE001 -- a rule that fails at run time, or an engine bug: count it, keep going
         error = f"game {index + 1} (seed {seed}): {type(e).__name__}: {e}"
         if records_dir is not None and state is not None:
@@ -67,7 +68,7 @@ def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | 
                 _write(records_dir, index, game, state, rules)
             except Exception:  # noqa: BLE001 -- the record of a game that failed is a help, not a must
                 pass
-        return (ERROR, state.turns if state is not None else 0, None, 0, None, error, None)
+        return (ERROR, turns_played(state) if state is not None else 0, None, 0, None, error, None)
 
 
 def record_path(records_dir: str, index: int) -> Path:
