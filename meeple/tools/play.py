@@ -266,7 +266,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         t = Table(title=None, show_header=True, header_style="bold", box=None, pad_edge=False)
         t.add_column("piece")
         t.add_column("space", justify="right")
-        for name, pos in sorted(pieces.items(), key=lambda kv: -kv[1]):
+        for name, pos in pieces.items():  # (in the order the rules declare them: rows stay put)
             t.add_row(name, str(pos))
         console.print(t)
 
