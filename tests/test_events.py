@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -117,3 +118,26 @@ def test_a_stop_is_told_on_the_piece_it_stopped():
     assert changes({}, {"seat": 1}, heard=[("reshuffle", ("discard", None), ("deck", None), 5),
                                           ("phase", "race")]) == ["phase race runs",
                                                                   "discard reshuffled into deck: 5 cards"]
+
+
+def test_tiles_laid_and_cells_changed():
+    before = {"seat": 0, "grid": [{"x": 0, "y": 0, "tile": "curve", "rotation": 2, "closed": False}],
+              "board": {"columns": 3, "rows": 1, "vars": {"disc": [None, "seat 1", None]}}}
+    after = {"seat": 0, "grid": [{"x": 0, "y": 0, "tile": "curve", "rotation": 2, "closed": True},
+                                 {"x": 1, "y": 0, "tile": "straight", "rotation": 1, "closed": False}],
+             "board": {"columns": 3, "rows": 1, "vars": {"disc": ["seat 0", "seat 0", None]}}}
+    assert changes(before, after, {"straight": "a straight"}) == [
+        "a straight laid at 1,0, turned 1", "closed at 0,0: no → yes", "disc: 0,0 — → seat 0, 1,0 seat 1 → seat 0"]
+    assert changes(before, after, {"closed": None, "disc": None}) == ["straight laid at 1,0, turned 1"]
+
+
+def test_play_tells_the_tiles_laid_and_the_discs_turned(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\nq\n"))
+    main(["play", str(ROOT / "games" / "reversi.rules"), "--seed", "2"])
+    out = capsys.readouterr().out
+    assert re.search(r"you: put (\d),(\d)\n  · disc: .*\1,\2 — → seat 0", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    main(["play", str(ROOT / "games" / "luckydog.rules"), "--seed", "3", "--players", "4"])
+    out = capsys.readouterr().out
+    assert re.search(r"seat 1 \(bot\): start_tile (\w+) at (-?\d+),(-?\d+) rotation (\d)\n  · \1 laid at \2,\3", out)

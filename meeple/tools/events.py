@@ -61,9 +61,48 @@ def changes(before: dict[str, Any], after: dict[str, Any], labels: Optional[dict
     for _, (pile, owner), (zone, to), n in (e for e in heard if e[0] == "reshuffle"):
         out.append(f"{_where(pile, owner, seat)} reshuffled into {_where(zone, to, seat)}: "
                    f"{n} card{'s' if n != 1 else ''}")
+    out += _grid(before, after, labels)
+    out += _cells(before, after, labels)
     out += _zones(before, after, labels, seat)
     out += _vars(before, after, labels, types, value_text)
     return out
+
+
+def _grid(before: dict, after: dict, labels: dict) -> list[str]:
+    """Tiles laid on the grid, and the per-tile vars that changed."""
+    old, new = before.get("grid") or [], after.get("grid") or []
+    out = []
+    for t in new[len(old):]:
+        turned = f", turned {t['rotation']}" if t.get("rotation") else ""
+        out.append(f"{labels.get(t['tile']) or t['tile']} laid at {t['x']},{t['y']}{turned}")
+    for a, b in zip(old, new):
+        for name, value in b.items():
+            if name not in ("x", "y", "tile", "rotation") and a.get(name) != value and \
+                    not (name in labels and labels[name] is None):
+                out.append(f"{labels.get(name) or name} at {b['x']},{b['y']}: {shown_value(a.get(name), '')} → "
+                           f"{shown_value(value, '')}")
+    return out
+
+
+def _cells(before: dict, after: dict, labels: dict, most: int = 8) -> list[str]:
+    """The cells of a board whose vars changed, as x,y (at most ``most`` named, the rest counted)."""
+    old_board, board = before.get("board") or {}, after.get("board") or {}
+    columns = board.get("columns") or 1
+    out = []
+    for name, values in (board.get("vars") or {}).items():
+        old = (old_board.get("vars") or {}).get(name) or []
+        if name in labels and labels[name] is None:
+            continue
+        changed = [f"{i % columns},{i // columns} {_cell(a)} → {_cell(b)}"
+                   for i, (a, b) in enumerate(zip(old, values)) if a != b]
+        if changed:
+            more = f" and {len(changed) - most} more" if len(changed) > most else ""
+            out.append(f"{labels.get(name) or name}: {', '.join(changed[:most])}{more}")
+    return out
+
+
+def _cell(v: Any) -> Any:
+    return "—" if v is None or v == "none" else shown_value(v, "")
 
 
 def _where(zone: str, owner: Optional[int], seat: Any) -> str:
