@@ -217,7 +217,7 @@ def test_a_hare_game_in_a_terminal(terminal, tmp_path):
     word = next(w for w in last if last.count(w) == 1 and not any(o != w and o.startswith(w[:3]) for o in last))
     t.type(word[:3])
     second = t.wait_for(r"decision: play")
-    assert f"you: bet 1 {word}" in t.printed() or "you: bet 1 " in t.printed()
+    assert f"you: bet 1 {word}\n" in t.printed()
     fits(second, "The Hare and the Tortoise — seat 0")
     t.type("u")
     t.wait_for(r"decision: bet")
