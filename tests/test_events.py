@@ -53,7 +53,7 @@ def test_play_tells_what_each_move_did(monkeypatch, capsys):
     main(["play", str(ROOT / "games" / "hare.rules"), "--players", "3", "--seed", "2"])
     out = capsys.readouterr().out
     assert "· fox finishes, 1st on course" in out and "· discard: +" in out and "· table: +" in out
-    assert "Why: [podium] end when finishers(course) >= podium_size" in out
+    assert "Why: end when finishers(course) >= podium_size" in out
 
 
 # ---- what the engine tells a listener (State.listen): what a diff of two states cannot ----
@@ -141,3 +141,20 @@ def test_play_tells_the_tiles_laid_and_the_discs_turned(monkeypatch, capsys):
     main(["play", str(ROOT / "games" / "luckydog.rules"), "--seed", "3", "--players", "4"])
     out = capsys.readouterr().out
     assert re.search(r"seat 1 \(bot\): start_tile (\w+) at (-?\d+),(-?\d+) rotation (\d)\n  · \1 laid at \2,\3", out)
+
+
+def test_a_stop_is_told_only_when_the_tag_cut_the_move_short():
+    g = meeple.load(str(ROOT / "games" / "hare.rules"))
+    st = g.new_state(3, seed=1)
+    tags = st.tags[0]
+    stream = max(i for i, tag in enumerate(tags) if tag == "stream")  # (a tag for each space, by its number)
+    assert stream >= 2 and tags[stream - 1] != "stream"
+    sheep = g.layout.value_names.index("sheep")
+    heard = []
+    st.listen = heard.append
+    st.pos[sheep] = stream - 2
+    st.move_piece(sheep, 0, 2, "stream")  # lands on the stream: not stopped short
+    assert st.pos[sheep] == stream and heard == []
+    st.pos[sheep] = stream - 2
+    st.move_piece(sheep, 0, 5, "stream")  # would pass it: stopped there
+    assert st.pos[sheep] == stream and heard == [("stop", sheep, 0, "stream", stream)]

@@ -87,8 +87,8 @@ def test_hot_seat_passes_the_screen_and_keeps_each_view(capsys, monkeypatch):
     code, out = play(capsys, monkeypatch, answers, HARE, "--players", "3", "--seat", "0,2", "--seed", "4")
     assert code == 0
     assert "seats 0, 2 are played here, passing the screen" in out
-    assert out.count("Pass the screen to seat 2, then press Enter") >= 1
-    assert out.count("Pass the screen to seat 0, then press Enter") >= 1
+    assert out.count("Pass the screen to seat 2, then press Enter (q quits)") >= 1
+    assert out.count("Pass the screen to seat 0, then press Enter (q quits)") >= 1
     assert "seat 0, since you last looked:" in out or "seat 0: nothing you see has changed" in out
     # each person's screen shows their own hand, the other's as a count
     for screen in out.split("your move (seat 2)")[1:]:
@@ -119,7 +119,7 @@ def test_the_end_says_why_and_what_decided_the_winner(capsys, monkeypatch):
     code, out = play(capsys, monkeypatch, "1\n" * 300, HARE, "--players", "3", "--seed", "4")
     end = out.split("game over")[1]
     assert re.search(r"Outcome: end in turn \d+", end)
-    assert "Why: [podium] end when finishers(course) >= podium_size (" in end
+    assert "Why: end when finishers(course) >= podium_size (" in end
     assert re.search(r"Won by: the highest score\(p\) = .*: seat \d: \d+, seat \d: \d+, seat \d: \d+\n", end)
 
 
@@ -222,12 +222,18 @@ def test_a_hare_game_in_a_terminal(terminal, tmp_path):
     t.type("u")
     t.wait_for(r"decision: bet")
     assert "taken back: bet 1" in t.printed()
+    t.tmux("resize-window", "-t", "t", "-x", "100", "-y", "50")  # the screen follows the terminal's size
+    t.type("1")
+    narrower = t.wait_for(r"decision: play")
+    assert max(len(line) for line in narrower.splitlines()) <= 100
+    assert re.search(r"^─+ recent ─+$", narrower, re.MULTILINE) and all(
+        len(line) == 100 for line in narrower.splitlines() if line.startswith("───"))
     end = t.play_on(lambda screen: "1")
     assert "EXITED 0" in end
     log = t.printed()
     assert "· phase race runs" in log and re.search(r"· \w+: \d+ → \d+", log)
     assert re.search(r"· discard reshuffled into deck: \d+ cards", log)
-    assert "Why: [podium] end when finishers(course) >= podium_size" in log
+    assert "Why: end when finishers(course) >= podium_size" in log
     assert "replay it with: meeple replay" in log
     assert main(["replay", str(tmp_path / "hare.jsonl")]) == 0
 
@@ -260,12 +266,111 @@ def test_a_lucky_dog_game_in_a_terminal(terminal):
 def test_hot_seat_in_a_terminal(terminal):
     """Two people at one terminal: the screen is cleared before it is passed."""
     t = terminal("play", HARE, "--players", "3", "--seat", "0,1", "--seed", "4")
-    t.wait_for(PROMPT)
+    first = t.wait_for(PROMPT)
+    hand = re.search(r"hand\s+(you: .*?) ·", first).group(1)  # seat 0's own hand, as seat 0 sees it
     t.type("1")
-    passing = t.wait_for(r"Pass the screen to seat 1, then press Enter>\s*$")
+    passing = t.wait_for(r"Pass the screen to seat 1, then press Enter \(q quits\)>\s*$")
     assert "hand" not in passing  # nothing of seat 0's is left in sight
     t.type("")
     screen = t.wait_for(PROMPT)
     assert "seat 1" in screen.splitlines()[0] and re.search(r"hand\s+seat 0: \d+ unseen · you: ", screen)
+    history = t.tmux("capture-pane", "-t", "t", "-p", "-S", "-")  # the scrollback too: seat 0's hand is gone
+    assert hand not in history and "hand (you)" not in history
     t.type("q")
     t.wait_for(r"EXITED 0")
+
+
+# ---- what a review found (each once a bug) ----
+def test_a_record_never_overwrites_the_rules_or_takes_an_empty_name(capsys, monkeypatch, tmp_path):
+    rules = tmp_path / "v.rules"
+    rules.write_text(Path(HARE).read_text())
+    code, out = play(capsys, monkeypatch, "q\n", str(rules), "--record", str(rules))
+    assert code == 2 and "is the rules file" in out and rules.read_text() == Path(HARE).read_text()
+    code, out = play(capsys, monkeypatch, "q\n", HARE, "--record", "")
+    assert code == 2 and "an empty file name" in out
+
+
+def test_a_record_path_is_text_not_markup_and_a_failed_write_fails(capsys, monkeypatch, tmp_path):
+    (tmp_path / "[").mkdir()
+    monkeypatch.chdir(tmp_path)
+    code, out = play(capsys, monkeypatch, "q\n", HARE, "--seed", "1", "--record", "[/b]x.jsonl")
+    assert code == 0 and "written to [/b]x.jsonl" in out and (tmp_path / "[" / "b]x.jsonl").exists()
+    if Path("/dev/full").exists():
+        code, out = play(capsys, monkeypatch, "q\n", HARE, "--seed", "1", "--record", "/dev/full")
+        assert code == 1 and "cannot write /dev/full" in out
+
+
+def test_t_and_m_are_commands_in_every_game(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, "t\nm\nq\n", HARE, "--seed", "1")
+    assert code == 0 and "No tiles to place in this decision." in out and "you: " not in out
+
+
+def test_after_a_take_back_chance_is_drawn_anew():
+    """What came after the move taken back (a card drawn, a die) is not known in advance."""
+    import meeple
+    from rich.console import Console
+
+    from meeple.tools.bots import derive_seed
+    from meeple.tools.play import Session
+    game = meeple.load(str(ROOT / "games" / "leduc.rules"))
+    answers = iter(["2", "u", "q"])
+    session = Session(game, 2, [0], 2, Console(file=io.StringIO()), lambda prompt: next(answers), False, False)
+    assert session.run() == 0 and session.undone == 1
+    fresh = game.new_state(2, seed=derive_seed(2, 0, "chance"))
+    assert session.state.history() == fresh.history()  # the same point of the same game ...
+    assert session.state.rng.getstate() != fresh.rng.getstate()  # ... with chance to come drawn anew
+
+
+def test_hot_seat_takes_back_no_other_persons_move(capsys, monkeypatch):
+    answers = "\n".join(["", "1", "", "1", "", "1", "", "u", "q"]) + "\n"  # (seat 1 starts; Enter: pass)
+    code, out = play(capsys, monkeypatch, answers, HARE, "--players", "2", "--seat", "0,1", "--seed", "1")
+    assert code == 0 and "seat 1 has moved since your last move" in out and "taken back:" not in out
+    assert "nothing is hidden between the seats played here" in out  # (piped)
+
+
+def test_q_at_the_pass_prompt_quits(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, "1\nq\n", HARE, "--players", "2", "--seat", "0,1", "--seed", "1")
+    assert code == 0 and out.rstrip().endswith("Quit.")
+
+
+def test_replay_as_one_seat_hides_what_it_may_not_see(capsys, monkeypatch, tmp_path):
+    record = tmp_path / "l.jsonl"
+    play(capsys, monkeypatch, "1\n" * 20, str(ROOT / "games" / "leduc.rules"), "--seed", "2", "--record", str(record))
+    assert main(["replay", str(record), "-v", "--seat", "0"]) == 0
+    told = capsys.readouterr().out
+    theirs = json.loads(record.read_text().splitlines()[2])["action"]  # the second card dealt: seat 1's
+    assert theirs.startswith("deal ") and "(hidden from seat 0)" in told
+    steps = [line for line in told.splitlines() if re.match(r"^ +\d+  ", line)]
+    assert not any(line.endswith(theirs) for line in steps[1:2])
+    assert main(["replay", str(record), "-v", "--seat", "2"]) == 2
+    assert main(["replay", str(record), "--seat", "0"]) == 2
+    assert "seats 0..1" in capsys.readouterr().err
+
+
+def test_why_names_the_test_that_led_to_the_end(tmp_path, capsys, monkeypatch):
+    rules = tmp_path / "ends.rules"
+    body = """game "Ends"
+players 2
+var n = 0
+turn {
+  choose go by current {
+    up {
+      set n = n + 1
+    }
+  }
+  if n >= 1 {
+    [inner] if n < 3 {
+      set n = n + 1
+    } WHAT {
+      end game
+    }
+  }
+}
+"""
+    for what, why in (("else", "Why: end game ("), ("else if n >= 3", "Why: if n >= 3 → end game (")):
+        rules.write_text(body.replace("WHAT", what))
+        code, out = play(capsys, monkeypatch, "1\n" * 10, str(rules), "--seed", "1")
+        assert code == 0 and why in out, out
+    rules.write_text('game "Setup"\nplayers 2\nsetup {\n  end game\n}\nturn {\n  choose go { a }\n}\n')
+    code, out = play(capsys, monkeypatch, "", str(rules), "--seed", "1")
+    assert "Outcome: end in the setup, before anyone moved" in out and "Why: end game (" in out

@@ -74,7 +74,7 @@ def test_verbose_replay_lists_steps(records, capsys):
     # under the steps, what they did (tools/events.py), everything shown; then why the game ended
     told = [line.split("· ", 1)[1] for line in out.splitlines() if "· " in line]
     assert "phase race runs" in told and any(t.startswith("hand (seat 0): +") for t in told)
-    assert "game over: end" in out and "  why: [podium] end when finishers(course) >= podium_size" in out
+    assert "game over: end" in out and "  why: end when finishers(course) >= podium_size" in out
 
 
 def test_verbose_replay_as_one_seat_sees_it(records, capsys):

@@ -403,7 +403,7 @@ def test_a_finished_game_says_why_it_ended(tmp_path):
     st = hare.new_state(3, seed=1)
     assert hare.why_ended(st) is None
     st.play_out(_random.Random(1))
-    assert hare.why_ended(st).startswith("[podium] end when finishers(course) >= podium_size (")
+    assert hare.why_ended(st).startswith("end when finishers(course) >= podium_size (")
     assert hare.why_ended(st).endswith("hare.rules:111)")
     path = tmp_path / "g.rules"
     path.write_text('game "Short"\nplayers 2\nmax_steps 5\nvar n = 0\nturn {\n  choose go {\n    up {\n'

@@ -8,6 +8,8 @@ import hashlib
 import json
 import linecache
 import random
+import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Optional
 
@@ -211,9 +213,11 @@ class Game:
         return visibility == "public" or (visibility == "private" and owner == seat)
 
     # ---- states ----
-    def new_state(self, players: int, seed: Optional[int] = None, chance: Optional[str] = None) -> State:
+    def new_state(self, players: int, seed: Optional[int] = None, chance: Optional[str] = None,
+                  listen: Optional[Callable[[tuple], None]] = None) -> State:
         """A game at its start. With ``seed`` chance is sampled; with ``chance="explicit"``
-        every chance node waits for the caller (``chance_outcomes`` / ``apply``)."""
+        every chance node waits for the caller (``chance_outcomes`` / ``apply``). ``listen``:
+        set as the state's ``listen`` before its setup runs (``State.listen``)."""
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players}..{self.max_players} players, not {players}")
         if chance not in (None, "explicit", "sampled"):
@@ -224,6 +228,7 @@ class Game:
         st = start.clone(log=False)
         if chance != "explicit":
             st.rng = random.Random(seed)
+        st.listen = listen
         st._advance()
         return st
 
@@ -402,7 +407,8 @@ class Game:
         if end_at:  # (the position of the 'if' around the 'end game', or of the 'end game')
             line, where = self._source_line(end_at)
             end = "end game" + (" with no winner" if st.outcome == "draw" else "")
-            return f"{line.rstrip(' {') or end}{f' → {end}' if line.startswith('if ') else ''} ({where})"
+            test = re.match(r"(?:\}\s*else\s+)?(if .*?)\s*\{?$", line)
+            return f"{test[1]} → {end} ({where})" if test else f"{end} ({where})"
         if st.outcome == "draw":
             return "an 'end game with no winner' of the rules"
         for test, at in self.ends:
@@ -430,12 +436,15 @@ class Game:
         return text
 
     def _source_line(self, at: Optional[list]) -> tuple[str, str]:
-        """The rules line at a position, stripped, and ``file:line`` ("", "" without a position)."""
+        """The rules line at a position, stripped (of a rule's ``[name]`` too), and ``file:line``
+        ("", "" without a position)."""
         if not at:
             return "", ""
         sources = self.ir.get("sources") or [self.source_path]
         file = sources[at[4]] if len(at) > 4 and at[4] < len(sources) else self.source_path
-        return linecache.getline(file, at[0]).strip(), f"{file}:{at[0]}"
+        linecache.checkcache(file)  # (the file as it is now, should it have changed since it was read)
+        line = re.sub(r"^\[[A-Za-z_][\w.]*\]\s*", "", linecache.getline(file, at[0]).strip())
+        return line, f"{file}:{at[0]}"
 
     def value_name(self, v: Any) -> Any:
         if isinstance(v, bool) or not isinstance(v, int):

@@ -160,9 +160,7 @@ class ProgramBuilder:
         self.patch(top, len(self.code))
 
     def s_run(self, s, env):
-        told = self.x.statements(["if st.listen is not None:", f"    st.listen(('phase', {s['phase']!r}))"],
-                                 purpose="phase")
-        self.emit(EXEC, told)
+        self.emit(EXEC, self.x.statements(self.writer.told(("phase", s["phase"])), purpose="phase"))
         self.block(self.x.sym.phases[s["phase"]]["body"], {})
 
     def s_set_random(self, s, env):

@@ -345,9 +345,9 @@ class State:
             last = min(end, start + length) if home == 0 and lay.track_loop[track] else min(end, length)
             for step in range(start + 1, last + 1):
                 if tags[self.space_of(piece, step, track)] == stop_tag:
-                    end = step
-                    if self.listen is not None:
+                    if self.listen is not None and step < end:  # (stopped short, not landed there)
                         self.listen(("stop", piece, track, stop_tag, self.space_of(piece, step, track)))
+                    end = step
                     break
         self.pos[piece] = end
         if end > length + home and not (home == 0 and lay.track_loop[track]) and not self.place[piece]:

@@ -38,7 +38,7 @@ class StatementWriter:
         self.layout = x.layout
         self.checked: CheckedGame = x.checked
         self.end_reads = end_reads
-        self.tests: list[Any] = []  # the positions of the 'if's whose body is being written
+        self.tests: list[Any] = []  # the 'if's whose body is being written: their positions (None: an else)
 
     def straight(self, s: dict, depth: int = 0, loops: int = 0) -> bool:
         """Can ``s`` be written as Python in a straight run (no decision nor chance in it, and not
@@ -141,7 +141,9 @@ class StatementWriter:
             out += [(c, span(s)) for c in self.x.module.comment(span(s))]
         if s["else_"]:
             out.append("else:")
+            self.tests.append(None)  # (an 'end game' there: its own line, no test led to it)
             out += self.block(s["else_"], dict(env), 1)
+            self.tests.pop()
         return out
 
     def w_for(self, s, env):
@@ -166,15 +168,17 @@ class StatementWriter:
         out += self.block(s["body"], inner, 1)
         return out
 
+    @staticmethod
+    def told(event: tuple) -> list[str]:
+        """Lines that tell ``event`` to whoever listens to the state (``State.listen``)."""
+        return ["if st.listen is not None:  # (someone follows the game)", f"    st.listen({event!r})"]
+
     def w_run(self, s, env):
-        told = ["if st.listen is not None:  # (someone follows the game: tools/events.py)",
-                f"    st.listen(('phase', {s['phase']!r}))"]
-        return told + self.block(self.x.sym.phases[s["phase"]]["body"], {}, 0)
+        return self.told(("phase", s["phase"])) + self.block(self.x.sym.phases[s["phase"]]["body"], {}, 0)
 
     def w_end_game(self, s, env):
-        at = list(self.tests[-1] if self.tests else span(s) or [])  # the test that led here, if any
-        return ["if st.listen is not None:", f"    st.listen(('end', {at!r}))",
-                "return 'draw'" if s.get("no_winner") else "return 'end'"]
+        at = self.tests[-1] if self.tests and self.tests[-1] else span(s)  # the test that led here, if any
+        return self.told(("end", list(at or []))) + ["return 'draw'" if s.get("no_winner") else "return 'end'"]
 
     def w_move(self, s, env):
         piece, steps = self.x.gen(s["piece"], env), self.x.gen(s["steps"], env)

@@ -392,8 +392,11 @@ def _need_file(path: str) -> None:
         raise UsageError(f"{path}: is a folder, not a file")
 
 
-def _writable(path: str) -> None:
-    """A file to write at the end of a command can be written: checked before any work."""
+def _writable(path: str, not_of: tuple[str, ...] = ()) -> None:
+    """A file to write at the end of a command can be written, and is none of the files ``not_of``
+    (the rules it was made from): checked before any work."""
+    if not path:
+        raise UsageError("an empty file name")
     if "\0" in path:
         raise UsageError(f"{_shown(path)}: a file name cannot hold a NUL character")
     if os.path.isdir(path):
@@ -403,6 +406,9 @@ def _writable(path: str) -> None:
         raise UsageError(f"{path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         raise UsageError(f"{path}: cannot be written here")
+    for source in not_of:
+        if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
+            raise UsageError(f"{path}: is the rules file {source}; the record would overwrite it")
 
 
 def _load(path: str, params: dict[str, int] | None) -> Any:
@@ -849,10 +855,17 @@ def _print_summary(s: dict, wall: float, workers: int) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     from .records import RecordError, replay_record
 
+    from .records import read_record
+
     verbose = print if args.verbose else None
     _need_file(args.record)
+    if args.seat is not None and not args.verbose:
+        raise UsageError("--seat says whose view --verbose tells each step from: give --verbose too")
     try:
-        report = replay_record(args.record, verbose=verbose, seat=args.seat)
+        record = read_record(args.record)
+        if args.seat is not None and not 0 <= args.seat < record.players:
+            raise UsageError(f"--seat {args.seat}: the game recorded has seats 0..{record.players - 1}")
+        report = replay_record(record, verbose=verbose, seat=args.seat)
     except RecordError as e:
         _err(f"meeple: error: {e}")
         return 1
@@ -885,7 +898,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not 0 <= seat < players:
             raise UsageError(f"--seat {seat}: with {players} players the seats are 0..{players - 1}")
     if args.record is not None:
-        _writable(args.record)
+        _writable(args.record, tuple(game.ir.get("sources") or [game.source_path]))
     return play(game, players, args.seat, args.seed, ask_forced=args.ask_forced, record=args.record,
                 screen=False if args.plain else None)
 

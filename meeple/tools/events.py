@@ -46,6 +46,22 @@ def turns_played(state: Any) -> int:
     return state.turns + 1
 
 
+def unseen_change(before_all: dict[str, Any], after_all: dict[str, Any], seen: dict[str, Any]) -> bool:
+    """Did a step change something that a seat may not see? ``before_all``/``after_all``: the whole
+    game's observations (``observe(state, None)``) around the step; ``seen``: the seat's after it
+    (a zone it sees only the size of, a var it sees as None)."""
+    for name, now in (after_all.get("zones") or {}).items():
+        was, view = (before_all.get("zones") or {}).get(name), (seen.get("zones") or {}).get(name)
+        parts = list(zip(now, was or [], view or [])) if isinstance(now, list) else [(now, was, view)]
+        if any(a != b and isinstance(v, dict) and set(v) <= {"size", "known"} and "size" in v for a, b, v in parts):
+            return True
+    for name, now in (after_all.get("vars") or {}).items():
+        was, view = (before_all.get("vars") or {}).get(name), (seen.get("vars") or {}).get(name)
+        if now != was and isinstance(view, list) and any(v is None and a != b for a, b, v in zip(now, was or [], view)):
+            return True
+    return False
+
+
 def changes(before: dict[str, Any], after: dict[str, Any], labels: Optional[dict] = None,
             types: Optional[dict] = None, heard: Any = (), value_text: Any = None) -> list[str]:
     """The lines that tell what changed from the observation ``before`` to ``after`` (one seat's;

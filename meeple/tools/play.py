@@ -14,11 +14,10 @@ line; end of input leaves the game.
 
 from __future__ import annotations
 
-import contextlib
 import random
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
@@ -206,6 +205,15 @@ def _spaces(tags: list, plain: bool = False) -> str:
     return "; " + "; ".join(parts + [f"others {common}"]) if parts else f"; all {common}"
 
 
+def board_value(view: Any, name: str, value: Any, obs: dict[str, Any]) -> Any:
+    """A var's value as the board names it (a tile by its square, an edge by its letter, none as
+    —), in a game with tiles (``view``: its ``render.BoardView``); else the value as it is."""
+    if view is None or not view.active or obs.get("grid") is None:
+        return value
+    text = view.value_text(name, value, obs)
+    return "—" if text == "none" else text
+
+
 def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any = None,
                        spots: Any = (), plain: Any = (), var_types: Any = None, labels: Any = None,
                        shown_values: Any = None, compact: bool = False, board: bool = True) -> None:
@@ -216,8 +224,12 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     Flags are shown as yes/no, turns counted from 1 (issue 17's defaults). ``labels`` (the rules'
     ``label``s: name → text, None for a var never shown) and ``shown_values`` (``Game.shown``) are
     what the rules want a person to see."""
-    labels = labels or {}
+    from rich.markup import escape
     from rich.table import Table
+
+    # (the rules' words are text, never rich markup)
+    labels = {k: escape(v) if isinstance(v, str) else v for k, v in (labels or {}).items()}
+    shown_values = [(escape(str(title)), values) for title, values in shown_values or []]
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
              "tracks", "piece_tracks", "vars", "outcome", "winners", "scores", "board", "circuits", "piece_spaces",
@@ -233,8 +245,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         value = shown_value(value, str(types.get(name, "")))
         if value in ("?", "yes", "no", "—"):
             return value
-        text = view.value_text(name, value, obs) if board else value
-        return "—" if text == "none" else text
+        return board_value(view, name, value, obs)
     turn = obs.get("turn")
     head = f"[bold]Turn {turn + 1 if isinstance(turn, int) else turn}[/bold] · you are seat {seat} of " \
            f"{obs.get('players')}"
@@ -448,9 +459,8 @@ class Session:
         from .events import Listener
         self.game, self.players, self.seats, self.seed = game, players, seats, seed
         self.console, self.read_line, self.ask_forced, self.screen = console, read_line, ask_forced, screen
-        self.state = game.new_state(players, seed=derive_seed(seed, 0, "chance"))
         self.listener = Listener(game, players)
-        self.state.listen = self.listener
+        self.state = game.new_state(players, seed=derive_seed(seed, 0, "chance"), listen=self.listener)
         self.bots = {s: RandomBot(derive_seed(seed, 0, "seat", s)) for s in range(players) if s not in seats}
         self.chance_rng = random.Random(derive_seed(seed, 0, "explicit chance"))
         self.visible = decision_visibility(game)
@@ -462,6 +472,7 @@ class Session:
         self.eyes = seats[0]  # whose view the screen shows
         self.last_seen = {s: self.state.observation(s) for s in seats}  # (hot seat: what each person saw last)
         self.undo: list[Snapshot] = []
+        self.undone = 0  # moves taken back so far (each draws chance anew after it)
         self.log: list[str] = []
 
     # ---- saying ----
@@ -487,11 +498,7 @@ class Session:
             self.last_seen[self.eyes] = after
 
     def value_text(self, name: str, value: Any, obs: dict) -> Any:
-        """A var's value as the board names it (a cell's coordinates, an edge), on a game with tiles."""
-        if self.view is None or not self.view.active or obs.get("grid") is None:
-            return value
-        text = self.view.value_text(name, value, obs)
-        return "—" if text == "none" else text
+        return board_value(self.view, name, value, obs)
 
     def move_text(self, text: str) -> str:
         """A move as the rules label it: ``decision.option`` (the two first words), the decision, and
@@ -538,11 +545,14 @@ class Session:
                 if self.visible.get(label or "", False):
                     self.say(f"{self.who(now)}: {escape(self.move_text(action.text))}")
                 else:
-                    self.say(f"{self.who(now)}: [dim]{escape(label or 'a move')} (hidden from you)[/dim]")
+                    said = self.game.labels.get(label or "") or label or "a move"
+                    self.say(f"{self.who(now)}: [dim]{escape(said)} (hidden from you)[/dim]")
                 self.told(action)
                 continue
-            if now != self.eyes and not self.pass_screen(now):
-                return 1
+            if now != self.eyes:
+                passed = self.pass_screen(now)
+                if passed is None or passed == "q":
+                    return 1 if passed is None else 0
             if len(legal) == 1 and not self.ask_forced:
                 self.say(f"{self.who(now)}: {escape(self.move_text(legal[0].text))} "
                          f"[dim](the only move: taken for you)[/dim]")
@@ -554,17 +564,20 @@ class Session:
         self.game_over()
         return 0
 
-    def pass_screen(self, seat: int) -> bool:
-        """Hot seat: hand the screen to ``seat`` and tell what changed since it last looked."""
+    def pass_screen(self, seat: int) -> str | None:
+        """Hot seat: hand the screen to ``seat`` and tell what changed since it last looked; "q"
+        when the person quits there, None when input ended."""
         from rich.markup import escape
-        if self.screen:
-            self.console.clear()
+        self.wipe()
         self.console.rule(f"seat {seat} to play")
-        if self.read_line(f"Pass the screen to seat {seat}, then press Enter> ") is None:
+        answer = self.read_line(f"Pass the screen to seat {seat}, then press Enter (q quits)> ")
+        if answer is None:
             self.console.print("\nEnd of input before the game ended: leaving it.")
-            return False
-        if self.screen:
-            self.console.clear()
+            return None
+        if answer.strip().lower() in ("q", "quit", "exit"):
+            self.console.print("Quit.")
+            return "q"
+        self.wipe()
         self.eyes = seat
         self.log = []
         now = self.state.observation(seat)
@@ -573,7 +586,14 @@ class Session:
         self.say(f"seat {seat}, since you last looked:" if lines else f"seat {seat}: nothing you see has changed")
         for line in lines:
             self.say(f"  [dim]· {escape(line)}[/dim]")
-        return True
+        return ""
+
+    def wipe(self) -> None:
+        """On a terminal: the screen cleared, and its scrollback too (what the person before saw)."""
+        if self.screen:
+            self.console.clear()
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
 
     def draw(self, seat: int, legal: list, places: list, spots: list, shown: list[str]) -> None:
         """The game as ``seat`` sees it and the moves; on a screen, redrawn from the top, the zones
@@ -615,28 +635,29 @@ class Session:
         with console.capture() as bottom:
             moves()
         bottom_text = bottom.get()
-        with _width(console, side if board else console.width), console.capture() as top:
-            console.print(f"[bold]{escape(game.title)}[/bold] — seat {seat}" + (
-                "" if len(self.seats) == 1 else " (hot seat)") + f" · seed {self.seed} · ? help, u undo, q quit")
-            render_observation(obs, seat, console, self.view, spots, self.plain, game.checked.var_types,
-                               game.labels, game.shown(st), compact=True, board=not board)
-        info = top.get().splitlines()
+        column = _column(console, side if board else console.width)
+        column.print(f"[bold]{escape(game.title)}[/bold] — seat {seat}" + (
+            "" if len(self.seats) == 1 else " (hot seat)") + f" · seed {self.seed} · ? help, u undo, q quit")
+        render_observation(obs, seat, column, self.view, spots, self.plain, game.checked.var_types,
+                           game.labels, game.shown(st), compact=True, board=not board)
+        info = column.file.getvalue().splitlines()
         least = len(info) + (5 if self.log else 0)  # (the view, and a few lines of the log under it)
-        for fold in ({"tiles": False}, {"tiles": False, "listed": False}):  # too tall: fold (t, m show them)
+        folds = [{"tiles": False}] + ([{"tiles": False, "listed": False}] if len(legal) > COMPACT_AT else [])
+        for fold in folds:  # too tall: the tiles, then a long list of moves, fold away (t, m show them)
             if max(len(board), least) + len(legend) + bottom_text.count("\n") + 1 <= console.height:
                 break
             with console.capture() as bottom:
                 moves(**fold)
             bottom_text = bottom.get()
         room = console.height - bottom_text.count("\n") - 2 - len(legend)  # (the recent rule, the prompt)
-        room = max(room - len(info), len(board) - len(info) - 1, 4)
-        with _width(console, side if board else console.width), console.capture() as recent:
-            if self.log:
-                console.rule("recent", style="dim")
-                for line in self.log[-room:]:
-                    console.print(line, no_wrap=True, overflow="ellipsis")
-        log = recent.get().splitlines()
-        console.clear()
+        room = max(room - len(info), len(board) - len(info) - 1, 2)
+        column = _column(console, side if board else console.width)
+        if self.log:
+            column.rule("recent", style="dim")
+            for line in self.log[-room:]:
+                column.print(line, no_wrap=True, overflow="ellipsis")
+        log = column.file.getvalue().splitlines()
+        self.wipe() if len(self.seats) > 1 else console.clear()
         if board:  # the board on the left; the view and the recent log beside it
             right = info + log
             for i in range(max(len(board), len(right))):
@@ -681,8 +702,11 @@ class Session:
             if word == "o":
                 self.draw(seat, legal, places, spots, shown)
                 continue
-            if word == "t" and places and self.view is not None:
-                render_tiles(places, console, self.view)
+            if word == "t":
+                if places and self.view is not None:
+                    render_tiles(places, console, self.view)
+                else:
+                    console.print("No tiles to place in this decision.")
                 continue
             if word == "m":
                 _list_moves(legal, console, escape, places, shown)
@@ -722,16 +746,25 @@ class Session:
             return ""
 
     def take_back(self, seat: int) -> bool:
-        """``u``: back to just before ``seat``'s last move (the moves since are taken back too)."""
+        """``u``: back to just before ``seat``'s last move (the bots' moves since are taken back too,
+        never another person's). Chance is drawn anew from there: what came after the move taken
+        back (a card drawn, a die) is not what comes now."""
         from rich.markup import escape
         mine = [i for i, snap in enumerate(self.undo) if snap.seat == seat]
         if not mine:
             self.console.print("Nothing of yours to take back yet.")
             return False
-        snap = self.undo[mine[-1]]
-        del self.undo[mine[-1]:]
+        others = {snap.seat for snap in self.undo[mine[-1] + 1:]}
+        if others:
+            self.console.print(f"seat {min(others)} has moved since your last move: only moves with nothing of "
+                               f"another person's after them can be taken back.")
+            return False
+        snap = self.undo.pop()
         since = len([a for a in self.state.log_actor[len(snap.state.log_actor):] if isinstance(a, int)]) - 1
         self.state = snap.state
+        self.undone += 1
+        if self.state.rng is not None:
+            self.state.rng = random.Random(derive_seed(self.seed, self.undone, "chance after a take-back"))
         self.state.listen = self.listener
         self.listener.take()
         self.listener.end_at = None
@@ -747,7 +780,9 @@ class Session:
 
         st, game, console, players = self.state, self.game, self.console, self.players
         console.rule("game over")
-        console.print(f"Outcome: [bold]{st.outcome}[/bold] in turn {turns_played(st)}")
+        played = any(isinstance(actor, int) for actor in st.log_actor)
+        console.print(f"Outcome: [bold]{st.outcome}[/bold] " + (f"in turn {turns_played(st)}" if played else
+                                                                 "in the setup, before anyone moved"))
         why, won = game.why_ended(st, self.listener.end_at), game.why_won(st)
         if why:
             console.print(f"Why: {escape(why)}", soft_wrap=True)
@@ -780,15 +815,14 @@ class Session:
             console.print(f"{escape(str(label))}: {escape(str(value))}")
 
 
-@contextlib.contextmanager
-def _width(console: Any, width: int) -> Iterator[None]:
-    """The console drawn ``width`` columns wide for a while (a column of the screen)."""
-    saved = console.width
-    console.width = width
-    try:
-        yield
-    finally:
-        console.width = saved
+def _column(console: Any, width: int) -> Any:
+    """A console that draws a column of the screen ``width`` wide, as ``console`` would (its
+    colours), into a string (``.file.getvalue()``)."""
+    import io
+
+    from rich.console import Console
+    return Console(file=io.StringIO(), width=width, height=console.height, force_terminal=console.is_terminal,
+                   color_system=console.color_system, no_color=console.no_color, highlight=False)
 
 
 def play(game: Any, players: int, seat: int | list[int], seed: int | None = None, console: Any = None,
@@ -810,18 +844,30 @@ def play(game: Any, players: int, seat: int | list[int], seed: int | None = None
         seed = random.SystemRandom().randrange(2**31)
     seats = [seat] if isinstance(seat, int) else list(dict.fromkeys(seat))
     session = Session(game, players, seats, seed, console, read_line, ask_forced, screen)
+    if len(seats) > 1 and not screen:
+        console.print("[yellow]Not a terminal (or --plain): nothing is hidden between the seats played here.[/yellow]")
+    code = 1
     try:
-        return session.run()
+        code = session.run()
     finally:
         if record is not None:
-            from .records import write_record
-            try:
-                write_record(record, game, session.state)
-                console.print(f"written to {record}; replay it with: meeple replay {record}"
-                              + ("" if session.state.outcome is not None else " (the game was left unfinished)"),
-                              soft_wrap=True)
-            except OSError as e:
-                console.print(f"[red]cannot write {record}: {e.strerror or e}[/red]")
+            code = _write_record(record, game, session.state, console) or code
+    return code
+
+
+def _write_record(path: str, game: Any, state: Any, console: Any) -> int:
+    """Write the game played to ``path``: 0, or 1 (with a message) when it cannot be written."""
+    from rich.markup import escape
+
+    from .records import write_record
+    try:
+        write_record(path, game, state)
+    except OSError as e:
+        console.print(f"[red]cannot write {escape(path)}: {escape(str(e.strerror or e))}[/red]")
+        return 1
+    console.print(f"written to {escape(path)}; replay it with: meeple replay {escape(path)}"
+                  + ("" if state.outcome is not None else " (the game was left unfinished)"), soft_wrap=True)
+    return 0
 
 
 def _norm(text: str) -> str:

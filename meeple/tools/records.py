@@ -291,8 +291,15 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
     if rec.rules_hash and game.source_hash and rec.rules_hash != game.source_hash:
         report.warnings.append(f"{header}: {rules_path} has changed since the record was made (its rules_hash "
                                f"differs), or the record is of other rules: the replay may part from it")
+    listener = None
+    if verbose is not None:
+        from .events import Listener, changes, unseen_change
+        if seat is not None and not 0 <= seat < rec.players:
+            report.problems.append(f"{header}: the record has seats 0..{rec.players - 1}, not {seat}")
+            return report
+        listener = Listener(game, rec.players)
     try:
-        state = game.new_state(rec.players, chance="explicit")
+        state = game.new_state(rec.players, chance="explicit", listen=listener)
     except ValueError as e:
         report.problems.append(f"{header}: {e}")
         return report
@@ -300,14 +307,8 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
     from meeple.interpreter.invariants import broken_after, total_cards
 
     cards = total_cards(state)
-    listener = None
     if verbose is not None:
-        from .events import Listener, changes
-        if seat is not None and not 0 <= seat < rec.players:
-            report.problems.append(f"{header}: the record has seats 0..{rec.players - 1}, not {seat}")
-            return report
-        listener = state.listen = Listener(game, rec.players)
-        seen = game.observe(state, seat)
+        seen, everything = game.observe(state, seat), game.observe(state, None)
     for i, (actor, text) in enumerate(rec.actions, 1):
         before = state.clone(log=False)  # (for the invariants; the log would make each step cost the game so far)
         now = state.current_player()
@@ -320,6 +321,7 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
         if expected != actor:
             return _fail(report, i, f"{step}: the record says {_actor_name(actor)} acts, "
                                     f"but {_actor_name(expected)} is to act")
+        label = state.decision()
         try:
             state.apply(text)
         except IllegalAction as e:
@@ -328,11 +330,14 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
             return _fail(report, i, f"{step}: a rule failed: {e}")
         report.steps = i
         if verbose is not None:
+            now_seen, now_everything = game.observe(state, seat), game.observe(state, None)
+            if seat is not None and actor != seat and unseen_change(everything, now_everything, now_seen):
+                text = f"{label or 'a move'} (hidden from seat {seat})" if actor != CHANCE_ACTOR else \
+                    f"(hidden from seat {seat})"
             verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
-            now_seen = game.observe(state, seat)
             for line in changes(seen, now_seen, game.labels, game.checked.var_types, listener.take()):
                 verbose(f"{'':>6}  {'':<8} · {line}")
-            seen = now_seen
+            seen, everything = now_seen, now_everything
         failed = broken_after(game, state, before, cards) if report.broken is None else None
         if failed is not None:
             report.broken = (i, *failed)
