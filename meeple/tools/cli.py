@@ -392,23 +392,23 @@ def _need_file(path: str) -> None:
         raise UsageError(f"{path}: is a folder, not a file")
 
 
-def _writable(path: str, not_of: tuple[str, ...] = ()) -> None:
-    """A file to write at the end of a command can be written, and is none of the files ``not_of``
-    (the rules it was made from): checked before any work."""
+def _writable(path: str, option: str, not_of: tuple[str, ...] = ()) -> None:
+    """The file ``option`` names, to write at the end of a command, can be written and is none of
+    the files ``not_of`` (the rules it was made from): checked before any work."""
     if not path:
-        raise UsageError("an empty file name")
+        raise UsageError(f"{option}: an empty file name")
     if "\0" in path:
-        raise UsageError(f"{_shown(path)}: a file name cannot hold a NUL character")
+        raise UsageError(f"{option} {_shown(path)}: a file name cannot hold a NUL character")
     if os.path.isdir(path):
-        raise UsageError(f"{path}: is a folder, not a file")
+        raise UsageError(f"{option} {path}: is a folder, not a file")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"{path}: the folder {folder} does not exist")
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UsageError(f"{path}: cannot be written here")
+        raise UsageError(f"{option} {path}: cannot be written here")
     for source in not_of:
         if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
-            raise UsageError(f"{path}: is the rules file {source}; the record would overwrite it")
+            raise UsageError(f"{option} {path}: is the rules file {source}; the record would overwrite it")
 
 
 def _load(path: str, params: dict[str, int] | None) -> Any:
@@ -898,7 +898,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not 0 <= seat < players:
             raise UsageError(f"--seat {seat}: with {players} players the seats are 0..{players - 1}")
     if args.record is not None:
-        _writable(args.record, tuple(game.ir.get("sources") or [game.source_path]))
+        _writable(args.record, "--record", tuple(game.ir.get("sources") or [game.source_path]))
     return play(game, players, args.seat, args.seed, ask_forced=args.ask_forced, record=args.record,
                 screen=False if args.plain else None)
 
