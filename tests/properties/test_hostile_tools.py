@@ -162,12 +162,21 @@ def test_any_damaged_record_is_answered(work: Path, data: st.DataObject) -> None
 # ---- 3. typed moves ------------------------------------------------------------------------------
 
 ANSWERS = st.one_of(st.text(max_size=30), st.sampled_from(["1", "2", "0", "-1", "9" * 5000, "?", "o", "h", "１",
-                                                           "play 1 one", "play", "q"]))
+                                                           "play 1 one", "play", "q", "u", "undo", "t", "m",
+                                                           "", "[/b]"]))
 
 
 @hostile.hunt
-@given(answers=st.lists(ANSWERS, max_size=12), seed=st.integers(0, 2**32))
-def test_any_typed_moves_are_answered(work: Path, answers: list[str], seed: int) -> None:
+@given(answers=st.lists(ANSWERS, max_size=12), seed=st.integers(0, 2**32),
+       seats=st.sampled_from(["0", "1", "0,1", "1,0"]))
+def test_any_typed_moves_are_answered(work: Path, answers: list[str], seed: int, seats: str) -> None:
+    """Any answers, with one person or two at the terminal (hot seat), taking moves back or not:
+    a message each, and the game as far as it went replays from its record."""
     stdin = "".join(a.replace("\n", " ").replace("\r", " ") + "\n" for a in answers)
-    output, code = run(work, ["play", "game.rules", "--players", "2", "--seed", str(seed)], stdin)
+    record = work / "played.jsonl"
+    record.unlink(missing_ok=True)
+    output, code = run(work, ["play", "game.rules", "--players", "2", "--seed", str(seed), "--seat", seats,
+                              "--record", str(record)], stdin)
     assert_answered(output, code, (0, 1))
+    output, code = run(work, ["replay", str(record)])
+    assert code == 0, output
