@@ -190,8 +190,8 @@ needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 def terminal(tmp_path):
     made: list[Terminal] = []
 
-    def start(*args: str) -> Terminal:
-        made.append(Terminal(tmp_path, *args))
+    def start(*args: str, size: tuple[int, int] = (120, 50)) -> Terminal:
+        made.append(Terminal(tmp_path, *args, width=size[0], height=size[1]))
         return made[-1]
     yield start
     for t in made:
@@ -374,3 +374,19 @@ turn {
     rules.write_text('game "Setup"\nplayers 2\nsetup {\n  end game\n}\nturn {\n  choose go { a }\n}\n')
     code, out = play(capsys, monkeypatch, "", str(rules), "--seed", "1")
     assert "Outcome: end in the setup, before anyone moved" in out and "Why: end game (" in out
+
+
+@needs_tmux
+def test_a_small_terminal_keeps_the_game_and_the_moves_in_sight(terminal):
+    """80 × 24: the log gives way first, then the zones' header; the track, the hands and every
+    move stay on the screen with the prompt."""
+    t = terminal("play", HARE, "--players", "4", "--seed", "4", size=(80, 24))
+    t.wait_for(PROMPT)
+    t.type("1")
+    screen = t.wait_for(r"decision: play|" + PROMPT)
+    screen = t.wait_for(PROMPT)
+    lines = screen.rstrip("\n").splitlines()
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80
+    assert any(line.startswith("course: ") for line in lines) and any(line.startswith("hand ") for line in lines)
+    moves = [line for line in lines if re.match(r"^\s+\d+\. ", line)]
+    assert moves and lines[-1].startswith("move 1..") and f"move 1..{len(moves)} " in lines[-1]

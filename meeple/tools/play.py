@@ -283,7 +283,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
 
     zones = obs.get("zones") or {}
     if zones:
-        t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        t = Table(show_header=not compact, header_style="bold", box=None, pad_edge=False)
         t.add_column("zone")
         t.add_column("contents")
         for name, content in zones.items():
@@ -316,11 +316,16 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         else:
             value = values[0] if isinstance(values, list) and len(values) == 1 else values
             console.print(f"{title}: {shown(name, value)}")
+    single = []  # (compact: the values that are one for the game, on one line)
     for title, values in shown_values or []:  # the rules' 'show': what they want a player to see
         if len(values) > 1:
             console.print(f"{title}: " + ", ".join(f"seat {i}: {v}" for i, v in enumerate(values)))
+        elif compact:
+            single.append(f"{title}: {values[0] if values else ''}")
         else:
             console.print(f"{title}: {values[0] if values else ''}")
+    if single:
+        console.print(" · ".join(single))
     for key, value in obs.items():
         if key not in known:
             console.print(f"{key}: {value}")
@@ -650,9 +655,9 @@ class Session:
                 moves(**fold)
             bottom_text = bottom.get()
         room = console.height - bottom_text.count("\n") - 2 - len(legend)  # (the recent rule, the prompt)
-        room = max(room - len(info), len(board) - len(info) - 1, 2)
+        room = max(room - len(info), len(board) - len(info) - 1, 0)  # (a small terminal: no log)
         column = _column(console, side if board else console.width)
-        if self.log:
+        if self.log and room > 0:
             column.rule("recent", style="dim")
             for line in self.log[-room:]:
                 column.print(line, no_wrap=True, overflow="ellipsis")
