@@ -81,6 +81,7 @@ class Game:
         self.max_steps = ir["max_steps"] or DEFAULT_MAX_STEPS
         self.sym = checked.symbols
         self._bases: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._zone_slots: dict[int, list[tuple[int, Optional[int]]]] = {}
         self._starts: dict[int, State] = {}  # player count → the state before the first step
         self._queries: dict[str, Any] = {}  # define name → its compiled body, for ``query``
         self.layout = Layout(ir, self.sym, self.params)
@@ -197,13 +198,16 @@ class Game:
 
     def zone_slots(self, players: int) -> list[tuple[int, Optional[int]]]:
         """Each zone slot of a state of ``players`` (``State.zones``): its zone's index and its
-        owner (None for a shared zone)."""
+        owner (None for a shared zone). Computed once per player count."""
+        if players in self._zone_slots:
+            return self._zone_slots[players]
         zone_base = self.bases(players)[0]
         out: list[tuple[int, Optional[int]]] = [(0, None)] * sum(
             players if self.sym.zones[name]["per_player"] else 1 for name in self.layout.zone_names)
         for zi, name in enumerate(self.layout.zone_names):
             for seat in range(players) if self.sym.zones[name]["per_player"] else [None]:
                 out[zone_base[zi] + (seat or 0)] = (zi, seat)
+        self._zone_slots[players] = out
         return out
 
     def sees(self, slot: int, seat: int, players: int) -> bool:

@@ -46,6 +46,12 @@ def turns_played(state: Any) -> int:
     return state.turns + 1
 
 
+def unseen_view(view: Any) -> bool:
+    """Is ``view`` (a zone in an observation) one of a zone the seat may not see: its size, and
+    the cards 'reveal' showed it (``{"size": n, "known": {...}}``)?"""
+    return isinstance(view, dict) and "size" in view and set(view) <= {"size", "known"}
+
+
 def unseen_change(before_all: dict[str, Any], after_all: dict[str, Any], seen: dict[str, Any]) -> bool:
     """Did a step change something that a seat may not see? ``before_all``/``after_all``: the whole
     game's observations (``observe(state, None)``) around the step; ``seen``: the seat's after it
@@ -53,7 +59,7 @@ def unseen_change(before_all: dict[str, Any], after_all: dict[str, Any], seen: d
     for name, now in (after_all.get("zones") or {}).items():
         was, view = (before_all.get("zones") or {}).get(name), (seen.get("zones") or {}).get(name)
         parts = list(zip(now, was or [], view or [])) if isinstance(now, list) else [(now, was, view)]
-        if any(a != b and isinstance(v, dict) and set(v) <= {"size", "known"} and "size" in v for a, b, v in parts):
+        if any(a != b and unseen_view(v) for a, b, v in parts):
             return True
     for name, now in (after_all.get("vars") or {}).items():
         was, view = (before_all.get("vars") or {}).get(name), (seen.get("vars") or {}).get(name)
@@ -157,7 +163,7 @@ def _zones(before: dict, after: dict, labels: dict, seat: Any) -> list[str]:
             if old is None or old == view:
                 continue
             where = _where(name, owner, seat)
-            if "size" in view and set(view) <= {"size", "known"}:  # a zone this seat does not see
+            if unseen_view(view):  # a zone this seat does not see
                 delta = view["size"] - (old.get("size", 0) if isinstance(old, dict) else 0)
                 if delta:
                     out.append(f"{where}: {'+' if delta > 0 else '−'}{abs(delta)} card{'s' if abs(delta) != 1 else ''}"

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
-from .events import changes, shown_value, turns_played
+from .events import changes, shown_value, turns_played, unseen_view
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text.
@@ -116,25 +116,22 @@ def decision_visibility(game: Any) -> dict[str, bool]:
 
 
 def _cards(content: Any, labels: Any = None) -> str:
-    if labels and isinstance(content, dict):  # (each variety as the rules label it)
-        if "size" in content and set(content) <= {"size", "known"}:
-            content = {**content, "known": {labels.get(v) or v: n for v, n in content.get("known", {}).items()}}
-        else:
-            content = {labels.get(v) or v: n for v, n in content.items()}
-    if isinstance(content, dict):
-        if "size" in content and set(content) <= {"size", "known"}:  # a zone this seat may not see
-            known = content.get("known") or {}
-            unseen = content["size"] - sum(known.values())
-            parts = [f"{name} ×{k}" if k != 1 else name for name, k in known.items()]
-            if parts:
-                parts[-1] += " [dim](shown to you)[/dim]"
-            if unseen:
-                parts.append(f"[dim]{unseen} unseen[/dim]")
-            return ", ".join(parts) or "—"
-        if not content:
-            return "—"
-        return ", ".join(f"{name} ×{k}" if k != 1 else name for name, k in content.items())
-    return str(content)
+    if not isinstance(content, dict):
+        return str(content)
+    labels = labels or {}
+
+    def named(counts: dict) -> list[str]:  # (each variety as the rules label it)
+        return [f"{labels.get(v) or v} ×{k}" if k != 1 else f"{labels.get(v) or v}" for v, k in counts.items()]
+    if unseen_view(content):  # a zone this seat may not see: its size, and the cards shown to it
+        known = content.get("known") or {}
+        unseen = content["size"] - sum(known.values())
+        parts = named(known)
+        if parts:
+            parts[-1] += " [dim](shown to you)[/dim]"
+        if unseen:
+            parts.append(f"[dim]{unseen} unseen[/dim]")
+        return ", ".join(parts) or "—"
+    return ", ".join(named(content)) or "—"
 
 
 LONG_TRACK = 60  # a track of more spaces is drawn without its spaces that hold nothing of note
