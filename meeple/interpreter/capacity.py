@@ -109,9 +109,19 @@ def pick_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: E
     """``pick(st, rand)``: the action ``legal[int(rand() * len(legal))]`` would be, ``legal``
     being what ``legal_function`` gives, without making that list (None when it is empty): the
     actions counted part by part, one number drawn, the part it falls in worked out."""
+    return x.statements(pick_lines(choice, caps, s, x, env), params=("rand",), purpose="pick")
+
+
+def pick_lines(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env,
+               inline: bool = False) -> list[str]:
+    """The body of ``pick_function``; ``inline``: lines that set ``action`` instead, and leave
+    the function by ``return -1`` when there is none (the start of a decision's ``turn``:
+    ``program._turn_function``). A choice within one zone judges each action: not inline."""
+    assert not (inline and choice.may_alias)
     w = _Writer(choice, caps, s, x, env)
+    none = "return -1" if inline else "return None"
     body = w.start([f"_legal = {w.me}.judged(st)", "return _legal[int(rand() * len(_legal))] if _legal else None"],
-                   "return None")
+                   none)
     body.append(f"n = {w.nothing}" if w.nothing in ("0", "1") else "n = 1 if lo == 0 else 0")
     ends = ["n"]  # how many actions come before each part, then after it
     for k, i in enumerate(choice.alone):
@@ -121,15 +131,21 @@ def pick_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: E
     if choice.shared:
         body += ["found = ()", *w.shared()]
     body += [f"total = {ends[-1]}" + (" + len(found)" if choice.shared else ""),
-             "if not total:", "    return None",
-             "k = int(rand() * total)",
-             "if k < n:", f"    return {w.me}.nothing"]
+             "if not total:", f"    {none}",
+             "k = int(rand() * total)"]
+    parts = [("k < n", f"{w.me}.nothing")]
     for k, i in enumerate(choice.alone):
         count = f"{w.first} + k - {ends[k]}"
-        body += [f"if k < n{k}:", f"    return {w.one}[{i}][{count}]" if w.kept_all else
-                 f"    return {w.one}[{i}][{count}] if {count} <= {SINGLES_KEPT} else {w.me}.action((({i}, {count}),))"]
-    body.append(f"return found[k - {ends[-1]}]" if choice.shared else "raise AssertionError('no part holds k')")
-    return x.statements(body, params=("rand",), purpose="pick")
+        parts.append((f"k < n{k}", f"{w.one}[{i}][{count}]" if w.kept_all else
+                      f"{w.one}[{i}][{count}] if {count} <= {SINGLES_KEPT} else {w.me}.action((({i}, {count}),))"))
+    last = f"found[k - {ends[-1]}]" if choice.shared else None
+    if not inline:
+        for test, action in parts:
+            body += [f"if {test}:", f"    return {action}"]
+        return body + [f"return {last}" if last else "raise AssertionError('no part holds k')"]
+    for n, (test, action) in enumerate(parts):
+        body += [f"{'if' if n == 0 else 'elif'} {test}:", f"    action = {action}"]
+    return body + ["else:", f"    action = {last}" if last else "    raise AssertionError('no part holds k')"]
 
 
 class _Writer:

@@ -47,7 +47,9 @@ UNROLL_LIMIT = 16
 # (and the time to make it) as a power of the depth.
 UNROLL_NESTING = 2
 PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
-            ("PL", "PL = st.place"), ("G", "G = st.grid"))
+            ("PL", "PL = st.place"), ("G", "G = st.grid"), ("rng", "rng = st.rng"),
+            ("log_actor", "log_actor = st.log_actor"), ("log_spec", "log_spec = st.log_spec"),
+            ("log_payload", "log_payload = st.log_payload"), ("cap", "cap = st.game.max_steps"))
 # Built-in queries with fixed arguments, as Python code ({0}, {1}: the arguments' code).
 BUILTIN_CODE = {
     "count": "sum({0})",
@@ -489,7 +491,7 @@ class ExprCompiler:
             tree = self.parsed(text)
             used = _names_read(tree)
             self.cache.keep_names(text, used)
-        preamble = [line for word, line in PREAMBLE if word in used]
+        preamble = [line for word, line in PREAMBLE if word in used and word not in params]
         preamble += [f"{word} = st.zones[{slot}]"
                      for slot, word in sorted((self.zone_of_local[w], w) for w in used if w in self.zone_of_local)]
         src = head + "".join(f"    {b}\n" for b in preamble + body)

@@ -29,6 +29,9 @@ LEGEND = """\
 #   z_NAME  the list of the shared zone NAME (z[k] for its k)
 #   L   the locals of the rules (lets, loop variables), by slot
 #   P   each piece's space  PL  each piece's podium place (0: not finished)  G  the grid
+#   rng  the state's random numbers (chance)   rand  a random playout's (its picks)
+#   log_actor, log_spec, log_payload  the record: who took each step, what kind, what
+#   cap  the most steps (and turns) a game may take
 #   none is -1; a piece or a value of a kind is its number; a player is a seat number."""
 
 

@@ -117,6 +117,7 @@ class CardChoice:
     again = None
     step = None  # (the compiler's: see program._step_function)
     pick = None  # (the compiler's, with ``legal``: see capacity.pick_function)
+    turn = None  # (the compiler's: see program._turn_function)
 
     def legal(self, st) -> list[Action]:
         """Every choice for which ``keeping`` holds, judged one by one."""
@@ -372,6 +373,7 @@ class TilePlacement:
     again = None
     step = None  # (the compiler's: see program._step_function)
     pick = None
+    turn = None
 
     def __init__(self, label: str, chooser: Fn, optional: bool, source: Fn, within: Fn, where: Fn | None,
                  slot: int, names: list[str], tile_varieties: list[int], shapes: Any, starts: Fn,
@@ -477,6 +479,7 @@ class OptionChoice:
     again = None
     step = None  # (the compiler's: see program._step_function)
     pick = None
+    turn = None
 
     def __init__(self, label: str, chooser: Fn, options: list[tuple], option_slot: int, value_text: Callable):
         # options: [(name, slots of its variables, how each is shown)]; ``legal`` is given by the

@@ -48,11 +48,15 @@ class ProgramBuilder:
         """Who takes decision ``s``: the current player, or its ``by`` player, checked not to be
         none when it is read from a var."""
         if s["chooser"] is None:
-            return lambda st: st.current
+            fn = lambda st: st.current  # noqa: E731
+            fn.text = "st.current"
+            return fn
         who = self.x.gen(s["chooser"], env)
         if not who.known and VARS in who.reads:
             who = self.x.guarded("_seat", who, s["chooser"])
-        return self.x.function(who, purpose="chooser")
+        fn = self.x.function(who, purpose="chooser")
+        fn.text = who.text  # (what a decision's ``turn`` reads instead of calling it)
+        return fn
 
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
         """Append an instruction. For EXEC, CHOICE and CHANCE, ``b`` names the part of
@@ -389,6 +393,7 @@ class ProgramBuilder:
         pile_ref = x.ref(pile, "pile") if pile else None
         can_draw = x.statements([f"if not {more_code}:", "    return False", f"_src = {source_code}",
                                  f"return any(_src) or _reshuffled(_src, {pile_ref}, st)"], purpose="can_draw")
+        can_draw.text = f"({more_code}) and (any(_src := {source_code}) or _reshuffled(_src, {pile_ref}, st))"
         draw = Draw(label, x.function(source_code), x.function(dest_code), self.layout.variety_names, can_draw)
         me = x.constant(draw, label)
         # The seeded path: every draw that is due, each one recorded, with the end (when a zone
@@ -404,35 +409,37 @@ class ProgramBuilder:
         if to_draw is not None:
             more_lines = ["due -= 1", "more = due > 0"]
         ends = "zones" in self.writer.end_reads
-        draw.run_seeded = x.statements([
-            f"S = {source_code}", f"D = {dest_code}",
-            "log_actor, log_spec, log_payload = st.log_actor, st.log_spec, st.log_payload",
-            "cap = st.game.max_steps",
-            *(["total = sum(S)"] if counted else []),
-            *([f"due = {to_draw}"] if to_draw is not None else []),
-            "while True:",
-            f"    r = int(rng.random() * {total})  # each card of the source alike",
-            "    i = 0",
-            "    while r >= S[i]:",
-            "        r -= S[i]",
-            "        i += 1",
-            "    S[i] -= 1",
-            "    D[i] += 1",
-            *(["    st.forget(S, i, 1)"] if self.layout.reveals else []),
-            *(f"    {line}" for line in counted),
-            "    log_actor.append('chance')",
-            f"    log_spec.append({me})",
-            "    log_payload.append(i)",
-            *(f"    {line}" for line in more_lines or [f"more = {more_code}"]),
-            *(f"    {line}" for line in reshuffle),
-            "    if not more:",
-            "        st.pc += 1",
-            *([f"    if {END_TEST}(st):", "        st.outcome = 'end'", "        return"] if ends else []),
-            "    if len(log_payload) >= cap:",
-            "        st.outcome = 'step cap'",
-            "        return",
-            "    if not more:",
-            "        return"], params=("rng",), purpose="draw")
+
+        def lines(ended: str, done: str) -> list[str]:  # ``ended``: how it stops when the game ends
+            return [
+                f"S = {source_code}", f"D = {dest_code}",
+                *(["total = sum(S)"] if counted else []),
+                *([f"due = {to_draw}"] if to_draw is not None else []),
+                "while True:",
+                f"    r = int(rng.random() * {total})  # each card of the source alike",
+                "    i = 0",
+                "    while r >= S[i]:",
+                "        r -= S[i]",
+                "        i += 1",
+                "    S[i] -= 1",
+                "    D[i] += 1",
+                *(["    st.forget(S, i, 1)"] if self.layout.reveals else []),
+                *(f"    {line}" for line in counted),
+                "    log_actor.append('chance')",
+                f"    log_spec.append({me})",
+                "    log_payload.append(i)",
+                *(f"    {line}" for line in more_lines or [f"more = {more_code}"]),
+                *(f"    {line}" for line in reshuffle),
+                "    if not more:",
+                "        st.pc += 1",
+                *([f"    if {END_TEST}(st):", "        st.outcome = 'end'", f"        {ended}"] if ends else []),
+                "    if len(log_payload) >= cap:",
+                "        st.outcome = 'step cap'",
+                f"        {ended}",
+                "    if not more:",
+                f"        {done}"]
+        draw.run_seeded = x.statements(lines("return", "return"), params=("rng",), purpose="draw")
+        draw.inline_lines = lines("return None", "break")  # (a segment's: see _step_lines)
         skip = self.emit(JUMP_IF_NOT, can_draw)
         self.emit(CHANCE, draw, "zones")
         self.patch(skip, len(self.code))
@@ -482,6 +489,8 @@ class ProgramBuilder:
         if caps is not None or keeping is None:  # limits only, or nothing to keep: room to count, no test
             choice.legal = capacity.legal_function(choice, caps or [], s, x, env)
             choice.pick = capacity.pick_function(choice, caps or [], s, x, env)
+            if not choice.may_alias:
+                choice.pick_lines = capacity.pick_lines(choice, caps or [], s, x, env, inline=True)
         choice.apply_lines = [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
                               "for i, k in picked:", "    S[i] -= k", "    D[i] += k",
                               *(["    st.forget(S, i, k)"] if self.layout.reveals else [])]
@@ -527,7 +536,6 @@ class ProgramBuilder:
         ended = [f"        st.pc = {at + 1}"]
         lay.run_seeded = x.statements([
             f"bag, tags = st.bags[{lay.track}], st.tags[{lay.track}]",
-            "log_actor, log_spec, log_payload = st.log_actor, st.log_spec, st.log_payload",
             "while True:",
             f"    space = L[{lay.slot}]",
             "    r = int(rng.random() * sum(bag))  # each tile left alike",
@@ -542,7 +550,7 @@ class ProgramBuilder:
             "    log_payload.append((space, t))",
             *([f"    if {END_TEST}(st):", *ended, "        st.outcome = 'end'", "        return"]
               if "tracks" in self.writer.end_reads else []),
-            "    if len(log_payload) >= st.game.max_steps:", *ended, "        st.outcome = 'step cap'",
+            "    if len(log_payload) >= cap:", *ended, "        st.outcome = 'step cap'",
             "        return",
             f"    if not {x.ref(more, 'more')}(st):", f"        st.pc = {after}", "        return"],
             params=("rng",), purpose="lay")
@@ -627,39 +635,85 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
     failed (``shared``). Then each decision gets its ``step`` (``_step_function``), which runs
     the segment after it."""
     out = {}
+    lines_of: dict[int, list[str]] = {}
     for entry in [0] + [n + 1 for n, (op, _, _) in enumerate(code) if op == CHOICE and n + 1 < len(code)]:
         if entry in out or code[entry][0] == CHOICE:
             continue
         lines = _segment_lines(code, entry, x)
         if lines is None:  # nothing to gain: it would hand back at once, or after one step
             continue
-        decision = code[entry - 1][1] if entry else None
-        with x.placed(positions[entry - 1] if entry else positions[0]):
-            out[entry] = x.statements(["rng = st.rng", *lines], shared=True,
-                                      purpose=f"after_{decision.label}" if decision else "begin")
+        lines_of[entry] = lines
+        if entry == 0:  # (after a decision, its lines are written into its step and its turn)
+            with x.placed(positions[0]):
+                out[entry] = x.statements(lines, shared=True, purpose="begin")
     for n, (op, spec, _) in enumerate(code):
         if op == CHOICE:
             with x.placed(positions[n]):
-                spec.step = _step_function(spec, n, out.get(n + 1), x)
+                spec.step = _step_function(spec, n, lines_of.get(n + 1), x)
+                spec.turn = _turn_function(spec, n, lines_of.get(n + 1), x)
     return out
 
 
-def _step_function(spec: Any, at: int, after: Optional[Fn], x: ExprCompiler) -> Fn:
+def _step_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompiler) -> Fn:
     """``step(st, picked, actor)``: the decision at ``at`` taken and recorded, then the program
-    run on to the next decision (``after``, its segment, when it has one), as ``State._do`` and
-    ``State._advance`` would; it returns the step the state goes on from, or None if the game
-    ended. ``State.apply`` runs it when the state draws chance itself."""
+    run on to the next decision (``after``: the lines of the segment from there, when it has
+    one), as ``State._do`` and ``State._advance`` would; it returns the step the state goes on
+    from, or None if the game ended. ``State.apply`` runs it when the state draws chance itself."""
     me = x.constant(spec, spec.label)
     apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
     ended = ["    st._finish('end')", "    return None"]
     return x.statements([
         *apply,
-        "st.log_actor.append(actor)", f"st.log_spec.append({me})", "st.log_payload.append(picked)",
+        "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
         f"st.pc = {at + 1}",
         *([f"if {END_TEST}(st):", *ended] if spec.check_end else []),
-        "if len(st.log_payload) >= st.game.max_steps:", "    st._finish('step cap')", "    return None",
-        f"return {x.ref(after, 'after')}(st)" if after is not None else f"return {at + 1}"],
+        "if len(log_payload) >= cap:", "    st._finish('step cap')", "    return None",
+        *(after if after is not None else [f"return {at + 1}"])],
         params=("picked", "actor"), purpose=f"step_{spec.label}", shared=True)
+
+
+def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompiler) -> Fn:
+    """``turn(st, rand)``: the decision at ``at`` picked uniformly at random with ``rand`` (as
+    ``legal[int(rand() * len(legal))]``), then taken as ``step`` takes it; over again while the
+    program comes back to it (a turn that is one decision: the state's parts read once for
+    all). It returns the step the state goes on from, None if the game ended, -1 if the player
+    had no legal action. ``State.play_out`` runs it."""
+    me = x.constant(spec, spec.label)
+    inline = getattr(spec, "pick_lines", None)
+    if inline is not None:
+        pick = inline
+    elif spec.pick is not None:
+        pick = [f"action = {x.ref(spec.pick, 'pick')}(st, rand)", "if action is None:", "    return -1"]
+    else:
+        pick = [f"_legal = {me}.legal(st)", "if not _legal:", "    return -1",
+                "action = _legal[int(rand() * len(_legal))]"]
+    actor = getattr(spec.actor, "text", None) or f"{me}.actor(st)"
+    apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
+    lines = [*pick, "picked = action.payload", f"actor = {actor}", *apply,
+             "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
+             f"st.pc = {at + 1}",
+             *([f"if {END_TEST}(st):", "    st._finish('end')", "    return None"] if spec.check_end else []),
+             "if len(log_payload) >= cap:", "    st._finish('step cap')", "    return None",
+             *(_again(after, at) if after is not None else [f"return {at + 1}"])]
+    return x.statements(["while True:", *(f"    {line}" for line in lines)],
+                        params=("rand",), purpose=f"turn_{spec.label}", shared=True)
+
+
+def _again(lines: list[str], at: int) -> list[str]:
+    """A segment's lines with its ``return at`` (back to the decision it follows) made
+    ``continue`` (outside its own loops, where a ``continue`` would be theirs)."""
+    out, loops = [], []  # the indents of the loops the line is in
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        while loops and indent <= loops[-1]:
+            loops.pop()
+        if line.strip() == f"return {at}" and not loops:
+            out += [f"{' ' * indent}st.pc = {at}", f"{' ' * indent}continue"]
+            continue
+        if line.lstrip().startswith(("while ", "for ")):
+            loops.append(indent)
+        out.append(line)
+    return out
 
 
 def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list[str]]:
@@ -680,7 +734,7 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             pc = b
             continue
         if op == JUMP_IF_NOT and b > pc and _simple(code, pc + 1, b):
-            lines.append(f"if {x.ref(a, 'test')}(st):")  # an ``if`` without ``else``: its steps, then on
+            lines.append(f"if {_test(a, x)}:")  # an ``if`` without ``else``: its steps, then on
             for n in range(pc + 1, b):
                 lines += [f"    {line}" for line in _step_lines(code, n, x)]
             seen.update(range(pc + 1, b))
@@ -690,7 +744,7 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
         if chain is not None:  # if / elif / else, each branch a few steps, all going on at one step
             branches, otherwise, pc = chain
             for k, (test, steps_of) in enumerate(branches):
-                lines.append(f"{'if' if k == 0 else 'elif'} {x.ref(test, 'test')}(st):")
+                lines.append(f"{'if' if k == 0 else 'elif'} {_test(test, x)}:")
                 lines += [f"    {line}" for n in steps_of for line in _step_lines(code, n, x)] or ["    pass"]
             if otherwise:
                 lines.append("else:")
@@ -698,18 +752,18 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             seen.update(n for _, steps_of in branches for n in steps_of)
             continue
         if op == JUMP_IF_NOT and b > pc and code[pc + 1][0] == CHOICE:  # a loop whose body starts by a decision
-            lines += [f"if {x.ref(a, 'test')}(st):", f"    return {pc + 1}"]
+            lines += [f"if {_test(a, x)}:", f"    return {pc + 1}"]
             pc = b
             continue
         if op == JUMP_IF_NOT and b > pc and getattr(code[pc + 1][1], "goes_on_elsewhere", False):
             # a track's tiles: its seeded path lays them all, and the state goes on past its loop
-            lines += [f"if {x.ref(a, 'test')}(st):", *(f"    {line}" for line in _step_lines(code, pc + 1, x))]
+            lines += [f"if {_test(a, x)}:", *(f"    {line}" for line in _step_lines(code, pc + 1, x))]
             seen.update(range(pc, b))
             pc = b
             continue
         body = _loop_body(code, pc, b, x) if op == JUMP_IF_NOT else None
         if body is not None:  # a loop of steps with no decision in them
-            lines += [f"while {x.ref(a, 'test')}(st):", *(f"    {line}" for line in body)]
+            lines += [f"while {_test(a, x)}:", *(f"    {line}" for line in body)]
             seen.update(range(pc, b))
             pc = b
             continue
@@ -755,12 +809,12 @@ def _range_lines(code: list[Instr], start: int, stop: int, top: int, x: ExprComp
             return None
         inner = _loop_body(code, pc, target, x)
         if inner is not None:  # a loop inside the loop
-            lines += [f"while {x.ref(a, 'test')}(st):", *(f"    {line}" for line in inner)]
+            lines += [f"while {_test(a, x)}:", *(f"    {line}" for line in inner)]
         else:
             then = _range_lines(code, pc + 1, target, top, x)  # an ``if`` without ``else``
             if then is None:
                 return None
-            lines += [f"if {x.ref(a, 'test')}(st):", *(f"    {line}" for line in then or ["pass"])]
+            lines += [f"if {_test(a, x)}:", *(f"    {line}" for line in then or ["pass"])]
         pc = target
     return lines
 
@@ -808,6 +862,11 @@ def _chain(code: list[Instr], pc: int) -> Optional[tuple[list[tuple[Fn, range]],
     return None
 
 
+def _test(test: Fn, x: ExprCompiler) -> str:
+    """A test of the program as a segment writes it: its expression, if it has one, else a call."""
+    return getattr(test, "text", None) or f"{x.ref(test, 'test')}(st)"
+
+
 def _step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[str]:
     """One step of the program as the segment's lines (``State._advance`` does the same)."""
     op, a, b = code[pc]
@@ -821,6 +880,8 @@ def _step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[str]:
             return [call, f"if {END_TEST}(st):", *(f"    {t}" for t in ended(pc + 1, "'end'"))]
         return [call]
     if op == CHANCE:
+        if getattr(a, "inline_lines", None):  # written out: it returns None itself if the game ended
+            return [f"st.pc = {pc}", *a.inline_lines]
         return [f"st.pc = {pc}", f"{x.ref(a.run_seeded, 'chance')}(st, rng)",
                 "if st.outcome is not None:", "    return None"]
     if op == CHOICE:
@@ -828,9 +889,9 @@ def _step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[str]:
     if op == NEXT_TURN:
         if x.layout.turn_order:  # players out, or 'set next': State.pass_turn
             return ["if not st.pass_turn():", *(f"    {t}" for t in ended(b, "'end'")), "st.turns += 1",
-                    "if st.turns > st.game.max_steps:", *(f"    {t}" for t in ended(b, "'step cap'"))]
+                    "if st.turns > cap:", *(f"    {t}" for t in ended(b, "'step cap'"))]
         return ["st.current = (st.current + 1) % st.players", "st.turns += 1",
-                "if st.turns > st.game.max_steps:", *(f"    {t}" for t in ended(b, "'step cap'"))]
+                "if st.turns > cap:", *(f"    {t}" for t in ended(b, "'step cap'"))]
     return ended(pc, repr(a or "end"))  # END
 
 

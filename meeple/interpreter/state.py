@@ -158,8 +158,11 @@ class State:
                 raise IllegalAction(f"{text!r} is not legal here; legal: "
                                     + ", ".join(a.text for a in options[:12])
                                     + (" ..." if len(options) > 12 else ""))
-        self._do(spec, chosen, actor)
-        self._advance()
+        if self.rng is not None and spec.step is not None:
+            self._step(spec, chosen.payload)
+        else:
+            self._do(spec, chosen, actor)
+            self._advance()
 
     def _step(self, spec: Any, payload: Any) -> None:
         """A decision's action, and the program on to the next decision, by the decision's
@@ -182,25 +185,28 @@ class State:
         if self.rng is None:
             raise ValueError("play_out draws chance by the state's seed: make it with new_state(..., seed=N)")
         code, rand = self.game.code, rng.random
+        self._legal = None
         while self.outcome is None:
             op, spec, _ = code[self.pc]
             if op != CHOICE:  # (a seeded state only stops at decisions)
                 raise RuntimeError("a seeded game stopped at a chance node")
+            if spec.turn is None:  # (none compiled: one of the legal actions, taken step by step)
+                legal = self.legal_actions()
+                if not legal:
+                    return
+                self.apply(legal[int(rand() * len(legal))])
+                continue
             try:
-                if spec.pick is not None:  # the same pick, without the list of legal actions
-                    action = spec.pick(self, rand)
-                else:
-                    legal = spec.legal(self)
-                    action = legal[int(rand() * len(legal))] if legal else None
+                pc = spec.turn(self, rand)  # this decision, and on to the next (or over again)
             except RuleRuntimeError as e:
                 raise self.game.located(e, self.pc) from None
-            if action is None:
+            if pc is None:  # the game ended
+                return
+            if pc < 0:  # no legal action
                 self._legal = []
                 return
-            if spec.step is not None:
-                self._step(spec, action.payload)
-            else:
-                self._do(spec, action, self._actor(spec))
+            self.pc = pc
+            if code[pc][0] != CHOICE:
                 self._advance()
 
     def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
