@@ -655,7 +655,7 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
 
 
 def _step_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompiler) -> Fn:
-    """``step(st, picked, actor)``: the decision at ``at`` taken and recorded, then the program
+    """``step(st, picked)``: the decision at ``at`` taken and recorded, then the program
     run on to the next decision (``after``: the lines of the segment from there, when it has
     one), as ``State._do`` and ``State._advance`` would; it returns the step the state goes on
     from, or None if the game ended. ``State.apply`` runs it when the state draws chance itself."""
@@ -663,13 +663,19 @@ def _step_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
     apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
     ended = ["    st._finish('end')", "    return None"]
     return x.statements([
+        f"actor = {_actor(spec, me)}",
         *apply,
         "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
         f"st.pc = {at + 1}",
         *([f"if {END_TEST}(st):", *ended] if spec.check_end else []),
         "if len(log_payload) >= cap:", "    st._finish('step cap')", "    return None",
         *(after if after is not None else [f"return {at + 1}"])],
-        params=("picked", "actor"), purpose=f"step_{spec.label}", shared=True)
+        params=("picked",), purpose=f"step_{spec.label}", shared=True)
+
+
+def _actor(spec: Any, me: str) -> str:
+    """Who takes the decision ``spec`` (named ``me`` in the module), as code."""
+    return getattr(spec.actor, "text", None) or f"{me}.actor(st)"
 
 
 def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompiler) -> Fn:
@@ -687,9 +693,8 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
     else:
         pick = [f"_legal = {me}.legal(st)", "if not _legal:", "    return -1",
                 "action = _legal[int(rand() * len(_legal))]"]
-    actor = getattr(spec.actor, "text", None) or f"{me}.actor(st)"
     apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
-    lines = [*pick, "picked = action.payload", f"actor = {actor}", *apply,
+    lines = [*pick, "picked = action.payload", f"actor = {_actor(spec, me)}", *apply,
              "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
              f"st.pc = {at + 1}",
              *([f"if {END_TEST}(st):", "    st._finish('end')", "    return None"] if spec.check_end else []),

@@ -169,7 +169,7 @@ class State:
         generated ``step`` (a seeded state: the same as ``_do`` and ``_advance``)."""
         self._legal = None
         try:
-            pc = spec.step(self, payload, spec.actor(self))
+            pc = spec.step(self, payload)
         except RuleRuntimeError as e:
             raise self.game.located(e, self.pc) from None
         if pc is not None:
