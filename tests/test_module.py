@@ -261,20 +261,29 @@ def test_a_decisions_turn_picks_takes_and_comes_back_to_it() -> None:
 LIMITS = ROOT / "tests" / "fixtures" / "engine" / "limits_known_as_it_runs.rules"
 
 
-@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES, LIMITS], ids=lambda p: p.name)
+GOOD = sorted((ROOT / "tests" / "fixtures" / "good").glob("*.rules"))
+
+
+@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES, LIMITS, ROOT / "tests" / "fixtures" / "engine" /
+                                  "segment_loops.rules", *GOOD], ids=lambda p: p.name)
 def test_play_out_is_the_loop_of_uniform_random_actions(path: Path) -> None:
-    """``State.play_out(rng)`` plays as picking ``legal[int(rng.random() * len(legal))]`` at
-    each decision would, to the end."""
+    """``State.play_out(rng)`` (each decision's ``turn``) plays as picking
+    ``legal[int(rng.random() * len(legal))]`` at each decision and applying it would (its
+    ``step``, or the program step by step), to the end or to a player without a legal action."""
     import random
     game = meeple.load(str(path))
-    for seed in range(4):
-        a, b = game.new_state(game.max_players, seed=seed), game.new_state(game.max_players, seed=seed)
-        a.play_out(random.Random(seed))
-        moves = random.Random(seed)
-        while not b.is_terminal():
-            legal = b.legal_actions()
-            b.apply(legal[int(moves.random() * len(legal))])
-        assert a.is_terminal() and a.history() == b.history() and a.to_json() == b.to_json()
+    slow = _step_by_step(meeple.load(str(path)))
+    for players in sorted({game.min_players, game.max_players}):
+        for seed in range(4):
+            a = game.new_state(players, seed=seed)
+            a.play_out(random.Random(seed))
+            for played in (game, slow):
+                b, moves = played.new_state(players, seed=seed), random.Random(seed)
+                while not b.is_terminal() and b.legal_actions():
+                    legal = b.legal_actions()
+                    b.apply(legal[int(moves.random() * len(legal))])
+                assert a.is_terminal() == b.is_terminal() and a.history() == b.history() and a.to_json() == b.to_json()
+                assert a.returns() == b.returns() if a.is_terminal() else a.legal_actions() == []
 
 
 def test_play_out_needs_a_seeded_state() -> None:
