@@ -306,6 +306,10 @@ def test_a_rules_error_in_a_chance_step_of_a_segment_names_that_step(tmp_path: P
     with pytest.raises(RuleRuntimeError) as info:
         state.apply(state.legal_actions()[0])  # n = 0: 1..0 is empty
     assert (Path(info.value.file).name, info.value.line) == ("pick.rules", 11)
+    import random
+    with pytest.raises(RuleRuntimeError) as info:  # the same in a playout (the decision's turn)
+        game.new_state(players=2, seed=1).play_out(random.Random(1))
+    assert (Path(info.value.file).name, info.value.line) == ("pick.rules", 11)
 
 
 # ---- the module's code kept between runs (interpreter/codecache.py) ----

@@ -126,7 +126,8 @@ def pick_lines(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env,
     ends = ["n"]  # how many actions come before each part, then after it
     for k, i in enumerate(choice.alone):
         body += w.most(i, else_zero=f"m{k}")
-        body += [f"    m{k} = m - {w.first} + 1 if m >= {w.first} else 0", f"n{k} = {ends[-1]} + m{k}"]
+        counted = f"m{k} = m" if w.first == "1" else f"m{k} = m - {w.first} + 1 if m >= {w.first} else 0"
+        body += [f"    {counted}", f"n{k} = {ends[-1]} + m{k}"]  # (m is never below 0: the rooms are not)
         ends.append(f"n{k}")
     if choice.shared:
         body += ["found = ()", *w.shared()]
