@@ -149,7 +149,8 @@ SEGMENT_LOOPS = ROOT / "tests" / "fixtures" / "engine" / "segment_loops.rules"
 def function_text(text: str, start: str) -> str:
     """The source of the module's first function whose name starts with ``start``."""
     found = text[text.index(f"def {start}"):]
-    return found[:found.index("\ndef ")]
+    ends = [found.find(mark) for mark in ("\ndef ", "\n# ---- the program")]
+    return found[:min(e for e in ends if e >= 0)]
 
 
 def _step_by_step(game):
@@ -157,7 +158,7 @@ def _step_by_step(game):
     game.segments = {}
     for _, spec, _ in game.code:
         if getattr(spec, "step", None) is not None:
-            spec.step = spec.turn = None
+            spec.turn = None
     return game
 
 
@@ -180,9 +181,9 @@ def test_the_seeded_path_after_a_decision_plays_as_the_program_does(path: Path) 
     import random
     fast, slow = meeple.load(str(path)), meeple.load(str(path))
     slow.segments = {}
-    for _, spec, _ in slow.code:  # (a decision's step runs the segment after it)
-        if getattr(spec, "step", None) is not None:
-            spec.step = None
+    for _, spec, _ in slow.code:  # (a decision's turn runs the segment after it)
+        if getattr(spec, "turn", None) is not None:
+            spec.turn = None
     for players in sorted({fast.min_players, fast.max_players}):
         for seed in range(8):
             a, b = fast.new_state(players, seed=seed), slow.new_state(players, seed=seed)
@@ -228,32 +229,29 @@ def test_the_bundled_games_have_segments() -> None:
 
 def test_a_segment_writes_if_elif_else_and_a_loop_that_starts_by_a_decision() -> None:
     text = meeple.load(str(SEGMENT_SHAPES)).module.text()
-    after_step = function_text(text, "step_step")  # (the decision 'step', and the segment after it)
-    assert after_step.count("elif ") == 2 and "\n    else:\n" in after_step
-    assert re.search(r"if next_\d+\(st\):\n        return \d+", after_step)
+    after_step = function_text(text, "turn_step")  # (the decision 'step', and the segment after it)
+    assert after_step.count("elif ") == 2 and "\n        else:\n" in after_step
+    assert re.search(r"if next_\d+\(st\):\n            return \d+", after_step)
 
 
 def test_a_segment_writes_a_loop_of_draws_with_an_if_and_a_loop_inside() -> None:
     text = meeple.load(str(SEGMENT_SHAPES)).module.text()
-    after_nod = function_text(text, "step_nod")
-    assert re.search(r"\n    while next_\d+\(st\):\n        if expr_\d+\(st\):\n", after_nod)
-    assert re.search(r"\n        while next_\d+\(st\):\n", after_nod)  # the loop inside
-
-
-def test_a_decisions_step_is_its_apply_then_the_segment_after_it() -> None:
-    game = meeple.load(str(ROOT / "games" / "hare.rules"))
-    step = function_text(game.module.text(), "step_play")
-    assert "D[i] += k" in step and "after_play" not in step  # the segment's lines, not a call of it
-    assert re.search(r"\n    ended = run_\d+\(st\)\n", step)
+    after_nod = function_text(text, "turn_nod")
+    assert re.search(r"\n        while next_\d+\(st\):\n            if expr_\d+\(st\):\n", after_nod)
+    assert re.search(r"\n            while next_\d+\(st\):\n", after_nod)  # the loop inside
 
 
 def test_a_decisions_turn_picks_takes_and_comes_back_to_it() -> None:
-    """``turn`` (what play_out runs): the pick written out, setting ``action``; the step's
-    lines; and where the program comes back to the same decision, another round of its loop."""
+    """A decision's ``turn``: with ``rand`` (what play_out runs) the pick written out, setting
+    ``action``; the action applied; the segment after it written out, not called; and where
+    the program comes back to the same decision, another round of its loop (given an action,
+    as apply gives it, it returns there)."""
     game = meeple.load(str(ROOT / "games" / "hare.rules"))
     turn = function_text(game.module.text(), "turn_play")
     assert turn.count("\n    while True:\n") == 1 and "pick_" not in turn and "action = found[" in turn
-    assert "D[i] += k" in turn and re.search(r"\n        st.pc = \d+\n        continue\n", turn)
+    assert "D[i] += k" in turn and re.search(r"\n        ended = run_\d+\(st\)\n", turn)
+    again = r"\n        if rand is None:\n            return (\d+)\n        st.pc = \1\n        continue\n"
+    assert re.search(again, turn)
     bet = function_text(game.module.text(), "turn_bet")  # the opening bets: one per player, in a loop
     assert "continue" not in bet and re.search(r"\n        return \d+\n", bet)
 
@@ -299,8 +297,8 @@ def test_a_rules_error_in_a_chance_step_of_a_segment_names_that_step(tmp_path: P
                      'cards c in pile { 9 a }\nturn {\n  choose take: 1 card from pile to heap\n'
                      '  set n = n - 1\n  set v = random 1..n\n}\nend when v == 99\n', encoding="utf-8")
     game = meeple.load(str(rules))
-    step = function_text(game.module.text(), "step_take")  # the random pick: a step of the segment after 'take'
-    assert re.search(r"\n    st.pc = \d+\n    _chance\d+\(st, rng\)\n", step)
+    turn = function_text(game.module.text(), "turn_take")  # the random pick: a step of the segment after 'take'
+    assert re.search(r"\n        st.pc = \d+\n        _chance\d+\(st, rng\)\n", turn)
     state = game.new_state(players=2, seed=1)
     state.apply(state.legal_actions()[0])  # n = 1: v is 1
     with pytest.raises(RuleRuntimeError) as info:

@@ -115,7 +115,6 @@ class CardChoice:
         self.shared = [g for g in groups if len(g) > 1]
 
     again = None
-    step = None  # (the compiler's: see program._step_function)
     pick = None  # (the compiler's, with ``legal``: see capacity.pick_function)
     turn = None  # (the compiler's: see program._turn_function)
 
@@ -371,7 +370,6 @@ class TilePlacement:
     ``optional``, placing nothing is one more. The new tile's number goes to local ``slot``."""
 
     again = None
-    step = None  # (the compiler's: see program._step_function)
     pick = None
     turn = None
 
@@ -477,7 +475,6 @@ class OptionChoice:
     the option's number in ``option_slot`` and the values in the variables' slots."""
 
     again = None
-    step = None  # (the compiler's: see program._step_function)
     pick = None
     turn = None
 

@@ -632,7 +632,7 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
     decision, a ``while`` loop of such steps with no decision in it, the next turn; at any
     other step it hands back, and ``State._advance`` goes on from there step by step. Each
     stands under the decision it follows; a rules error raised in it is placed by the step that
-    failed (``shared``). Then each decision gets its ``step`` (``_step_function``), which runs
+    failed (``shared``). Then each decision gets its ``turn`` (``_turn_function``), which runs
     the segment after it."""
     out = {}
     lines_of: dict[int, list[str]] = {}
@@ -643,34 +643,14 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
         if lines is None:  # nothing to gain: it would hand back at once, or after one step
             continue
         lines_of[entry] = lines
-        if entry == 0:  # (after a decision, its lines are written into its step and its turn)
+        if entry == 0:  # (after a decision, its lines are written into its turn)
             with x.placed(positions[0]):
                 out[entry] = x.statements(lines, shared=True, purpose="begin")
     for n, (op, spec, _) in enumerate(code):
         if op == CHOICE:
             with x.placed(positions[n]):
-                spec.step = _step_function(spec, n, lines_of.get(n + 1), x)
                 spec.turn = _turn_function(spec, n, lines_of.get(n + 1), x)
     return out
-
-
-def _step_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompiler) -> Fn:
-    """``step(st, picked)``: the decision at ``at`` taken and recorded, then the program
-    run on to the next decision (``after``: the lines of the segment from there, when it has
-    one), as ``State._do`` and ``State._advance`` would; it returns the step the state goes on
-    from, or None if the game ended. ``State.apply`` runs it when the state draws chance itself."""
-    me = x.constant(spec, spec.label)
-    apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
-    ended = ["    st._finish('end')", "    return None"]
-    return x.statements([
-        f"actor = {_actor(spec, me)}",
-        *apply,
-        "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
-        f"st.pc = {at + 1}",
-        *([f"if {END_TEST}(st):", *ended] if spec.check_end else []),
-        "if len(log_payload) >= cap:", "    st._finish('step cap')", "    return None",
-        *(after if after is not None else [f"return {at + 1}"])],
-        params=("picked",), purpose=f"step_{spec.label}", shared=True)
 
 
 def _actor(spec: Any, me: str) -> str:
@@ -679,11 +659,14 @@ def _actor(spec: Any, me: str) -> str:
 
 
 def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompiler) -> Fn:
-    """``turn(st, rand)``: the decision at ``at`` picked uniformly at random with ``rand`` (as
-    ``legal[int(rand() * len(legal))]``), then taken as ``step`` takes it; over again while the
-    program comes back to it (a turn that is one decision: the state's parts read once for
-    all). It returns the step the state goes on from, None if the game ended, -1 if the player
-    had no legal action. ``State.play_out`` runs it."""
+    """``turn(st, picked, rand=None)``: the decision at ``at`` taken (``picked``, or with
+    ``rand`` an action picked uniformly at random, as ``legal[int(rand() * len(legal))]``) and
+    recorded, then the program run on to the next decision (``after``: the lines of the segment
+    from there, when it has one), as ``State._do`` and ``State._advance`` would. With ``rand``
+    it goes round again while the program comes back to the same decision (a turn that is one
+    decision: the state's parts are read once for all). It returns the step the state goes on
+    from, None if the game ended, -1 if there was no legal action to pick. ``State.apply``
+    runs it with the action, ``State.play_out`` with ``rand``."""
     me = x.constant(spec, spec.label)
     inline = getattr(spec, "pick_lines", None)
     if inline is not None:
@@ -694,14 +677,16 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
         pick = [f"_legal = {me}.legal(st)", "if not _legal:", "    return -1",
                 "action = _legal[int(rand() * len(_legal))]"]
     apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
-    lines = [*pick, "picked = action.payload", f"actor = {_actor(spec, me)}", *apply,
+    lines = ["if rand is not None:  # (a random playout: pick the action)", *(f"    {line}" for line in pick),
+             "    picked = action.payload",
+             f"actor = {_actor(spec, me)}", *apply,
              "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
              f"st.pc = {at + 1}",
              *([f"if {END_TEST}(st):", "    st._finish('end')", "    return None"] if spec.check_end else []),
              "if len(log_payload) >= cap:", "    st._finish('step cap')", "    return None",
              *(_again(after, at) if after is not None else [f"return {at + 1}"])]
     return x.statements(["while True:", *(f"    {line}" for line in lines)],
-                        params=("rand",), purpose=f"turn_{spec.label}", shared=True)
+                        params=("picked", "rand=None"), purpose=f"turn_{spec.label}", shared=True)
 
 
 def _again(lines: list[str], at: int) -> list[str]:
@@ -712,8 +697,8 @@ def _again(lines: list[str], at: int) -> list[str]:
         indent = len(line) - len(line.lstrip())
         while loops and indent <= loops[-1]:
             loops.pop()
-        if line.strip() == f"return {at}" and not loops:
-            out += [f"{' ' * indent}st.pc = {at}", f"{' ' * indent}continue"]
+        if line.strip() == f"return {at}" and not loops:  # (an action given: that one only)
+            out += [f"{' ' * indent}{t}" for t in ("if rand is None:", f"    return {at}", f"st.pc = {at}", "continue")]
             continue
         if line.lstrip().startswith(("while ", "for ")):
             loops.append(indent)

@@ -134,7 +134,7 @@ class State:
             for a in legal:
                 if a is action:
                     spec = action.spec
-                    if self.rng is not None and spec.step is not None:
+                    if self.rng is not None and spec.turn is not None:
                         self._step(spec, action.payload)
                     else:
                         self._do(spec, action, self._actor(spec))
@@ -158,7 +158,7 @@ class State:
                 raise IllegalAction(f"{text!r} is not legal here; legal: "
                                     + ", ".join(a.text for a in options[:12])
                                     + (" ..." if len(options) > 12 else ""))
-        if self.rng is not None and spec.step is not None:
+        if self.rng is not None and spec.turn is not None:
             self._step(spec, chosen.payload)
         else:
             self._do(spec, chosen, actor)
@@ -166,10 +166,10 @@ class State:
 
     def _step(self, spec: Any, payload: Any) -> None:
         """A decision's action, and the program on to the next decision, by the decision's
-        generated ``step`` (a seeded state: the same as ``_do`` and ``_advance``)."""
+        generated ``turn`` (a seeded state: the same as ``_do`` and ``_advance``)."""
         self._legal = None
         try:
-            pc = spec.step(self, payload)
+            pc = spec.turn(self, payload)
         except RuleRuntimeError as e:
             raise self.game.located(e, self.pc) from None
         if pc is not None:
@@ -197,7 +197,7 @@ class State:
                 self.apply(legal[int(rand() * len(legal))])
                 continue
             try:
-                pc = spec.turn(self, rand)  # this decision, and on to the next (or over again)
+                pc = spec.turn(self, None, rand)  # this decision, and on to the next (or over again)
             except RuleRuntimeError as e:
                 raise self.game.located(e, self.pc) from None
             if pc is None:  # the game ended
