@@ -249,7 +249,8 @@ def test_a_decisions_turn_picks_takes_and_comes_back_to_it() -> None:
     game = meeple.load(str(ROOT / "games" / "hare.rules"))
     turn = function_text(game.module.text(), "turn_play")
     assert turn.count("\n    while True:\n") == 1 and "pick_" not in turn and "action = found[" in turn
-    assert "D[i] += k" in turn and re.search(r"\n        ended = run_\d+\(st\)\n", turn)
+    assert "D[i] += k" in turn and "run_" not in turn  # the race written out, under its rules line:
+    assert "\n        # hare.rules:79  [race_trigger] if count(table) == table_limit" in turn
     again = r"\n        if rand is None:\n            return (\d+)\n        st.pc = \1\n        continue\n"
     assert re.search(again, turn)
     bet = function_text(game.module.text(), "turn_bet")  # the opening bets: one per player, in a loop
@@ -432,3 +433,28 @@ def test_each_function_is_the_code_of_its_text(name: str, monkeypatch) -> None:
         ast.increment_lineno(tree, fn.__code__.co_firstlineno - 1)
         code = next(c for c in compile(tree, game.module.filename, "exec").co_consts if hasattr(c, "co_code"))
         assert _same_code(code, fn.__code__), fn.__name__
+
+
+def test_a_rules_error_in_a_straight_run_written_out_in_a_turn_names_its_statement(tmp_path: Path) -> None:
+    """A straight run after a decision is written out in the decision's turn; a rules error in
+    it names the statement that failed (not the run's first, nor the decision), on every path."""
+    import random
+    rules = tmp_path / "who.rules"
+    rules.write_text('game "Who"\nplayers 2\nvar who = none\nvar w = 0\nvar c = 0\nzone deck hidden\n'
+                     'zone hand per player public\nzone table public\ncards c in deck { 20 a }\n'
+                     'setup {\n  for p in player {\n    deal 3 from deck to hand(p)\n  }\n}\n'
+                     'turn {\n  choose play: 1 card from hand(current) to table\n  set w = w + 1\n'
+                     '  if w > 1 {\n    set c = count(hand(who))\n  }\n  if w > 9 {\n    set who = current\n  }\n}\n'
+                     'end when count(table) > 5\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    turn = function_text(game.module.text(), "turn_play")
+    assert "count(hand(who))" in turn  # (the run written out, its rules line above it)
+    for played in (game, _step_by_step(meeple.load(str(rules)))):
+        state = played.new_state(2, seed=1)
+        with pytest.raises(RuleRuntimeError) as info:
+            while True:
+                state.apply(state.legal_actions()[0])
+        assert info.value.line == 19
+    with pytest.raises(RuleRuntimeError) as info:
+        game.new_state(2, seed=1).play_out(random.Random(1))
+    assert info.value.line == 19

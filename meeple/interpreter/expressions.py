@@ -46,6 +46,7 @@ UNROLL_LIMIT = 16
 # most: each level writes its body out once per value, so deeper levels would grow the code
 # (and the time to make it) as a power of the depth.
 UNROLL_NESTING = 2
+MARK = "\x1f"  # (no generated line holds it otherwise: see ``ExprCompiler.mark``)
 PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
             ("PL", "PL = st.place"), ("G", "G = st.grid"), ("rng", "rng = st.rng"),
             ("log_actor", "log_actor = st.log_actor"), ("log_spec", "log_spec = st.log_spec"),
@@ -429,6 +430,8 @@ class ExprCompiler:
         self.place: list[int] | None = None  # the rules position the functions made now are for
         self.fresh = 0
         self.functions = 0  # functions in the module so far
+        self.marked: list[list[int]] = []  # the rules positions lines carry (``mark``)
+        self.runs_called = False  # (program.write_segments: a segment calls its straight runs)
         self.tables: dict[tuple[str, str], str] = {}  # (prefix, plain data as source) → its table's name
         self.objects: dict[int, tuple[str, Any]] = {}  # id of an object the module names → (name, object)
         self.board_tables: dict[str, str] = {}  # "NB"/"LINE" → the name of the board's table (made once)
@@ -475,12 +478,26 @@ class ExprCompiler:
         name = getattr(fn, "__name__", "")
         return name if self.ns.get(name) is fn else self.constant(fn, prefix)
 
+    def mark(self, at: list[int] | None) -> str:
+        """What to put at the end of a line of a body (``define``) that starts the statement of
+        the rules at ``at`` (None: code of the engine's, no statement), for lines that travel
+        before they are compiled (written out in another function); ``define`` takes it off."""
+        self.marked.append(at or [])
+        return f"{MARK}{len(self.marked) - 1}"
+
     def define(self, body: list[str], params: tuple[str, ...], purpose: str,
                marks: list[Optional[list[int]]] | None = None, shared: bool = False) -> Fn:
         """The function ``def <name>(st, *params):`` + ``body`` (lines, not indented), added to the
         module under the rules position of what is compiled now (``marks``: the rules position
         each line of ``body`` starts, if it starts one). It begins by reading the parts of the
         state it uses into short names (``PREAMBLE``): which ones, Python's compiler says."""
+        if any(MARK in line for line in body):  # lines marked with their rules positions
+            marks = list(marks or [None] * len(body))
+            body = list(body)
+            for i, line in enumerate(body):
+                if MARK in line:
+                    body[i], k = line.split(MARK)
+                    marks[i] = self.marked[int(k)]
         self.functions += 1
         fname = f"{purpose}_{self.functions}"
         head = f"def {fname}({', '.join(('st',) + params)}):\n"
@@ -495,12 +512,13 @@ class ExprCompiler:
         preamble += [f"{word} = st.zones[{slot}]"
                      for slot, word in sorted((self.zone_of_local[w], w) for w in used if w in self.zone_of_local)]
         src = head + "".join(f"    {b}\n" for b in preamble + body)
-        at = {1 + len(preamble) + i: m for i, m in enumerate(marks or []) if m}
+        at = {1 + len(preamble) + i: m for i, m in enumerate(marks or []) if m is not None}
 
         def compiled(src: str, first: int) -> Any:  # the body's tree, parsed once, with the preamble put in
             return self.python(src, first, None if tree is None else (tree, preamble))
         fn = self.module.function(fname, src, self.place or self.at, compiled, at, shared)
         fn.source = src
+        fn.at = self.place or self.at  # (the rules position its comment names)
         return fn
 
     # ---- functions ----

@@ -9,11 +9,12 @@ the state stops and waits for an action.
 
 from __future__ import annotations
 
+import ast
 from typing import Any, Callable, Optional
 
 from . import capacity
 from .code import VARS, Code, local, name
-from .expressions import TILE, Env, ExprCompiler, Fn, _faces, _seat_of, _set_cell
+from .expressions import MARK, TILE, Env, ExprCompiler, Fn, TooDeep, _faces, _seat_of, _set_cell
 from .statements import END_TEST, StatementWriter
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
@@ -114,6 +115,8 @@ class ProgramBuilder:
         at = span(run[0])
         with self.x.placed(at):
             fn = self.x.statements([t for t, _ in lines], purpose="run", marks=[m for _, m in lines])
+        if _stands_anywhere(fn.source):  # (a segment writes it out: see _step_lines)
+            fn.inline_lines = [t + self.x.mark(m) if m else t for t, m in lines]
         self.positions[self.emit(EXEC, fn, RUN)] = at
 
     def stmt(self, s: dict, env: Env) -> None:
@@ -635,22 +638,30 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
     failed (``shared``). Then each decision gets its ``turn`` (``_turn_function``), which runs
     the segment after it."""
     out = {}
-    lines_of: dict[int, list[str]] = {}
-    for entry in [0] + [n + 1 for n, (op, _, _) in enumerate(code) if op == CHOICE and n + 1 < len(code)]:
-        if entry in out or code[entry][0] == CHOICE:
-            continue
-        lines = _segment_lines(code, entry, x)
-        if lines is None:  # nothing to gain: it would hand back at once, or after one step
-            continue
-        lines_of[entry] = lines
-        if entry == 0:  # (after a decision, its lines are written into its turn)
-            with x.placed(positions[0]):
-                out[entry] = x.statements(lines, shared=True, purpose="begin")
+
+    def segment(entry: int) -> Optional[list[str]]:  # None: nothing to gain (it would hand back at once)
+        return _segment_lines(code, entry, x) if entry < len(code) and code[entry][0] != CHOICE else None
+    if segment(0) is not None:
+        with x.placed(positions[0]):
+            out[0] = _written(x, lambda: x.statements(segment(0), shared=True, purpose="begin"))
     for n, (op, spec, _) in enumerate(code):
-        if op == CHOICE:
+        if op == CHOICE:  # (after a decision, the segment is written into its turn)
             with x.placed(positions[n]):
-                spec.turn = _turn_function(spec, n, lines_of.get(n + 1), x)
+                spec.turn = _written(x, lambda spec=spec, n=n: _turn_function(spec, n, segment(n + 1), x))
     return out
+
+
+def _written(x: ExprCompiler, make: Callable[[], Fn]) -> Fn:
+    """``make()``, writing the straight runs out; if Python refuses that as nesting too deeply,
+    calling them instead."""
+    try:
+        return make()
+    except TooDeep:
+        x.runs_called = True
+        try:
+            return make()
+        finally:
+            x.runs_called = False
 
 
 def _actor(spec: Any, me: str) -> str:
@@ -697,8 +708,11 @@ def _again(lines: list[str], at: int) -> list[str]:
         indent = len(line) - len(line.lstrip())
         while loops and indent <= loops[-1]:
             loops.pop()
-        if line.strip() == f"return {at}" and not loops:  # (an action given: that one only)
-            out += [f"{' ' * indent}{t}" for t in ("if rand is None:", f"    return {at}", f"st.pc = {at}", "continue")]
+        text, *marked = line.split(MARK)
+        if text.strip() == f"return {at}" and not loops:  # (an action given: that one only)
+            again = ["if rand is None:" + "".join(MARK + m for m in marked), f"    return {at}",
+                     f"st.pc = {at}", "continue"]
+            out += [f"{' ' * indent}{t}" for t in again]
             continue
         if line.lstrip().startswith(("while ", "for ")):
             loops.append(indent)
@@ -724,7 +738,7 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             pc = b
             continue
         if op == JUMP_IF_NOT and b > pc and _simple(code, pc + 1, b):
-            lines.append(f"if {_test(a, x)}:")  # an ``if`` without ``else``: its steps, then on
+            lines.append(_opening("if", a, x))  # an ``if`` without ``else``: its steps, then on
             for n in range(pc + 1, b):
                 lines += [f"    {line}" for line in _step_lines(code, n, x)]
             seen.update(range(pc + 1, b))
@@ -734,7 +748,7 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
         if chain is not None:  # if / elif / else, each branch a few steps, all going on at one step
             branches, otherwise, pc = chain
             for k, (test, steps_of) in enumerate(branches):
-                lines.append(f"{'if' if k == 0 else 'elif'} {_test(test, x)}:")
+                lines.append(_opening("if" if k == 0 else "elif", test, x))
                 lines += [f"    {line}" for n in steps_of for line in _step_lines(code, n, x)] or ["    pass"]
             if otherwise:
                 lines.append("else:")
@@ -742,18 +756,18 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             seen.update(n for _, steps_of in branches for n in steps_of)
             continue
         if op == JUMP_IF_NOT and b > pc and code[pc + 1][0] == CHOICE:  # a loop whose body starts by a decision
-            lines += [f"if {_test(a, x)}:", f"    return {pc + 1}"]
+            lines += [_opening("if", a, x), f"    return {pc + 1}"]
             pc = b
             continue
         if op == JUMP_IF_NOT and b > pc and getattr(code[pc + 1][1], "goes_on_elsewhere", False):
             # a track's tiles: its seeded path lays them all, and the state goes on past its loop
-            lines += [f"if {_test(a, x)}:", *(f"    {line}" for line in _step_lines(code, pc + 1, x))]
+            lines += [_opening("if", a, x), *(f"    {line}" for line in _step_lines(code, pc + 1, x))]
             seen.update(range(pc, b))
             pc = b
             continue
         body = _loop_body(code, pc, b, x) if op == JUMP_IF_NOT else None
         if body is not None:  # a loop of steps with no decision in them
-            lines += [f"while {_test(a, x)}:", *(f"    {line}" for line in body)]
+            lines += [_opening("while", a, x), *(f"    {line}" for line in body)]
             seen.update(range(pc, b))
             pc = b
             continue
@@ -799,12 +813,12 @@ def _range_lines(code: list[Instr], start: int, stop: int, top: int, x: ExprComp
             return None
         inner = _loop_body(code, pc, target, x)
         if inner is not None:  # a loop inside the loop
-            lines += [f"while {_test(a, x)}:", *(f"    {line}" for line in inner)]
+            lines += [_opening("while", a, x), *(f"    {line}" for line in inner)]
         else:
             then = _range_lines(code, pc + 1, target, top, x)  # an ``if`` without ``else``
             if then is None:
                 return None
-            lines += [f"if {_test(a, x)}:", *(f"    {line}" for line in then or ["pass"])]
+            lines += [_opening("if", a, x), *(f"    {line}" for line in then or ["pass"])]
         pc = target
     return lines
 
@@ -852,18 +866,62 @@ def _chain(code: list[Instr], pc: int) -> Optional[tuple[list[tuple[Fn, range]],
     return None
 
 
-def _test(test: Fn, x: ExprCompiler) -> str:
-    """A test of the program as a segment writes it: its expression, if it has one, else a call."""
-    return getattr(test, "text", None) or f"{x.ref(test, 'test')}(st)"
+def _opening(word: str, test: Fn, x: ExprCompiler) -> str:
+    """``if``/``elif``/``while`` and a test of the program, as a segment writes it: the test's
+    expression, if it has one, else a call; marked with the rules position of the test."""
+    code = getattr(test, "text", None) or f"{x.ref(test, 'test')}(st)"
+    return f"{word} {code}:{x.mark(getattr(test, 'at', None))}"
+
+
+def _stands_anywhere(src: str) -> bool:
+    """Can the body of the function ``src`` (a straight run) be written out in another
+    function? Only if the names it sets are its own (they start by ``_``; the rules' locals
+    are slots of ``L``), it returns nothing but how the game ended, and holds no function."""
+    tree = ast.parse(src).body[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Return) and not (isinstance(node.value, ast.Constant)
+                                                 and isinstance(node.value.value, str)):
+            return False
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and not node.id.startswith("_") \
+                and not any(line.startswith(f"    {node.id} = st.") for line in src.split("\n")):
+            return False  # (one of the preamble's names is no trouble: read the same way anywhere)
+        if node is not tree and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Global,
+                                                  ast.Nonlocal, ast.Yield, ast.YieldFrom)):
+            return False
+    return True
+
+
+def _ended_instead(lines: list[str], at: int) -> list[str]:
+    """A straight run's lines, written out: its ``return <how it ended>`` ends the game there."""
+    out = []
+    for line in lines:
+        text, marked = (line.split(MARK) + [""])[:2]
+        if text.strip().startswith("return "):
+            pad = text[:len(text) - len(text.lstrip())]
+            out += [f"{pad}st.pc = {at}" + (MARK + marked if marked else ""),
+                    f"{pad}st._finish({text.strip()[len('return '):]})", f"{pad}return None"]
+        else:
+            out.append(line)
+    return out
 
 
 def _step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[str]:
-    """One step of the program as the segment's lines (``State._advance`` does the same)."""
+    """One step of the program as the segment's lines (``State._advance`` does the same),
+    the first marked with the rules position of its code (none: the engine's own)."""
+    lines = _unmarked_step_lines(code, pc, x)
+    op, a, _ = code[pc]
+    fn = a.run_seeded if op == CHANCE else a
+    return [lines[0] + x.mark(getattr(fn, "at", None)), *lines[1:]] if lines and MARK not in lines[0] else lines
+
+
+def _unmarked_step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[str]:
     op, a, b = code[pc]
     def ended(at: int, outcome: str) -> list[str]:
         return [f"st.pc = {at}", f"st._finish({outcome})", "return None"]
     if op == EXEC:
         call = f"{x.ref(a, 'run')}(st)"
+        if b == RUN and getattr(a, "inline_lines", None) and not x.runs_called:  # a straight run, written out
+            return _ended_instead(a.inline_lines, pc + 1)
         if b == RUN:  # a straight run: it says how the game ended, if it did
             return [f"ended = {call}", "if ended:", *(f"    {t}" for t in ended(pc + 1, "ended"))]
         if b is True:
