@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import inspect
 import itertools
 import re
 from dataclasses import replace
@@ -463,14 +464,16 @@ class ExprCompiler:
         shown = literal(value)
         if shown is not None and (prefix, shown) in self.tables:
             return self.tables[prefix, shown]
-        if shown is None and id(value) in self.objects:  # an object the module names already
-            return self.objects[id(value)][0]
+        # (a bound method is made anew each time it is read: it is known by its object and function)
+        known = (id(value.__self__), value.__func__) if inspect.ismethod(value) else id(value)
+        if shown is None and known in self.objects:  # an object the module names already
+            return self.objects[known][0]
         key = self.name(re.sub(r"\W", "_", prefix)).text
         self.module.table(key, value)
         if shown is not None:
             self.tables[prefix, shown] = key
         else:
-            self.objects[id(value)] = (key, value)  # (the value kept: its id stays its own)
+            self.objects[known] = (key, value)  # (the value kept: its id stays its own)
         return key
 
     def ref(self, fn: Fn, prefix: str) -> str:

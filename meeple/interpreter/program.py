@@ -641,9 +641,14 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
 
     def segment(entry: int) -> Optional[list[str]]:  # None: nothing to gain (it would hand back at once)
         return _segment_lines(code, entry, x) if entry < len(code) and code[entry][0] != CHOICE else None
-    if segment(0) is not None:
-        with x.placed(positions[0]):
-            out[0] = _written(x, lambda: x.statements(segment(0), shared=True, purpose="begin"))
+
+    def begin() -> Optional[Fn]:
+        lines = segment(0)
+        return x.statements(lines, shared=True, purpose="begin") if lines is not None else None
+    with x.placed(positions[0]):
+        begun = _written(x, begin)
+    if begun is not None:
+        out[0] = begun
     for n, (op, spec, _) in enumerate(code):
         if op == CHOICE:  # (after a decision, the segment is written into its turn)
             with x.placed(positions[n]):
@@ -651,7 +656,7 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
     return out
 
 
-def _written(x: ExprCompiler, make: Callable[[], Fn]) -> Fn:
+def _written(x: ExprCompiler, make: Callable[[], Optional[Fn]]) -> Optional[Fn]:
     """``make()``, writing the straight runs out; if Python refuses that as nesting too deeply,
     calling them instead."""
     try:
