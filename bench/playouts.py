@@ -1,7 +1,8 @@
-"""Best of 5: 2000 seeded random hare games at 4 players through ``play_out``, for the meeple of a
-tree (this one by default, or a worktree of another commit, to compare two):
+"""Best of 5: 2000 seeded random games at 4 players through ``play_out``, for the meeple of a
+tree (this one by default, or a worktree of another commit, to compare two), of a bundled game
+(hare by default):
 
-    python bench/playouts.py [TREE]
+    python bench/playouts.py [TREE] [GAME]
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ sys.path.insert(0, str(tree))
 
 import meeple  # noqa: E402
 
-game = meeple.load(str(tree / "games" / "hare.rules"))
+name = sys.argv[2] if len(sys.argv) > 2 else "hare"
+game = meeple.load(str(tree / "games" / f"{name}.rules"))
 best = []
 for _ in range(5):
     start = time.perf_counter()
     for seed in range(2000):
         game.new_state(4, seed=seed).play_out(random.Random(seed))
     best.append(time.perf_counter() - start)
-print(f"{tree}: best of 5: {min(best):.3f} s for 2000 hare play_outs at 4 players")
+print(f"{tree}: best of 5: {min(best):.3f} s for 2000 {name} play_outs at 4 players")
