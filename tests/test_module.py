@@ -263,8 +263,12 @@ LIMITS = ROOT / "tests" / "fixtures" / "engine" / "limits_known_as_it_runs.rules
 GOOD = sorted((ROOT / "tests" / "fixtures" / "good").glob("*.rules"))
 
 
-@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES, LIMITS, ROOT / "tests" / "fixtures" / "engine" /
-                                  "segment_loops.rules", *GOOD], ids=lambda p: p.name)
+ENGINE = ROOT / "tests" / "fixtures" / "engine"
+ODD_SHAPES = [ENGINE / "segment_loops.rules", ENGINE / "names_of_a_run_and_a_label.rules",
+              ENGINE / "labels_a_and_a1.rules", ENGINE / "deal_in_twenty_loops.rules"]
+
+
+@pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES, LIMITS, *ODD_SHAPES, *GOOD], ids=lambda p: p.name)
 def test_play_out_is_the_loop_of_uniform_random_actions(path: Path) -> None:
     """``State.play_out(rng)`` (each decision's ``turn``) plays as picking
     ``legal[int(rng.random() * len(legal))]`` at each decision and applying it would (its
@@ -458,3 +462,23 @@ def test_a_rules_error_in_a_straight_run_written_out_in_a_turn_names_its_stateme
     with pytest.raises(RuleRuntimeError) as info:
         game.new_state(2, seed=1).play_out(random.Random(1))
     assert info.value.line == 19
+
+
+def test_two_labels_one_a_prefix_of_the_other_are_two_decisions() -> None:
+    """``a1`` and ``a``: their names in the module are two (a fresh name is never one given
+    before, as ``_a1`` + 2 and ``_a`` + 12 would be), so each decision logs itself."""
+    import random
+    game = meeple.load(str(ENGINE / "labels_a_and_a1.rules"))
+    state = game.new_state(2, seed=0)
+    state.play_out(random.Random(0))
+    labels = [text.split()[0] for _, text in state.history()[:6]]
+    assert labels == ["a1", "a"] * 3
+
+
+def test_a_deal_twenty_loops_deep_after_a_decision_compiles() -> None:
+    """Written out in the decision's turn, the loops would nest past Python's limit: the turn
+    takes the decision only, and the state runs the program from there step by step (the
+    game plays the same: test_play_out_is_the_loop_of_uniform_random_actions)."""
+    game = meeple.load(str(ENGINE / "deal_in_twenty_loops.rules"))
+    turn = function_text(game.module.text(), "turn_play")
+    assert "while next_" not in turn and re.search(r"\n        return \d+\n", turn)

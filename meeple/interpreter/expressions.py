@@ -430,9 +430,10 @@ class ExprCompiler:
         self.ns = self.module.ns  # the namespace the game's code runs in
         self.place: list[int] | None = None  # the rules position the functions made now are for
         self.fresh = 0
+        self.given: set[str] = set()  # the names ``name`` has made
         self.functions = 0  # functions in the module so far
         self.marked: list[list[int]] = []  # the rules positions lines carry (``mark``)
-        self.runs_called = False  # (program.write_segments: a segment calls its straight runs)
+        self.calls_out = False  # (program.write_segments: a segment calls its runs and draws)
         self.tables: dict[tuple[str, str], str] = {}  # (prefix, plain data as source) → its table's name
         self.objects: dict[int, tuple[str, Any]] = {}  # id of an object the module names → (name, object)
         self.board_tables: dict[str, str] = {}  # "NB"/"LINE" → the name of the board's table (made once)
@@ -454,9 +455,14 @@ class ExprCompiler:
         self.route_fns: dict[tuple[str, bool], str] = {}
 
     def name(self, prefix: str, sure: bool = False) -> Code:
-        """A fresh name of generated code (``sure``: it only ever holds values that exist)."""
-        self.fresh += 1
-        return name(f"_{prefix}{self.fresh}", sure)
+        """A fresh name of generated code (``sure``: it only ever holds values that exist), never
+        one given before (``_a1`` and 2 make what ``_a`` and 12 do)."""
+        while True:
+            self.fresh += 1
+            text = f"_{prefix}{self.fresh}"
+            if text not in self.given:
+                self.given.add(text)
+                return name(text, sure)
 
     def constant(self, value: Any, prefix: str = "K") -> str:
         """Put ``value`` in the module (a table the code reads, never changed); return its name.

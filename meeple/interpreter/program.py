@@ -652,21 +652,24 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
     for n, (op, spec, _) in enumerate(code):
         if op == CHOICE:  # (after a decision, the segment is written into its turn)
             with x.placed(positions[n]):
-                spec.turn = _written(x, lambda spec=spec, n=n: _turn_function(spec, n, segment(n + 1), x))
+                spec.turn = _written(x, lambda spec=spec, n=n: _turn_function(spec, n, segment(n + 1), x)) \
+                    or _turn_function(spec, n, None, x)  # (too deep: the program goes on step by step)
     return out
 
 
 def _written(x: ExprCompiler, make: Callable[[], Optional[Fn]]) -> Optional[Fn]:
-    """``make()``, writing the straight runs out; if Python refuses that as nesting too deeply,
-    calling them instead."""
+    """``make()``, writing the straight runs and draws out; if Python refuses that as nesting
+    too deeply, calling them instead; if it still does, None."""
     try:
         return make()
     except TooDeep:
-        x.runs_called = True
+        x.calls_out = True
         try:
             return make()
+        except TooDeep:
+            return None
         finally:
-            x.runs_called = False
+            x.calls_out = False
 
 
 def _actor(spec: Any, me: str) -> str:
@@ -925,7 +928,7 @@ def _unmarked_step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[st
         return [f"st.pc = {at}", f"st._finish({outcome})", "return None"]
     if op == EXEC:
         call = f"{x.ref(a, 'run')}(st)"
-        if b == RUN and getattr(a, "inline_lines", None) and not x.runs_called:  # a straight run, written out
+        if b == RUN and getattr(a, "inline_lines", None) and not x.calls_out:  # a straight run, written out
             return _ended_instead(a.inline_lines, pc + 1)
         if b == RUN:  # a straight run: it says how the game ended, if it did
             return [f"ended = {call}", "if ended:", *(f"    {t}" for t in ended(pc + 1, "ended"))]
@@ -933,7 +936,7 @@ def _unmarked_step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[st
             return [call, f"if {END_TEST}(st):", *(f"    {t}" for t in ended(pc + 1, "'end'"))]
         return [call]
     if op == CHANCE:
-        if getattr(a, "inline_lines", None):  # written out: it returns None itself if the game ended
+        if getattr(a, "inline_lines", None) and not x.calls_out:  # written out: it returns None if the game ended
             return [f"st.pc = {pc}", *a.inline_lines]
         return [f"st.pc = {pc}", f"{x.ref(a.run_seeded, 'chance')}(st, rng)",
                 "if st.outcome is not None:", "    return None"]
