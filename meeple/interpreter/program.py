@@ -115,7 +115,7 @@ class ProgramBuilder:
         at = span(run[0])
         with self.x.placed(at):
             fn = self.x.statements([t for t, _ in lines], purpose="run", marks=[m for _, m in lines])
-        if _stands_anywhere(fn.source):  # (a segment writes it out: see _step_lines)
+        if _stands_anywhere([t for t, _ in lines]):  # (a segment writes it out: see _step_lines)
             fn.inline_lines = [t + self.x.mark(m) if m else t for t, m in lines]
         self.positions[self.emit(EXEC, fn, RUN)] = at
 
@@ -491,8 +491,9 @@ class ProgramBuilder:
                             may_alias=source is None or source == flow_zone(s["dest"], self.x.checked))
         if caps is not None or keeping is None:  # limits only, or nothing to keep: room to count, no test
             choice.legal = capacity.legal_function(choice, caps or [], s, x, env)
-            choice.pick = capacity.pick_function(choice, caps or [], s, x, env)
-            if not choice.may_alias:
+            if choice.may_alias:  # (its pick judges the choices within one zone: a function of its own)
+                choice.pick = capacity.pick_function(choice, caps or [], s, x, env)
+            else:  # (written into the decision's turn)
                 choice.pick_lines = capacity.pick_lines(choice, caps or [], s, x, env, inline=True)
         choice.apply_lines = [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
                               "for i, k in picked:", "    S[i] -= k", "    D[i] += k",
@@ -716,10 +717,9 @@ def _again(lines: list[str], at: int) -> list[str]:
         indent = len(line) - len(line.lstrip())
         while loops and indent <= loops[-1]:
             loops.pop()
-        text, *marked = line.split(MARK)
+        text, mark = _unmarked(line)
         if text.strip() == f"return {at}" and not loops:  # (an action given: that one only)
-            again = ["if rand is None:" + "".join(MARK + m for m in marked), f"    return {at}",
-                     f"st.pc = {at}", "continue"]
+            again = [f"if rand is None:{mark}", f"    return {at}", f"st.pc = {at}", "continue"]
             out += [f"{' ' * indent}{t}" for t in again]
             continue
         if line.lstrip().startswith(("while ", "for ")):
@@ -881,33 +881,38 @@ def _opening(word: str, test: Fn, x: ExprCompiler) -> str:
     return f"{word} {code}:{x.mark(getattr(test, 'at', None))}"
 
 
-def _stands_anywhere(src: str) -> bool:
-    """Can the body of the function ``src`` (a straight run) be written out in another
-    function? Only if the names it sets are its own (they start by ``_``; the rules' locals
-    are slots of ``L``), it returns nothing but how the game ended, and holds no function."""
-    tree = ast.parse(src).body[0]
+def _stands_anywhere(body: list[str]) -> bool:
+    """Can ``body``, the lines of a straight run, be written out in another function? Only if
+    the names it sets are its own (they start by ``_``; the rules' locals are slots of ``L``),
+    it returns nothing but how the game ended, and holds no function."""
+    tree = ast.parse("def run(st):\n" + "".join(f"    {line}\n" for line in [*body, "pass"])).body[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Return) and not (isinstance(node.value, ast.Constant)
                                                  and isinstance(node.value.value, str)):
             return False
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and not node.id.startswith("_") \
-                and not any(line.startswith(f"    {node.id} = st.") for line in src.split("\n")):
-            return False  # (one of the preamble's names is no trouble: read the same way anywhere)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and not node.id.startswith("_"):
+            return False
         if node is not tree and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.Global,
                                                   ast.Nonlocal, ast.Yield, ast.YieldFrom)):
             return False
     return True
 
 
+def _unmarked(line: str) -> tuple[str, str]:
+    """A line and the mark at its end (``ExprCompiler.mark``; "" if none)."""
+    text, sep, mark = line.partition(MARK)
+    return text, sep + mark
+
+
 def _ended_instead(lines: list[str], at: int) -> list[str]:
     """A straight run's lines, written out: its ``return <how it ended>`` ends the game there."""
     out = []
     for line in lines:
-        text, marked = (line.split(MARK) + [""])[:2]
+        text, mark = _unmarked(line)
         if text.strip().startswith("return "):
             pad = text[:len(text) - len(text.lstrip())]
-            out += [f"{pad}st.pc = {at}" + (MARK + marked if marked else ""),
-                    f"{pad}st._finish({text.strip()[len('return '):]})", f"{pad}return None"]
+            out += [f"{pad}st.pc = {at}{mark}", f"{pad}st._finish({text.strip()[len('return '):]})",
+                    f"{pad}return None"]
         else:
             out.append(line)
     return out

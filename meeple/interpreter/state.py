@@ -133,12 +133,7 @@ class State:
         if legal is not None and type(action) is Action:  # the usual case: one of legal_actions()
             for a in legal:
                 if a is action:
-                    spec = action.spec
-                    if self.rng is not None and spec.turn is not None:
-                        self._step(spec, action.payload)
-                    else:
-                        self._do(spec, action, self._actor(spec))
-                        self._advance()
+                    self._take(action.spec, action)
                     return
         if self.outcome is not None:
             raise IllegalAction(f"the game is over; cannot apply {str(action)!r}")
@@ -158,24 +153,29 @@ class State:
                 raise IllegalAction(f"{text!r} is not legal here; legal: "
                                     + ", ".join(a.text for a in options[:12])
                                     + (" ..." if len(options) > 12 else ""))
+        self._take(spec, chosen, actor)
+
+    def _take(self, spec: Any, action: Action, actor: Union[int, str, None] = None) -> None:
+        """A legal action taken, and the program run on to the next decision: by the decision's
+        generated ``turn`` in a seeded state (which never waits at chance), else by ``_do`` and
+        ``_advance`` (``actor``: who took it, if known already)."""
         if self.rng is not None and spec.turn is not None:
-            self._step(spec, chosen.payload)
+            self._legal = None
+            try:
+                pc = spec.turn(self, action.payload)
+            except RuleRuntimeError as e:
+                raise self.game.located(e, self.pc) from None
+            if pc is not None:
+                self._go_on(pc)
         else:
-            self._do(spec, chosen, actor)
+            self._do(spec, action, self._actor(spec) if actor is None else actor)
             self._advance()
 
-    def _step(self, spec: Any, payload: Any) -> None:
-        """A decision's action, and the program on to the next decision, by the decision's
-        generated ``turn`` (a seeded state: the same as ``_do`` and ``_advance``)."""
-        self._legal = None
-        try:
-            pc = spec.turn(self, payload)
-        except RuleRuntimeError as e:
-            raise self.game.located(e, self.pc) from None
-        if pc is not None:
-            self.pc = pc
-            if self.game.code[pc][0] != CHOICE:
-                self._advance()
+    def _go_on(self, pc: int) -> None:
+        """On from step ``pc``, where a decision's turn handed back: to the next decision."""
+        self.pc = pc
+        if self.game.code[pc][0] != CHOICE:
+            self._advance()
 
     def play_out(self, rng: random.Random) -> None:
         """Play on to the end, each decision's action picked uniformly at random among the
@@ -205,9 +205,7 @@ class State:
             if pc < 0:  # no legal action
                 self._legal = []
                 return
-            self.pc = pc
-            if code[pc][0] != CHOICE:
-                self._advance()
+            self._go_on(pc)
 
     def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
         try:
