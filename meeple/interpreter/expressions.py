@@ -16,12 +16,12 @@ board of the grid (a tile is its number on the board, an edge is 0..3).
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import inspect
 import itertools
 import re
 from dataclasses import replace
+from types import CodeType
 from typing import Any, Callable, Iterator, Optional, Union
 
 from meeple.dsl import checked as C
@@ -109,9 +109,14 @@ TILE = name("_tile", sure=True)  # the tile a placement test or a route clause j
 Env = dict[str, Any]  # a name of the rules → its Code (and CARD_ATTRS → the names a filter's card binds)
 
 
-def _names_read(tree: ast.AST) -> set[str]:
-    """The names a piece of code reads (a superset of the globals it reads)."""
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+def _names_read(code: CodeType) -> set[str]:
+    """The global names the code of a function reads, with its nested functions' and
+    comprehensions' (a superset: attribute names are in ``co_names`` too)."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            names |= _names_read(const)
+    return names
 
 
 class TooDeep(Exception):
@@ -511,20 +516,16 @@ class ExprCompiler:
         fname = f"{purpose}_{self.functions}"
         head = f"def {fname}({', '.join(('st',) + params)}):\n"
         text = head + "".join(f"    {b}\n" for b in body)
-        tree = None
         used = self.cache.names(text)
-        if used is None:
-            tree = self.parsed(text)
-            used = _names_read(tree)
+        if used is None:  # the names it reads: those of the body compiled on its own
+            used = _names_read(self.within_limits(lambda: compile(text, self.module.filename, "exec")))
             self.cache.keep_names(text, used)
         preamble = [line for word, line in PREAMBLE if word in used and word not in params]
         preamble += [f"{word} = st.zones[{slot}]"
                      for slot, word in sorted((self.zone_of_local[w], w) for w in used if w in self.zone_of_local)]
         src = head + "".join(f"    {b}\n" for b in preamble + body)
         at = {1 + len(preamble) + i: m for i, m in enumerate(marks or []) if m is not None}
-
-        def compiled(src: str, first: int) -> Any:  # the body's tree, parsed once, with the preamble put in
-            return self.python(src, first, None if tree is None else (tree, preamble))
+        compiled = self.python
         fn = self.module.function(fname, src, self.place or self.at, compiled, at, shared)
         fn.source = src
         fn.at = self.place or self.at  # (the rules position its comment names)
@@ -559,33 +560,14 @@ class ExprCompiler:
         lines = [f"{assign[0]} = {assign[1]}"] if assign else []
         return self.define(lines + [f"return {code}"], params, purpose)
 
-    def python(self, src: str, first: int = 1, parsed: Optional[tuple[ast.Module, list[str]]] = None) -> Any:
+    def python(self, src: str, first: int = 1) -> Any:
         """``src`` compiled as the module's lines from ``first`` on; Python's own limits on nesting
-        as a ``TooDeep``. ``parsed``: the tree of ``src`` without the lines ``preamble`` that
-        stand right after its ``def`` line, and those lines (``define``), to put in rather than
-        parse ``src`` again."""
-        def make() -> Any:
-            if parsed is None:
-                tree = ast.parse(src, self.module.filename)
-            else:
-                tree, preamble = parsed
-                if preamble:
-                    function = tree.body[0]
-                    for node in function.body:
-                        ast.increment_lineno(node, len(preamble))
-                    lines = ast.parse("if 1:\n" + "".join(f"    {p}\n" for p in preamble)).body[0].body
-                    function.body[:0] = lines  # at lines 2.., 4 columns in: where ``src`` has them
-            ast.increment_lineno(tree, first - 1)
-            return compile(tree, self.module.filename, "exec")
+        as a ``TooDeep``."""
         code = self.cache.code(src, first)
         if code is None:
-            code = self.within_limits(make)
+            code = self.within_limits(lambda: compile("\n" * (first - 1) + src, self.module.filename, "exec"))
             self.cache.keep_code(src, first, code)
         return code
-
-    def parsed(self, src: str) -> ast.Module:
-        """``src`` parsed; Python's own limits on nesting as a ``TooDeep``."""
-        return self.within_limits(lambda: ast.parse(src, self.module.filename))
 
     def within_limits(self, make: Callable[[], Any]) -> Any:
         """``make()``, with Python refusing code that nests too deeply turned into ``TooDeep``."""
