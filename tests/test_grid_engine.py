@@ -230,3 +230,33 @@ end when count(deck) == 4 and any(count(hand(p)) == 0 for p in player)
             st.apply(next(a for a in st.legal_actions() if a.payload is not None))
     # seat 0's second tile empties its hand: the game ends there, before 'set turns_taken'
     assert st.outcome == "end" and st.var("turns_taken") == 2 and st.zone("hand", 0) == {}
+
+
+PLACEMENTS = Path(__file__).parent / "fixtures" / "engine" / "placements.rules"
+
+
+@pytest.mark.parametrize("path", [PLACEMENTS, Path(__file__).parent.parent / "games" / "luckydog.rules"],
+                         ids=lambda p: p.name)
+def test_a_placements_counted_pick_is_the_action_the_list_would_give(path: Path) -> None:
+    """A placement judged by its side rules, or by a test once per square, is picked for a random
+    playout by counting (TilePlacement.counted_pick): at every placement of seeded games, and for
+    numbers across [0, 1), it gives the action ``legal[int(r * len(legal))]`` gives. A test judged
+    per placement (one that reads the new tile's shape) has no such pick."""
+    game = meeple.load(str(path))
+    picks = {spec.label: spec.pick for _, spec, _ in game.code if hasattr(spec, "counted_pick")}
+    if path == PLACEMENTS:
+        assert set(picks) == {"first", "far", "fit", "open"} and picks["open"] is None
+    seen = 0
+    for players in (game.min_players, game.max_players):
+        for seed in range(6):
+            st, moves = game.new_state(players, seed=seed), random.Random(seed)
+            while not st.is_terminal() and st.legal_actions():
+                legal = st.legal_actions()
+                spec = legal[0].spec
+                pick = picks.get(spec.label) if hasattr(spec, "counted_pick") else None
+                if pick is not None:
+                    for r in (0.0, 0.13, 0.5, 0.77, 0.999999):
+                        assert pick(st, lambda r=r: r).payload == legal[int(r * len(legal))].payload
+                    seen += 1
+                st.apply(moves.choice(legal))
+    assert seen > 50

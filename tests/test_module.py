@@ -265,7 +265,7 @@ GOOD = sorted((ROOT / "tests" / "fixtures" / "good").glob("*.rules"))
 
 ENGINE = ROOT / "tests" / "fixtures" / "engine"
 ODD_SHAPES = [ENGINE / "segment_loops.rules", ENGINE / "names_of_a_run_and_a_label.rules",
-              ENGINE / "labels_a_and_a1.rules", ENGINE / "deal_in_twenty_loops.rules"]
+              ENGINE / "labels_a_and_a1.rules", ENGINE / "deal_in_twenty_loops.rules", ENGINE / "placements.rules"]
 
 
 @pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES, LIMITS, *ODD_SHAPES, *GOOD], ids=lambda p: p.name)

@@ -6,6 +6,7 @@ canonical text of each, and how to apply one to a state.
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, Callable
 
 from meeple.dsl.diagnostics import RuleRuntimeError
@@ -48,6 +49,7 @@ class Action:
 SINGLES_KEPT = 16
 KNOWN_KEPT = 100_000  # a bound on the positions a choice remembers what it allows in
 PLACEMENTS_KEPT = 100_000  # a bound on the squares remembered (far more than any table covers)
+COUNTS_KEPT = 4096  # a bound on the sets of tile varieties in hand whose placements are counted
 
 
 def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
@@ -393,6 +395,11 @@ class TilePlacement:
         # there. Actions are immutable: each is made once and shared by every state and game.
         self.made: dict[tuple[int, int, int, int], list[tuple[Action, ...] | None]] = {}
         self.unmade: list[tuple[Action, ...] | None] = [None] * len(shapes.rotations)
+        # varieties in hand → for each side pattern (as ``fits``), how many placements they have
+        self.counts: dict[tuple[int, ...], list[int]] = {}
+        self.fit_counts = [[len(rotations) for rotations in by_sides] for by_sides in self.fits]
+        if where is None or per_square:
+            self.pick = self.counted_pick
 
     def legal(self, st) -> list[Action]:
         out = [self.nothing] if self.optional else []
@@ -400,28 +407,13 @@ class TilePlacement:
         present = [v for v in self.tile_varieties if src[v]]
         if not present:
             return out
-        board, where = st.grid, self.where
-        within = self.within(st)
-        if within == 1 and board.x:
-            squares = board.frontier.values()  # in a fixed order: how the table grew
-        else:
-            squares = [(x, y, *board.sides(x, y)) if self.matching or self.joining else (x, y, 0, 0)
-                       for x, y in board.squares_near(within)]
-        if where is None:  # the usual case: only the side rules, no test to judge
+        squares = self.squares(st)
+        if self.where is None or self.per_square:
             return self.fitting(present, squares, out)
-        L, slot = st.locals, self.slot
+        board, where, L, slot = st.grid, self.where, st.locals, self.slot
         starts = self.starts(st)
         saved = L[slot]
-        try:
-            if self.per_square:  # the test looks only at where tiles are: judge it once per square
-                kept = []
-                for sq in squares:
-                    L[slot] = board.probe(sq[0], sq[1])
-                    ok = where(st)
-                    board.unprobe()
-                    if ok:
-                        kept.append(sq)
-                return self.fitting(present, kept, out)
+        try:  # each placement judged as if it were made
             for action in self.fitting(present, squares, []):
                 v, x, y, r = action.payload
                 L[slot] = board.place(x, y, v, r, self.ends[v][r], starts, trial=True)
@@ -432,6 +424,68 @@ class TilePlacement:
         finally:
             L[slot] = saved
         return out
+
+    def squares(self, st) -> list[tuple[int, int, int, int]]:
+        """The empty squares within reach, as (x, y, sides touching a tile, sides meeting a path
+        end); with a test judged per square (``per_square``), those it passes."""
+        board = st.grid
+        within = self.within(st)
+        if within == 1 and board.x:
+            squares = board.frontier.values()  # in a fixed order: how the table grew
+        else:
+            squares = [(x, y, *board.sides(x, y)) if self.matching or self.joining else (x, y, 0, 0)
+                       for x, y in board.squares_near(within)]
+        if not self.per_square:
+            return squares
+        where, L, slot = self.where, st.locals, self.slot
+        kept = []
+        saved = L[slot]
+        try:  # the test looks only at where tiles are: judge it once per square
+            for sq in squares:
+                L[slot] = board.probe(sq[0], sq[1])
+                ok = where(st)
+                board.unprobe()
+                if ok:
+                    kept.append(sq)
+        finally:
+            L[slot] = saved
+        return kept
+
+    def counted_pick(self, st, rand) -> Action | None:
+        """The action ``legal[int(rand() * len(legal))]`` would be, without making ``legal``
+        (None when it is empty): the placements on each square counted from a table of the
+        varieties in hand, one number drawn, the square and placement it stands for worked out.
+        (``pick`` when no test is judged per placement.)"""
+        src = self.source(st)
+        present = tuple(v for v in self.tile_varieties if src[v])
+        first = 1 if self.optional else 0  # (placing nothing comes first)
+        squares: Any = ()
+        per_square: list[int] = []
+        if present:
+            counts = self.counts.get(present)
+            if counts is None:
+                if len(self.counts) > COUNTS_KEPT:
+                    self.counts.clear()
+                counts = self.counts[present] = list(map(sum, zip(*(self.fit_counts[v] for v in present))))
+            squares = self.squares(st)
+            per_square = [counts[touching << 4 | meeting] for _, _, touching, meeting in squares]
+        total = first + sum(per_square)
+        if not total:
+            return None
+        k = int(rand() * total) - first
+        if k < 0:
+            return self.nothing
+        i = 0
+        while k >= per_square[i]:
+            k -= per_square[i]
+            i += 1
+        x, y, touching, meeting = next(islice(squares, i, None))
+        for v in present:
+            rotations = self.fits[v][touching << 4 | meeting]
+            if k < len(rotations):
+                return Action(self, (v, x, y, rotations[k]))
+            k -= len(rotations)
+        raise AssertionError("a placement counted but not found")
 
     def fitting(self, present: list[int], squares: list[tuple[int, int, int, int]], out: list) -> list[Action]:
         """``out`` plus every (variety, square, rotation) the side rules allow."""
