@@ -9,7 +9,7 @@ JSON Schema is generated from them (``dsl.schema``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Literal, NewType, Optional, Union
 
 
@@ -38,14 +38,39 @@ RuleAction = Literal["replace", "remove", "before", "after"]
 ExtendedPart = Literal["setup", "turn", "phase", "cards", "pieces"]
 
 
-@dataclass(frozen=True, slots=True)
+# A node class: a frozen dataclass whose ``==``, hash and repr are Node's (the dataclass ones,
+# written once rather than generated per class: generating them was most of the time it took to
+# import this module, which every ``meeple validate`` pays).
+node = dataclass(frozen=True, slots=True, repr=False, eq=False)
+_compared: dict[type, tuple[str, ...]] = {}  # a node class → its fields that ``==`` compares
+
+
+@node
 class Node:
     """Base of all nodes; ``span`` is where the construct stands in the file."""
 
     span: Span = field(default=NOWHERE, kw_only=True, compare=False, repr=False)
 
+    def _values(self) -> tuple:
+        names = _compared.get(self.__class__)
+        if names is None:
+            names = _compared[self.__class__] = tuple(f.name for f in fields(self) if f.compare)
+        return tuple(getattr(self, n) for n in names)
 
-@dataclass(frozen=True, slots=True)
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+        return f"{self.__class__.__qualname__}({shown})"
+
+
+@node
 class Ident(Node):
     """A name as written, with its own position (for carets under the name)."""
 
@@ -57,7 +82,7 @@ class Ident(Node):
 Text = NewType("Text", Ident)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Named(Node):
     """A rule that may have a name, ``[name]`` before it: a statement, an option, an ``end when``.
     A variant changes a named rule of its base by that name (``RuleChange``)."""
@@ -68,33 +93,33 @@ class Named(Node):
 # ---- expressions -----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Int(Node):
     """An integer literal."""
 
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Bool(Node):
     """``true`` or ``false``."""
 
     value: bool
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class NoneValue(Node):
     """``none``: no tile, no player, no value (a var's start before anything is chosen)."""
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Name(Node):
     """A reference to a param, local, loop variable, define, enum value or built-in."""
 
     id: str
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Call(Node):
     """``func(args...)``: a built-in query or a define with arguments."""
 
@@ -102,7 +127,7 @@ class Call(Node):
     args: list[Expr]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Filtered(Node):
     """``func(zone where test)``: a zone query over the cards for which ``test`` holds."""
 
@@ -111,7 +136,7 @@ class Filtered(Node):
     where: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Comprehension(Node):
     """``func(body for var in domain while test where test)``: sum, max, min, any, all, count
     or first; ``while_`` stops the run over the domain at the first item for which it fails."""
@@ -124,7 +149,7 @@ class Comprehension(Node):
     while_: Optional[Expr] = None  # (since 0.3: left out of the IR when there is none)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class CaseArm(Node):
     """``match: value`` inside a ``case``."""
 
@@ -132,7 +157,7 @@ class CaseArm(Node):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Case(Node):
     """``case subject { m1: v1, m2: v2, else: default }``."""
 
@@ -141,7 +166,7 @@ class Case(Node):
     default: Optional[Expr]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Attr(Node):
     """``obj.name``: an attribute of a card."""
 
@@ -149,7 +174,7 @@ class Attr(Node):
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class BinOp(Node):
     """``left op right``; ``op`` is the operator or keyword as written."""
 
@@ -158,7 +183,7 @@ class BinOp(Node):
     right: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class UnOp(Node):
     """``op operand``: ``not`` or unary minus."""
 
@@ -166,7 +191,7 @@ class UnOp(Node):
     operand: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Cond(Node):
     """``if test then then_ else else_``."""
 
@@ -175,7 +200,7 @@ class Cond(Node):
     else_: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Domain(Node):
     """What a loop runs over: a kind of piece or enum value, a zone's cards,
     the range ``lo..hi``, or, with ``players`` set, the seats in turn order
@@ -192,7 +217,7 @@ Expr = Union[Int, Bool, Name, NoneValue, Call, Filtered, Comprehension, Case, At
 # ---- statements ------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Let(Named):
     """``let name = value``: a local for the rest of the block."""
 
@@ -200,7 +225,7 @@ class Let(Named):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Set(Named):
     """``set var = value`` or ``set var(player) = value``; ``current`` sets the player to move."""
 
@@ -209,7 +234,7 @@ class Set(Named):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class SetRandom(Named):
     """``set var = random domain``: a chance event, each value of the domain equally likely."""
 
@@ -218,7 +243,7 @@ class SetRandom(Named):
     domain: Domain
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Weight(Node):
     """``value: weight`` in ``random { ... }``."""
 
@@ -226,7 +251,7 @@ class Weight(Node):
     weight: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class SetWeighted(Named):
     """``set var = random { a: 3, b: 1 }``: a chance event, each value as likely as its weight
     (a number) against the others' sum."""
@@ -236,7 +261,7 @@ class SetWeighted(Named):
     choices: list[Weight]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Roll(Named):
     """``roll n dice of s into var``: n chance events, each die's face 1..s equally likely; the
     var gets their sum."""
@@ -247,7 +272,7 @@ class Roll(Named):
     index: Optional[Expr]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class If(Named):
     """If ``test`` holds, ``body`` runs, else ``else_``."""
 
@@ -256,7 +281,7 @@ class If(Named):
     else_: list[Stmt]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class For(Named):
     """``for var in domain while test where test { body }``: ``while_``, tested before each
     item, ends the loop at the first item for which it fails."""
@@ -268,7 +293,7 @@ class For(Named):
     while_: Optional[Expr] = None  # (since 0.3: left out of the IR when there is none)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Move(Named):
     """``move piece by steps [stopping at tag]``: forward along the piece's track."""
 
@@ -277,7 +302,7 @@ class Move(Named):
     stop_at: Optional[Ident]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class MoveTo(Named):
     """``move piece to progress``: the piece is put at that progress along its track (0: back
     to the start, or to its player's reserve)."""
@@ -286,7 +311,7 @@ class MoveTo(Named):
     to: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class MoveAll(Named):
     """``move all from source to dest``: every card of one zone into another."""
 
@@ -294,7 +319,7 @@ class MoveAll(Named):
     dest: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class MoveCards(Named):
     """``move amount variety from source to dest``: that many cards of one variety (fewer if
     the source holds fewer)."""
@@ -305,7 +330,7 @@ class MoveCards(Named):
     dest: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class MoveWhere(Named):
     """``move amount from source to dest where test``: that many cards whose attributes pass the
     test (fewer if the source holds fewer), the varieties taken in the order they are declared."""
@@ -316,7 +341,7 @@ class MoveWhere(Named):
     where: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Reveal(Named):
     """``reveal what [to player]``: one card a loop or an option took from a zone, or every card
     of a zone, shown to one player (to every player without ``to``). A player who may not see
@@ -326,7 +351,7 @@ class Reveal(Named):
     to: Optional[Expr]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Reset(Named):
     """``reset var``: the var back to its start value (every player's, every cell's), worked out
     again as it stands."""
@@ -334,7 +359,7 @@ class Reset(Named):
     var: Ident
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Deal(Named):
     """``deal amount from source to dest [reshuffling pile]``: one chance draw per card."""
 
@@ -344,7 +369,7 @@ class Deal(Named):
     reshuffle: Optional[Expr]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Refill(Named):
     """``refill zone to size from source [reshuffling pile]``: draw until ``zone`` holds ``size``."""
 
@@ -354,7 +379,7 @@ class Refill(Named):
     reshuffle: Optional[Expr]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Choose(Named):
     """``choose label [by player]: lo..hi cards [of one attr] from source to dest [keeping test]``.
 
@@ -371,7 +396,7 @@ class Choose(Named):
     keeping: Optional[Expr]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Place(Named):
     """``place label [by player]: lo..hi card from source onto grid [within d] [matching]
     [joining] as var [where test]``.
@@ -399,7 +424,7 @@ class Place(Named):
     otherwise: list[Stmt]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Binding(Node):
     """``var in domain`` in an option of ``choose ... { }``."""
 
@@ -407,7 +432,7 @@ class Binding(Node):
     domain: Domain
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Option(Named):
     """``name [var in domain, ...] [where test] { body }``: one kind of move in a choice."""
 
@@ -417,7 +442,7 @@ class Option(Named):
     body: list[Stmt]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class ChooseOne(Named):
     """``choose label [by player] { options }``: a decision among options; each binding of
     an option's variables for which its ``where`` holds is one action, and its body runs."""
@@ -427,14 +452,14 @@ class ChooseOne(Named):
     options: list[Option]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Run(Named):
     """``run phase``: the phase's statements run here."""
 
     phase: Ident
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class EndGame(Named):
     """``end game``: the game ends now and is scored; ``end game with no winner``: a draw."""
 
@@ -448,7 +473,7 @@ Stmt = Union[Let, Set, SetRandom, SetWeighted, Roll, If, For, Move, MoveTo, Move
 # ---- declarations ----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Param(Node):
     """``param name = default in lo..hi "doc"``: a number a variant or the fuzzer may turn.
     A variant sets a base param's default with ``param name = default``."""
@@ -460,7 +485,7 @@ class Param(Node):
     doc: str
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Enum(Node):
     """``enum name { values }``: a kind of value cards can carry."""
 
@@ -468,7 +493,7 @@ class Enum(Node):
     values: list[Ident]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class TileCount(Node):
     """``count tag`` in a track's tiles."""
 
@@ -476,7 +501,7 @@ class TileCount(Node):
     tag: Ident
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class FixedTag(Node):
     """``tag at space, space, ...`` in a track: those spaces carry ``tag`` from the start."""
 
@@ -484,7 +509,7 @@ class FixedTag(Node):
     spaces: list[Expr]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Track(Node):
     """A linear track: space 0 is the start, ``spaces`` follow, then the finish.
 
@@ -499,7 +524,7 @@ class Track(Node):
     loop: bool = False  # ``circuit``: after the last space comes the first (since 0.3)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Pieces(Node):
     """``pieces kind on track { values }``: one piece per value, all on the start. ``per player``:
     each player has a piece of each name (``a`` of seat 2 is the value ``a_2``), in reserve at the
@@ -514,7 +539,7 @@ class Pieces(Node):
     home: Optional[Expr] = None
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Grid(Node):
     """``grid name { tiles kind paths attr }``: an unbounded square grid on which cards of
     ``kind`` are placed as tiles; the edge sets of ``attr`` are each tile's paths."""
@@ -524,7 +549,7 @@ class Grid(Node):
     paths: Ident
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Board(Node):
     """``board name { columns C rows R }``: a bounded board of C × R cells, addressed by
     ``x`` (0..C-1, growing to the east) and ``y`` (0..R-1, growing to the north)."""
@@ -534,7 +559,7 @@ class Board(Node):
     rows: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class RouteClause(Node):
     """``name[(params)] = value`` inside a ``route`` declaration."""
 
@@ -543,7 +568,7 @@ class RouteClause(Node):
     value: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Route(Node):
     """``route name(params) on grid { clauses }``: a query, the longest walk along paths
     from a start, in distinct tiles; the clauses say where it starts and what stops it."""
@@ -554,7 +579,7 @@ class Route(Node):
     clauses: list[RouteClause]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Zone(Node):
     """A container of cards, shared or one per player, ``public``, ``private`` (its owner
     sees it) or ``hidden`` (nobody sees its cards, everybody sees how many)."""
@@ -564,7 +589,7 @@ class Zone(Node):
     visibility: Visibility
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class AttrValue(Node):
     """``name = value`` on a card variety; a bare ``name`` means ``true``; ``[N S] [E W]``
     is a list of edge sets (a tile's paths, or edges it marks)."""
@@ -573,7 +598,7 @@ class AttrValue(Node):
     value: Union[int, bool, str, list[list[EdgeName]]]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Variety(Node):
     """``count name { attrs }``: identical cards of one variety."""
 
@@ -582,7 +607,7 @@ class Variety(Node):
     attrs: list[AttrValue]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class VarietyLoop(Node):
     """``for s in suit, r in 7..14 { 1 card { suit = s, rank = r } }`` in a ``cards`` block: the
     varieties below, once for each combination of the loops' values (``dsl/decks.py``)."""
@@ -592,7 +617,7 @@ class VarietyLoop(Node):
     varieties: list[Variety]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Cards(Node):
     """``cards kind in zone { varieties }``: the cards of a kind and where they start."""
 
@@ -601,7 +626,7 @@ class Cards(Node):
     varieties: list[Union[Variety, VarietyLoop]]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Var(Node):
     """``var name [per player | per grid] [public | private | hidden] = init``: a value the rules
     set and read, shared, one per player, or one per tile placed on ``grid``; who sees it as a
@@ -614,7 +639,7 @@ class Var(Node):
     visibility: Visibility = "public"  # (since 0.4: left out when public)
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Define(Node):
     """``define name(params) = body``: a named expression, inlined where used."""
 
@@ -623,7 +648,7 @@ class Define(Node):
     body: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Phase(Node):
     """``phase name { body }``: statements that ``run name`` executes."""
 
@@ -631,7 +656,7 @@ class Phase(Node):
     body: list[Stmt]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class PlayerExpr(Node):
     """``score(p) = expr`` and ``tiebreak(p) = expr``: a number per player."""
 
@@ -639,7 +664,7 @@ class PlayerExpr(Node):
     expr: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Returns(Node):
     """``[zero_sum] returns(p) = expr``: what each player gets from a finished game (chips won or
     lost), instead of a share of the win; ``zero_sum``: the rules say they add up to 0."""
@@ -649,7 +674,7 @@ class Returns(Node):
     zero_sum: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Report(Node):
     """``report "label" = expr``: a statistic of a finished game, tallied by ``simulate``."""
 
@@ -657,7 +682,7 @@ class Report(Node):
     expr: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Show(Node):
     """``show "label" = expr`` or ``show "label"(p) = expr``: a value ``meeple play`` shows during
     play (for each player with ``player``). Display only: no observation nor bot sees more."""
@@ -667,7 +692,7 @@ class Show(Node):
     expr: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Label(Node):
     """``label name "text"``: how ``meeple play`` names a var, a card variety, a decision or an
     option (``decision.option``); ``label var hidden``: a var ``meeple play`` never shows."""
@@ -676,7 +701,7 @@ class Label(Node):
     text: Optional[str]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Invariant(Node):
     """``invariant name: test``: a statement about every state of every game that fuzzing
     checks after each step; ``was(e)`` in it is the value of ``e`` before the step."""
@@ -685,14 +710,14 @@ class Invariant(Node):
     test: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class EndWhen(Named):
     """``end when test``: checked after every step; the game ends once it holds."""
 
     test: Expr
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class RangeDecl(Node):
     """``players lo..hi``."""
 
@@ -700,7 +725,7 @@ class RangeDecl(Node):
     hi: int
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Change(Node):
     """In a variant: ``replace <declaration>`` (``action`` "replace"; the declaration itself is in its
     list as usual) or ``remove <kind> <name>`` ("remove"). ``kind`` is the declaration's keyword;
@@ -711,7 +736,7 @@ class Change(Node):
     name: Optional[Text]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class RuleChange(Node):
     """In a variant: ``replace [name] ...``, ``remove [name]``, ``insert before [name] ...`` or
     ``insert after [name] ...`` of the base's rule of that name (a statement, an option or an
@@ -727,7 +752,7 @@ class RuleChange(Node):
     end: Optional[Expr]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class Extension(Node):
     """In a variant: ``extend setup|turn { ... }``, ``extend phase name { ... }`` (statements after
     the block's own), ``extend cards kind { varieties }``, ``extend pieces kind { values }`` (after
@@ -740,7 +765,7 @@ class Extension(Node):
     values: list[Ident]
 
 
-@dataclass(frozen=True, slots=True)
+@node
 class RulesFile(Node):
     """A whole rules file; list fields keep declaration order. A variant names its base in
     ``extends`` and lists its replacements and removals in ``changes``."""
