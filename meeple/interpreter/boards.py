@@ -6,8 +6,8 @@ S=2, W=3 (see ``routes``), ``y`` grows upwards. A board keeps, per tile, the
 ends of its paths after rotation (``ends``), its neighbour across each edge
 (``nb``, -1 for none) and the values of the per-tile vars (``tv``). It also keeps
 its *frontier*: every empty square beside a tile, with the sides that touch a tile
-and those where that tile has a path end, so placements next to the table need
-no search.
+and those where that tile has a path end (as one number, ``touching << 4 | meeting``),
+so placements next to the table need no search.
 
 It also keeps the *path networks*: a union-find over the paths of the tiles (a path
 of tile ``t`` is node ``4 * t + e``, ``e`` its lowest edge), two paths joined where
@@ -99,8 +99,9 @@ class Board:
         self.nb: list[list[int]] = []
         self.at: dict[int, int] = {}
         self.tv: list[list[Any]] = [[] for _ in range(n_vars)]
-        # square → (x, y, sides touching a tile, sides where that tile has a path end)
-        self.frontier: dict[int, tuple[int, int, int, int]] = {}
+        # square → (x, y, sides): ``sides`` is touching << 4 | meeting, the sides (bits by edge)
+        # that touch a tile, and those where that tile has a path end
+        self.frontier: dict[int, tuple[int, int, int]] = {}
         # the path networks (see the module's text): per path node, its parent (itself at a
         # root) and, at a root, how many path nodes its network holds; per tile, the unions
         # its placement made, as (root joined, the root it went under)
@@ -156,9 +157,9 @@ class Board:
             elif not trial:
                 key = here + KEY_STEP[e]
                 side = 1 << (e ^ 2)
-                _, _, touching, meeting = frontier.get(key) or (0, 0, 0, 0)
+                before = frontier.get(key)
                 dx, dy = STEP[e]
-                frontier[key] = (x + dx, y + dy, touching | side, meeting | side if ends[e] else meeting)
+                frontier[key] = (x + dx, y + dy, (before[2] if before else 0) | side << 4 | (side if ends[e] else 0))
         self.joins.append(joins)
         if not trial:
             at[here] = t
@@ -234,12 +235,12 @@ class Board:
                 self.nb[n][e ^ 2] = -1
             elif not trial:
                 key = square(x + STEP[e][0], y + STEP[e][1])
-                x2, y2, touching, meeting = frontier[key]
+                x2, y2, sides = frontier[key]
                 side = 1 << (e ^ 2)
-                if touching == side:
+                if sides >> 4 == side:
                     del frontier[key]
                 else:
-                    frontier[key] = (x2, y2, touching & ~side, meeting & ~side)
+                    frontier[key] = (x2, y2, sides & ~(side << 4 | side))
         del self.at[square(x, y)]
         self._unjoin()
         for lst in (self.x, self.y, self.variety, self.rot, self.ends):
@@ -248,9 +249,9 @@ class Board:
             values.pop()
         if trial:
             return
-        touching, meeting = self.sides(x, y)
-        if touching:
-            self.frontier[square(x, y)] = (x, y, touching, meeting)
+        sides = self.sides(x, y)
+        if sides:
+            self.frontier[square(x, y)] = (x, y, sides)
 
     def squares_near(self, within: int) -> list[tuple[int, int]]:
         """Empty squares at most ``within`` steps (across sides) from a tile; the origin if none."""
@@ -267,8 +268,9 @@ class Board:
                     found.add((x + dx, y + dy))
         return sorted(found)
 
-    def sides(self, x: int, y: int) -> tuple[int, int]:
-        """For an empty square: (edges that touch a tile, edges where that tile has a path end)."""
+    def sides(self, x: int, y: int) -> int:
+        """For an empty square: the edges that touch a tile, and those where that tile has a path
+        end, as ``touching << 4 | meeting`` (the frontier's number)."""
         touching = meeting = 0
         at, ends = self.at, self.ends
         for e, (dx, dy) in enumerate(STEP):
@@ -277,7 +279,7 @@ class Board:
                 touching |= 1 << e
                 if ends[n][e ^ 2]:
                     meeting |= 1 << e
-        return touching, meeting
+        return touching << 4 | meeting
 
     def clone(self) -> "Board":
         b = Board.__new__(Board)

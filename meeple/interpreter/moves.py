@@ -6,7 +6,9 @@ canonical text of each, and how to apply one to a state.
 
 from __future__ import annotations
 
-from itertools import islice
+from bisect import bisect_right
+from itertools import accumulate, compress, islice
+from operator import itemgetter
 from typing import Any, Callable
 
 from meeple.dsl.diagnostics import RuleRuntimeError
@@ -383,17 +385,18 @@ class TilePlacement:
         self.where, self.slot, self.names, self.starts = where, slot, names, starts
         self.tile_varieties, self.rotations, self.ends = tile_varieties, shapes.rotations, shapes.ends
         self.opens, self.matching, self.joining = shapes.opens, matching, joining
-        # fits[variety][touching << 4 | meeting]: the rotations the side rules allow on a square
-        # whose sides touching a tile, and those meeting a path end, are as given.
+        # fits[variety][sides]: the rotations the side rules allow on a square whose sides
+        # touching a tile, and those meeting a path end, are as given (sides: touching << 4 | meeting,
+        # as the board's frontier has it).
         self.fits = [[tuple(r for r in shapes.rotations[v]
                             if not (matching and shapes.opens[v][r] & (p >> 4) != p & 15)
                             and not (joining and not shapes.opens[v][r] & p & 15))
                       for p in range(256)] for v in range(len(shapes.rotations))]
         self.per_square = per_square  # ``where`` looks only at where tiles are: judge it once per square
         self.nothing = Action(self, None)
-        # frontier entry (x, y, sides touching, sides meeting) → for each variety, its placements
+        # frontier entry (x, y, sides) → for each variety, its placements
         # there. Actions are immutable: each is made once and shared by every state and game.
-        self.made: dict[tuple[int, int, int, int], list[tuple[Action, ...] | None]] = {}
+        self.made: dict[tuple[int, int, int], list[tuple[Action, ...] | None]] = {}
         self.unmade: list[tuple[Action, ...] | None] = [None] * len(shapes.rotations)
         # varieties in hand → for each side pattern (as ``fits``), how many placements they have
         self.counts: dict[tuple[int, ...], list[int]] = {}
@@ -425,15 +428,15 @@ class TilePlacement:
             L[slot] = saved
         return out
 
-    def squares(self, st) -> list[tuple[int, int, int, int]]:
-        """The empty squares within reach, as (x, y, sides touching a tile, sides meeting a path
-        end); with a test judged per square (``per_square``), those it passes."""
+    def squares(self, st) -> list[tuple[int, int, int]]:
+        """The empty squares within reach, as (x, y, sides) (as the board's frontier has them);
+        with a test judged per square (``per_square``), those it passes."""
         board = st.grid
         within = self.within(st)
         if within == 1 and board.x:
             squares = board.frontier.values()  # in a fixed order: how the table grew
         else:
-            squares = [(x, y, *board.sides(x, y)) if self.matching or self.joining else (x, y, 0, 0)
+            squares = [(x, y, board.sides(x, y)) if self.matching or self.joining else (x, y, 0)
                        for x, y in board.squares_near(within)]
         if not self.per_square:
             return squares
@@ -457,10 +460,10 @@ class TilePlacement:
         varieties in hand, one number drawn, the square and placement it stands for worked out.
         (``pick`` when no test is judged per placement.)"""
         src = self.source(st)
-        present = tuple(v for v in self.tile_varieties if src[v])
+        present = tuple(compress(self.tile_varieties, map(src.__getitem__, self.tile_varieties)))
         first = 1 if self.optional else 0  # (placing nothing comes first)
         squares: Any = ()
-        per_square: list[int] = []
+        upto: list[int] = [0]  # the placements on the squares up to each one
         if present:
             counts = self.counts.get(present)
             if counts is None:
@@ -468,26 +471,26 @@ class TilePlacement:
                     self.counts.clear()
                 counts = self.counts[present] = list(map(sum, zip(*(self.fit_counts[v] for v in present))))
             squares = self.squares(st)
-            per_square = [counts[touching << 4 | meeting] for _, _, touching, meeting in squares]
-        total = first + sum(per_square)
+            if squares:
+                upto = list(accumulate(map(counts.__getitem__, map(itemgetter(2), squares))))
+        total = first + upto[-1]
         if not total:
             return None
         k = int(rand() * total) - first
         if k < 0:
             return self.nothing
-        i = 0
-        while k >= per_square[i]:
-            k -= per_square[i]
-            i += 1
-        x, y, touching, meeting = next(islice(squares, i, None))
+        i = bisect_right(upto, k)
+        x, y, sides = next(islice(squares, i, None))
+        if i:
+            k -= upto[i - 1]
         for v in present:
-            rotations = self.fits[v][touching << 4 | meeting]
+            rotations = self.fits[v][sides]
             if k < len(rotations):
                 return Action(self, (v, x, y, rotations[k]))
             k -= len(rotations)
         raise AssertionError("a placement counted but not found")
 
-    def fitting(self, present: list[int], squares: list[tuple[int, int, int, int]], out: list) -> list[Action]:
+    def fitting(self, present: list[int], squares: list[tuple[int, int, int]], out: list) -> list[Action]:
         """``out`` plus every (variety, square, rotation) the side rules allow."""
         made = self.made
         if len(made) > PLACEMENTS_KEPT:
@@ -500,9 +503,8 @@ class TilePlacement:
             for v in present:
                 actions = by_variety[v]
                 if actions is None:
-                    x, y, touching, meeting = square
-                    actions = by_variety[v] = tuple(Action(self, (v, x, y, r))
-                                                    for r in self.fits[v][touching << 4 | meeting])
+                    x, y, sides = square
+                    actions = by_variety[v] = tuple(Action(self, (v, x, y, r)) for r in self.fits[v][sides])
                 out += actions
         return out
 

@@ -267,9 +267,10 @@ class ProgramBuilder:
             where = x.function(x.gen(s["where"], {**env, s["var"]: TILE}), assign=("_tile", f"L[{slot}]"))
         env[s["var"]] = local(slot)  # after the statement the name is the tile placed, or none
         inits = [x.compile(self.x.sym.vars[n]["init"], {}) for n in lay.tile_var_names]
+        fixed = [getattr(f, "constant", None) for f in inits]
 
-        def starts(st):
-            return [f(st) for f in inits]
+        def starts(st):  # the new tile's per-tile vars (read, never changed, by Board.place)
+            return fixed if None not in fixed else [f(st) for f in inits]
         lo = x.compile(s["lo"], env)
         spec = TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0, source, within, where, slot,
                              lay.variety_names, lay.shapes.tile_varieties, lay.shapes, starts, s["matching"],
@@ -334,7 +335,9 @@ class ProgramBuilder:
         self.emit(CHOICE, spec, None)
         ends = []
         for k, (o, inner) in enumerate(zip(s["options"], inners)):
-            branch = self.emit(JUMP_IF_NOT, x.statements([f"return L[{option_slot}] == {k}"], purpose="chose"))
+            chose = x.statements([f"return L[{option_slot}] == {k}"], purpose="chose")
+            chose.text = f"L[{option_slot}] == {k}"  # (what a segment writes instead of calling it)
+            branch = self.emit(JUMP_IF_NOT, chose)
             self.block(o["body"], inner)
             ends.append(self.emit(JUMP))
             self.patch(branch, len(self.code))
