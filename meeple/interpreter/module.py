@@ -205,6 +205,9 @@ def _describe(value: Any) -> str:
     kind = type(value).__name__
     if isinstance(value, type):
         return f"the class {value.__module__}.{value.__name__}"
+    owner = getattr(value, "__self__", None)
+    if owner is not None and getattr(owner, "label", None) is not None:  # a bound method of a decision
+        return f"{type(owner).__name__}.{value.__name__} of '{owner.label}' (interpreter/moves.py)"
     if label is not None:
         return f"the {kind} '{label}' (interpreter/moves.py), made by the compiler"
     spec = getattr(value, "spec", None)

@@ -172,7 +172,7 @@ def check_grid(game: meeple.Game, state: meeple.State, rows: dict, full: dict) -
         for dx, dy in STEP:
             sq = (x + dx, y + dy)
             if sq not in where:
-                frontier[sq] = (*sq, *board.sides(*sq))
+                frontier[sq] = (*sq, board.sides(*sq))  # (x, y, touching << 4 | meeting)
     assert sorted(board.frontier.values()) == sorted(frontier.values()), "frontier out of date"
 
     # Per-tile vars: one value per tile; police only on signal tiles and as many as police
