@@ -315,13 +315,20 @@ def bench_clone(spec: GameSpec, players: int, seconds: float) -> dict[str, Any]:
     actions = [s.legal_actions() for s in states]
     rng = random.Random(0)
 
-    def rate(step: Callable[[Any, list], None]) -> float:
-        done, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            for state, acts in zip(states, actions):
-                step(state, acts)
-            done += len(states)
-        return done / (time.perf_counter() - start)
+    def rates(*steps: Callable[[Any, list], None]) -> list[float]:
+        """Each step's rate, measured in alternating rounds (the machine's speed drifts: an
+        apply's cost is a difference of two rates, which must see the same machine)."""
+        done, spent = [0] * len(steps), [0.0] * len(steps)
+        end = time.perf_counter() + seconds * len(steps)
+        while time.perf_counter() < end:
+            for k, step in enumerate(steps):
+                start = time.perf_counter()
+                for _ in range(5):
+                    for state, acts in zip(states, actions):
+                        step(state, acts)
+                spent[k] += time.perf_counter() - start
+                done[k] += 5 * len(states)
+        return [n / t for n, t in zip(done, spent)]
 
     def clone_only(state: Any, acts: list) -> None:
         state.clone()
@@ -330,7 +337,7 @@ def bench_clone(spec: GameSpec, players: int, seconds: float) -> dict[str, Any]:
         copy = state.clone()
         copy.apply(copy.legal_actions()[rng.randrange(len(acts))])
 
-    clones, pairs = rate(clone_only), rate(clone_and_apply)
+    clones, pairs = rates(clone_only, clone_and_apply)
     clone_s, apply_s = 1 / clones, max(1 / pairs - 1 / clones, 1e-9)
     return {"clone_apply_per_s": round(pairs, 1), "clone_us": round(clone_s * 1e6, 2),
             "apply_us": round(apply_s * 1e6, 2), "clone_in_applies": round(clone_s / apply_s, 2)}
