@@ -550,15 +550,19 @@ class ExprCompiler:
             return self.function(self.gen(e, env), purpose=purpose)
 
     def function(self, code: Union[Code, str], assign: tuple[str, str] | None = None,
-                 params: tuple[str, ...] = (), purpose: str = "expr") -> Fn:
-        """``def _f(st, *params): return code`` compiled; ``assign`` = (name, code) sets a local first."""
+                 params: tuple[str, ...] = (), purpose: str = "expr", inline: bool = False) -> Fn:
+        """``def _f(st, *params): return code`` compiled; ``assign`` = (name, code) sets a local first;
+        ``inline``: a segment or a turn writes ``code`` where it is read instead of calling it."""
         value = code.value if isinstance(code, Code) else None
         if value is not None and assign is None and not params:
             fn = lambda st: value  # noqa: E731
             fn.constant = value  # callers may read it once instead of calling
             return fn
         lines = [f"{assign[0]} = {assign[1]}"] if assign else []
-        return self.define(lines + [f"return {code}"], params, purpose)
+        fn = self.define(lines + [f"return {code}"], params, purpose)
+        if inline and assign is None and not params:
+            fn.text = str(code)  # (what a segment writes instead of calling it: see program._opening)
+        return fn
 
     def python(self, src: str, first: int = 1) -> Any:
         """``src`` compiled as the module's lines from ``first`` on; Python's own limits on nesting

@@ -55,9 +55,7 @@ class ProgramBuilder:
         who = self.x.gen(s["chooser"], env)
         if not who.known and VARS in who.reads:
             who = self.x.guarded("_seat", who, s["chooser"])
-        fn = self.x.function(who, purpose="chooser")
-        fn.text = who.text  # (what a decision's ``turn`` reads instead of calling it)
-        return fn
+        return self.x.function(who, purpose="chooser", inline=True)
 
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
         """Append an instruction. For EXEC, CHOICE and CHANCE, ``b`` names the part of
@@ -335,9 +333,7 @@ class ProgramBuilder:
         self.emit(CHOICE, spec, None)
         ends = []
         for k, (o, inner) in enumerate(zip(s["options"], inners)):
-            chose = x.statements([f"return L[{option_slot}] == {k}"], purpose="chose")
-            chose.text = f"L[{option_slot}] == {k}"  # (what a segment writes instead of calling it)
-            branch = self.emit(JUMP_IF_NOT, chose)
+            branch = self.emit(JUMP_IF_NOT, x.function(Code(f"L[{option_slot}] == {k}"), purpose="chose", inline=True))
             self.block(o["body"], inner)
             ends.append(self.emit(JUMP))
             self.patch(branch, len(self.code))
