@@ -230,6 +230,7 @@ def test_the_bundled_games_have_segments() -> None:
 def test_a_segment_writes_if_elif_else_and_a_loop_that_starts_by_a_decision() -> None:
     text = meeple.load(str(SEGMENT_SHAPES)).module.text()
     after_step = function_text(text, "turn_step")  # (the decision 'step', and the segment after it)
+    after_step = after_step.split("picked = action.payload")[1]  # (the segment: what follows the pick)
     assert after_step.count("elif ") == 2 and "\n        else:\n" in after_step
     assert re.search(r"if next_\d+\(st\):\n            return \d+", after_step)
 
@@ -265,7 +266,8 @@ GOOD = sorted((ROOT / "tests" / "fixtures" / "good").glob("*.rules"))
 
 ENGINE = ROOT / "tests" / "fixtures" / "engine"
 ODD_SHAPES = [ENGINE / "segment_loops.rules", ENGINE / "names_of_a_run_and_a_label.rules",
-              ENGINE / "labels_a_and_a1.rules", ENGINE / "deal_in_twenty_loops.rules", ENGINE / "placements.rules"]
+              ENGINE / "labels_a_and_a1.rules", ENGINE / "deal_in_twenty_loops.rules", ENGINE / "placements.rules",
+              ENGINE / "member_tests.rules"]
 
 
 @pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES, LIMITS, *ODD_SHAPES, *GOOD], ids=lambda p: p.name)
@@ -482,3 +484,64 @@ def test_a_deal_twenty_loops_deep_after_a_decision_compiles() -> None:
     game = meeple.load(str(ENGINE / "deal_in_twenty_loops.rules"))
     turn = function_text(game.module.text(), "turn_play")
     assert "while next_" not in turn and re.search(r"\n        return \d+\n", turn)
+
+
+OPTION_GAMES = [ROOT / "games" / "luckydog.rules", ROOT / "games" / "leduc.rules", ROOT / "games" / "slipstream.rules",
+                ENGINE / "segment_shapes.rules", ENGINE / "member_tests.rules",
+                *(p for p in GOOD if p.stem in ("bluff", "eights", "fish", "knockout", "ring", "tictac", "tricks"))]
+
+
+@pytest.mark.parametrize("path", OPTION_GAMES, ids=lambda p: p.name)
+def test_a_choice_among_options_picks_for_a_random_playout_the_action_the_list_would_give(path: Path) -> None:
+    """A random playout picks an option and its values by counting (program.option_pick, written
+    into the decision's turn), making one action: at every such decision of seeded games, for
+    numbers across [0, 1), the first step the turn takes is ``legal[int(r * len(legal))]``."""
+    import random
+    from meeple.interpreter.moves import OptionChoice
+    game = meeple.load(str(path))
+    seen = 0
+    for players in sorted({game.min_players, game.max_players}):
+        for seed in range(4):
+            st, moves = game.new_state(players, seed=seed), random.Random(seed)
+            while not st.is_terminal() and st.legal_actions():
+                legal = st.legal_actions()
+                spec = legal[0].spec
+                if isinstance(spec, OptionChoice) and spec.turn is not None:
+                    for r in (0.0, 0.13, 0.5, 0.77, 0.999999):
+                        after = st.clone()
+                        try:
+                            spec.turn(after, None, lambda r=r: r)
+                        except RuleRuntimeError:
+                            pass  # (later in the turn: the step taken first is what is compared)
+                        assert after.log_payload[len(st.log_payload)] == legal[int(r * len(legal))].payload
+                    seen += 1
+                st.apply(moves.choice(legal))
+    assert seen >= 10
+
+
+@pytest.mark.parametrize("path", [ROOT / "games" / "luckydog.rules", ENGINE / "member_tests.rules"],
+                         ids=lambda p: p.name)
+def test_a_test_whether_a_value_is_some_items_var_gives_what_it_does_item_by_item(path: Path, monkeypatch) -> None:
+    """``any(v(q) == x for q in D)`` in an option's test is made a set once per decision
+    (ExprCompiler.member_test): the legal actions at every decision of seeded games are those of
+    the same rules compiled without it."""
+    import random
+    from meeple.interpreter.expressions import ExprCompiler
+    monkeypatch.setenv("MEEPLE_NO_CACHE", "1")
+    game = meeple.load(str(path))
+    assert " in (_S" in game.module.text()
+    monkeypatch.setattr(ExprCompiler, "member_test", lambda self, e, env, dom: None)
+    plain = meeple.load(str(path))
+    assert " in (_S" not in plain.module.text()
+    decisions = 0
+    for players in sorted({game.min_players, game.max_players}):
+        for seed in range(6):
+            a, b, moves = game.new_state(players, seed=seed), plain.new_state(players, seed=seed), random.Random(seed)
+            while not a.is_terminal() and a.legal_actions():
+                legal = a.legal_actions()
+                assert [x.payload for x in legal] == [x.payload for x in b.legal_actions()]
+                move = moves.choice(legal)
+                a.apply(move)
+                b.apply(move.text)
+                decisions += 1
+    assert decisions > 100

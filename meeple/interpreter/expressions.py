@@ -452,6 +452,9 @@ class ExprCompiler:
             self.zone_locals[slot] = word
             self.zone_of_local[word] = slot
         self.unrolling = 0  # aggregates and filters being written out per value around the code made now
+        # While not None: the names of the sets that ``member_test`` made (each None at first, made
+        # on first use), for the code made now to set to None before it runs (``hoisting``).
+        self.sets: Optional[list[str]] = None
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
         shapes = layout.shapes
@@ -1004,6 +1007,10 @@ class ExprCompiler:
         unrolled = None
         if ordered:
             return self.ordered_aggregate(e, env, dom)
+        if func == "any" and self.sets is not None and where is None:
+            member = self.member_test(e, env, dom)
+            if member is not None:
+                return member
         if self.unrolling < UNROLL_NESTING:
             self.unrolling += 1
             try:
@@ -1040,6 +1047,43 @@ class ExprCompiler:
             return joined(f"{func}(({body} {loop}{test}), default=0)", *parts)
         return joined(f"{func}({body} {loop}{test})", *parts)
 
+    @contextlib.contextmanager
+    def hoisting(self) -> Iterator[list[str]]:
+        """Code made inside may test ``x in S`` for a set ``S`` of values of the state, made once
+        per run of the code (``member_test``); the names of those sets are given, for the code
+        to set to None before the test runs (for each run)."""
+        outer, self.sets = self.sets, []
+        try:
+            yield self.sets
+        finally:
+            self.sets = outer
+
+    def member_test(self, e: dict, env: Env, dom: Code) -> Code | None:
+        """``any(v(q) == x for q in D)``, with ``v`` a var read for the item and ``D`` the players or
+        the tiles of a grid, as ``x in {v(q) for q in D}``: the set is made on the first test and
+        kept while the code runs (the state does not change meanwhile), so a test run for every
+        item of an outer loop looks the value up instead of running through ``D`` each time."""
+        d, var, body = e["domain"], e["var"], e["body"]
+        if body["node"] != "bin_op" or body["op"] != "==":
+            return None
+        if not (d["players"] or d["hi"] is None and self.checked.what(d["lo"]) == C.GRID):
+            return None
+        for mine, other in ((body["left"], body["right"]), (body["right"], body["left"])):
+            item = mine["node"] == "call" and self.binding(mine).what == C.VAR and len(mine["args"]) == 1 \
+                and mine["args"][0]["node"] == "name" and mine["args"][0]["id"] == var
+            if not item or var in names(other):
+                continue
+            value = self.gen(other, env)
+            if not (value.known or value.unwrapped().plain):  # (read once, when the set is made or not)
+                return None
+            v = self.name("v", sure=True)
+            read = self.gen(mine, with_local(env, var, v))
+            made = self.name("S").text
+            self.sets.append(made)
+            return joined(f"({value} in ({made} if {made} is not None else ({made} := {{{read} for {v} in {dom}}})))",
+                          value, read, dom)
+        return None
+
     def ordered_aggregate(self, e: dict, env: Env, dom: Code) -> Code:
         """An aggregate with ``while`` (the run stops at the first item that fails it), or ``first``
         (the body at the first item that passes ``where``, or none). The domain is not a zone."""
@@ -1049,7 +1093,11 @@ class ExprCompiler:
         body = self.gen(e["body"], inner)
         parts = [dom, body]
         if e.get("while_") is not None:
-            test = self.gen(e["while_"], inner)
+            outer, self.sets = self.sets, None  # (no set made inside a lambda: it would be the lambda's)
+            try:
+                test = self.gen(e["while_"], inner)
+            finally:
+                self.sets = outer
             parts.append(test)
             dom = joined(f"_while(lambda {v}: {test}, {dom})", dom, test)
         where = ""

@@ -295,41 +295,44 @@ class ProgramBuilder:
         chooser = self.chooser(s, env)
         option_slot = x.slots.new()
         options, inners = [], []
-        for o in s["options"]:
-            inner = dict(env)
-            # Each part of an 'and' in 'where' is tested as soon as the variables it uses are bound:
-            # the parts that use none once, before anything else; the others inside one Python
-            # comprehension over the domains, which gives every tuple of values at once.
-            parts = conjuncts(o["where"]) if o["where"] is not None else []
-            names = {b["var"] for b in o["bindings"]}
-            first = [p for p in parts if not mentions(p, names)]
-            first_code = x.gen(_and(first), env) if first else None
-            loops, in_loop, bound, slots, shown = [], dict(env), set(), [], []
-            for i, b in enumerate(o["bindings"]):
-                kind, dom = x.domain_code(b["domain"], in_loop)
-                var = name(f"_b{i}", sure=True)  # it runs over values that exist
-                loops.append(f"for {var} in {dom}" if kind == "values" else
-                             f"for {var}, _n{i} in enumerate({dom}) if _n{i}")
-                in_loop[b["var"]] = var
-                before = set(bound)
-                bound.add(b["var"])
-                test = [p for p in parts if mentions(p, bound - before) and not mentions(p, names - bound)]
-                if test:
-                    loops.append(f"if {x.gen(_and(test), in_loop)}")
-                slot = x.slots.new()
-                slots.append(slot)
-                shown.append(self.shown_as(b["domain"], kind))
-                inner[b["var"]] = local(slot)
-            values = None
-            if o["bindings"]:
-                # A row is the values, then the square of each tile among them (to show the action).
-                tiles = "".join(f"G.x[_b{i}], G.y[_b{i}], " for i, how in enumerate(shown) if how == "tile")
-                row = "(" + "".join(f"_b{i}, " for i in range(len(o["bindings"]))) + tiles + ")"
-                values = (row, " ".join(loops))
-            options.append((o["name"], slots, shown, first_code, values))
-            inners.append(inner)
+        with x.hoisting() as sets:  # (sets of values the tests look values up in: made once per run)
+            for o in s["options"]:
+                inner = dict(env)
+                # Each part of an 'and' in 'where' is tested as soon as the variables it uses are bound:
+                # the parts that use none once, before anything else; the others inside one Python
+                # comprehension over the domains, which gives every tuple of values at once.
+                parts = conjuncts(o["where"]) if o["where"] is not None else []
+                names = {b["var"] for b in o["bindings"]}
+                first = [p for p in parts if not mentions(p, names)]
+                first_code = x.gen(_and(first), env) if first else None
+                loops, in_loop, bound, slots, shown = [], dict(env), set(), [], []
+                for i, b in enumerate(o["bindings"]):
+                    kind, dom = x.domain_code(b["domain"], in_loop)
+                    var = name(f"_b{i}", sure=True)  # it runs over values that exist
+                    loops.append(f"for {var} in {dom}" if kind == "values" else
+                                 f"for {var}, _n{i} in enumerate({dom}) if _n{i}")
+                    in_loop[b["var"]] = var
+                    before = set(bound)
+                    bound.add(b["var"])
+                    test = [p for p in parts if mentions(p, bound - before) and not mentions(p, names - bound)]
+                    if test:
+                        loops.append(f"if {x.gen(_and(test), in_loop)}")
+                    slot = x.slots.new()
+                    slots.append(slot)
+                    shown.append(self.shown_as(b["domain"], kind))
+                    inner[b["var"]] = local(slot)
+                values = None
+                if o["bindings"]:
+                    # A row is the values, then the square of each tile among them (to show the action).
+                    tiles = "".join(f"G.x[_b{i}], G.y[_b{i}], " for i, how in enumerate(shown) if how == "tile")
+                    row = "(" + "".join(f"_b{i}, " for i in range(len(o["bindings"]))) + tiles + ")"
+                    values = (row, " ".join(loops), len(o["bindings"]))
+                options.append((o["name"], slots, shown, first_code, values))
+                inners.append(inner)
         spec = OptionChoice(s["label"], chooser, [o[:3] for o in options], option_slot, self.value_text)
-        spec.legal = self.option_legal(spec, options)
+        plain = {k: x.constant(Action(spec, (k, ())), "plain") for k, o in enumerate(options) if o[4] is None}
+        spec.legal = self.option_legal(spec, options, plain, sets)
+        spec.pick_lines = self.option_pick(spec, options, plain, sets)
         self.emit(CHOICE, spec, None)
         ends = []
         for k, (o, inner) in enumerate(zip(s["options"], inners)):
@@ -340,20 +343,54 @@ class ProgramBuilder:
         for at in ends:
             self.patch(at, len(self.code))
 
-    def option_legal(self, spec: OptionChoice, options: list[tuple]):
+    def option_legal(self, spec: OptionChoice, options: list[tuple], plain: dict[int, str], sets: list[str]):
         """``legal(st)`` of a choice among options as one generated function: each option's test
-        of no variable, then one comprehension over its variables' domains."""
+        of no variable, then one comprehension over its variables' domains (``plain``: the
+        module's name of the action of each option without variables; ``sets``: the sets its
+        tests make, none made yet when it starts)."""
         x = self.x
         action, me = x.constant(Action, "Action"), x.constant(spec, "choice")
-        lines = ["_out = []"]
+        lines = [f"{made} = None" for made in sets] + ["_out = []"]
         for k, (_, _, _, first, values) in enumerate(options):
             if values is None:
-                add = f"_out.append({x.constant(Action(spec, (k, ())), 'plain')})"
+                add = f"_out.append({plain[k]})"
             else:
-                row, loops = values
+                row, loops, _ = values
                 add = f"_out += [{action}({me}, ({k}, {row})) {loops}]"
             lines += [f"if {first}:", f"    {add}"] if first is not None else [add]
         return x.statements(lines + ["return _out"], purpose="legal")
+
+    def option_pick(self, spec: OptionChoice, options: list[tuple], plain: dict[int, str],
+                    sets: list[str]) -> list[str]:
+        """The lines of a decision's ``turn`` that pick the action ``legal[int(rand() * len(legal))]``
+        would be, making one ``Action``, not one per option and values: each option's values
+        listed (the options with none counted), one number drawn, the option it falls in and
+        its values worked out. They set ``action``, or leave the turn by ``return -1``."""
+        x = self.x
+        action, me = x.constant(Action, "Action"), x.constant(spec, "choice")
+        lines, ends, picks = [f"{made} = None" for made in sets], [], []
+        for k, (_, _, _, first, values) in enumerate(options):
+            if values is None:  # one action, or none
+                count = "1" if first is None else f"(1 if {first} else 0)"
+                took = f"action = {plain[k]}"
+            else:  # the values of its variables, as ``legal`` has them; the action made from those picked
+                row, loops, n = values
+                bound = ", ".join(f"_b{i}" for i in range(n))
+                listed = f"[{bound} {loops}]" if n == 1 else f"[({bound}) {loops}]"
+                lines.append(f"_o{k} = {listed}" if first is None else f"_o{k} = {listed} if {first} else ()")
+                count = f"len(_o{k})"
+                took = f"{bound} = _o{k}[_k - {ends[-1]}]" if ends else f"{bound} = _o{k}[_k]"
+                took += f"\naction = {action}({me}, ({k}, {row}))"
+            lines.append(f"_e{k} = {ends[-1] + ' + ' if ends else ''}{count}")
+            ends.append(f"_e{k}")
+            picks.append(took)
+        lines += [f"if not {ends[-1]}:", "    return -1", f"_k = int(rand() * {ends[-1]})"]
+        if len(picks) == 1:
+            return lines + picks[0].split("\n")
+        for k, took in enumerate(picks):
+            test = "else:" if k == len(picks) - 1 else f"{'if' if k == 0 else 'elif'} _k < {ends[k]}:"
+            lines += [test, *(f"    {line}" for line in took.split("\n"))]
+        return lines
 
     def shown_as(self, d: dict, kind: str) -> str:
         """How a bound value is written in an action's text: 'player', 'int', 'tile', 'value' or 'card'."""
