@@ -26,6 +26,7 @@ STRAIGHT = {"let", "set", "move", "move_to", "move_all", "move_cards", "move_whe
 # statement nested deeper is left to the flat program (an 'else if' chain stays flat: elif).
 MAX_DEPTH = 30
 MAX_LOOPS = 15  # loops inside loops: Python allows 20 blocks of them in one function
+MOVE_ALL_WRITTEN = 12  # a move of all cards from a zone that can hold more varieties calls _move_all
 END_TEST = "_end_test"  # the name under which the module knows the end test (the game sets it)
 Lines = list[tuple[str, Optional[list[int]]]]  # (a line of Python, the rules position it starts, if it does)
 
@@ -207,8 +208,16 @@ class StatementWriter:
         return [f"_move_piece_to(st, {tracks}, {piece}, {to})", *self.check_end("pieces")]
 
     def w_move_all(self, s, env):
-        source = self.x.gen(s["source"], env)
-        return [*self.forget(source), f"_move_all({source}, {self.x.gen(s['dest'], env)})", *self.check_end("zones")]
+        x = self.x
+        source, dest = x.gen(s["source"], env), x.gen(s["dest"], env)
+        varieties = sorted(x.possible(s["source"], env))
+        if len(varieties) > MOVE_ALL_WRITTEN:
+            return [*self.forget(source), f"_move_all({source}, {dest})", *self.check_end("zones")]
+        # Written out, one line per variety the source can hold (the others are never in it);
+        # from a zone to itself nothing moves.
+        empty = x.constant((0,) * len(self.layout.variety_names), "EMPTY")
+        return [f"_S = {source}", f"_D = {dest}", *self.forget("_S"), "if _S is not _D:",
+                *(f"    _D[{i}] += _S[{i}]" for i in varieties), f"    _S[:] = {empty}", *self.check_end("zones")]
 
     def w_move_cards(self, s, env):
         x = self.x
