@@ -333,6 +333,7 @@ class ProgramBuilder:
         plain = {k: x.constant(Action(spec, (k, ())), "plain") for k, o in enumerate(options) if o[4] is None}
         spec.legal = self.option_legal(spec, options, plain, sets)
         spec.pick_lines = self.option_pick(spec, options, plain, sets)
+        spec.apply_lines = self.option_apply(option_slot, [o[1] for o in options])
         self.emit(CHOICE, spec, None)
         ends = []
         for k, (o, inner) in enumerate(zip(s["options"], inners)):
@@ -390,6 +391,17 @@ class ProgramBuilder:
         for k, took in enumerate(picks):
             test = "else:" if k == len(picks) - 1 else f"{'if' if k == 0 else 'elif'} _k < {ends[k]}:"
             lines += [test, *(f"    {line}" for line in took.split("\n"))]
+        return lines
+
+    @staticmethod
+    def option_apply(option_slot: int, slots: list[list[int]]) -> list[str]:
+        """``OptionChoice.apply`` written out for the decision's turn: the option's number, then
+        its values, each in its variable's slot."""
+        lines = [f"L[{option_slot}] = picked[0]"]
+        taking = [(k, option) for k, option in enumerate(slots) if option]
+        for j, (k, option) in enumerate(taking):
+            lines.append(f"{'if' if j == 0 else 'elif'} picked[0] == {k}:")
+            lines += [f"    L[{slot}] = picked[1][{i}]" for i, slot in enumerate(option)]
         return lines
 
     def shown_as(self, d: dict, kind: str) -> str:
