@@ -191,7 +191,8 @@ def time_validate(rules: str, cold: bool = False) -> float:
     """Median wall time of ``meeple validate RULES``; raises on failure.
 
     ``cold``: with the parse cache off (MEEPLE_NO_CACHE=1), as the first run after
-    an edit; otherwise as a repeated run (dsl/cache.py)."""
+    an edit; otherwise as a repeated run (dsl/cache.py). Both with the parser of the
+    language built once before (``dsl/parse.grammar``, as after meeple's first command)."""
     cmd = [sys.executable, "-m", "meeple", "validate", rules]
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # time it as a user's shell would run it

@@ -321,3 +321,53 @@ def test_a_second_game_line_is_named_as_written() -> None:
     with pytest.raises(RulesError) as info:
         parse('game "A"\ngame "B"\n')
     assert [(d.line, d.col, d.message) for d in info.value.diagnostics] == [(2, 1, "'game' is declared twice")]
+
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE_CHECKED = sorted([*ROOT.glob("games/*.rules"), *(ROOT / "tests" / "fixtures" / "bad").glob("*.rules")])
+
+
+def _outcome(text: str) -> str:
+    try:
+        return repr(parse(text, "x.rules"))
+    except RulesError as e:
+        return f"{type(e).__name__}: {e}"
+
+
+def test_the_parser_kept_in_the_cache_parses_as_the_one_lark_builds(monkeypatch) -> None:
+    """``grammar()`` reads the parser back from meeple's cache (a pickle): every bundled game, and
+    every file with a mistake, gives the same AST or the same errors as with Lark's own parser
+    (its shift and reduce actions, told apart by identity, kept so)."""
+    from functools import lru_cache
+
+    from lark import Lark
+
+    from meeple.dsl import parse as P
+    P.grammar.cache_clear()
+    P.grammar()  # (built and kept, if the cache did not hold it yet)
+    P.grammar.cache_clear()
+    assert P.grammar_cache().exists()
+    kept = P.grammar()
+    texts = [p.read_text(encoding="utf-8") for p in CACHE_CHECKED]
+    texts += [t[:len(t) // 2] + "}" + t[len(t) // 2:] for t in texts[:5]]  # (errors in the middle of games)
+    ours = [_outcome(t) for t in texts]
+    assert sum(o.startswith("RulesSyntaxError") for o in ours) >= 10
+    built = Lark.open("rules.lark", rel_to=P.__file__, parser="lalr", propagate_positions=True, cache=True,
+                      maybe_placeholders=False, lexer_callbacks={"NAME": P._name_seen})
+    assert built is not kept
+    monkeypatch.setattr(P, "grammar", lru_cache(maxsize=1)(lambda: built))
+    assert [_outcome(t) for t in texts] == ours
+
+
+def test_a_damaged_parser_cache_is_built_again() -> None:
+    from meeple.dsl import parse as P
+    path = P.grammar_cache()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for damaged in (b"", b"not a pickle", path.read_bytes()[:1000] if path.exists() else b"\x80\x05"):
+        path.write_bytes(damaged)
+        P.grammar.cache_clear()
+        try:
+            assert parse(SMALL).title == "Small"
+        finally:
+            P.grammar.cache_clear()
+        assert path.read_bytes() != damaged  # (written anew)

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import os
+import pickle
 import re
+import sys
+import types
 import typing
 from copy import copy
 from functools import lru_cache
 from dataclasses import replace
-from typing import Any
+from pathlib import Path
+from typing import Any, Optional
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast as A
+from .cache import cache_root
 from .diagnostics import Diagnostic, RulesSemanticError, RulesSyntaxError, did_you_mean, normalize_newlines
 
 from .limits import MAX_DEPTH, MAX_LINE_LENGTH, MAX_NESTING, MAX_NUMBER, MAX_SOURCE_BYTES, MAX_TOKENS, too_deep
@@ -34,8 +43,69 @@ FRIENDLY = {"NAME": "a name", "INT": "a number", "STRING": "a quoted string",
 
 @lru_cache(maxsize=1)
 def grammar() -> Lark:
-    return Lark.open("rules.lark", rel_to=__file__, parser="lalr", propagate_positions=True, cache=True,
+    """The parser of the language. Lark builds it from ``rules.lark`` (its tables kept in Lark's
+    own cache); meeple keeps the whole parser as it was built, a pickle in its cache folder,
+    which loads several times faster than Lark's cache is read back (``grammar_cache``)."""
+    path = grammar_cache()
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                found = pickle.load(f)
+            if isinstance(found, Lark):
+                return found
+        except Exception:  # noqa: BLE001 (a missing, damaged or foreign file: built again below)
+            pass
+    made = Lark.open("rules.lark", rel_to=__file__, parser="lalr", propagate_positions=True, cache=True,
                      maybe_placeholders=False, lexer_callbacks={"NAME": _name_seen})
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            with open(tmp, "wb") as f:
+                _GrammarPickler(f, protocol=pickle.HIGHEST_PROTOCOL).dump(made)
+            tmp.replace(path)
+        except (OSError, pickle.PicklingError, TypeError, AttributeError):
+            pass
+    return made
+
+
+def grammar_cache() -> Optional[Path]:
+    """Where the built parser is kept: named by a hash of the grammar, of this module (the
+    parser's options) and of the Lark and Python versions; None where no home folder is known."""
+    try:
+        root = cache_root()
+    except (OSError, RuntimeError):
+        return None
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for part in ((here / "rules.lark").read_bytes(), Path(__file__).read_bytes(), lark.__version__.encode(),
+                 sys.version.encode()):
+        h.update(part + b"\0")
+    return root / "grammar" / f"{h.hexdigest()[:32]}.pickle"
+
+
+# The objects of Lark that its parser tells apart by identity (``action is Shift``), and the
+# modules it holds (which cannot be pickled): in the grammar cache, each is kept by its name.
+KEPT_BY_NAME = (("lark.parsers.lalr_analysis", "Shift"), ("lark.parsers.lalr_analysis", "Reduce"),
+                ("lark.utils", "NO_VALUE"), ("lark.visitors", "Discard"))
+
+
+def _named(module: str, name: Optional[str]) -> Any:
+    """The object ``name`` of ``module`` (the module itself for None)."""
+    found = importlib.import_module(module)
+    return found if name is None else getattr(found, name)
+
+
+class _GrammarPickler(pickle.Pickler):
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.names = {id(_named(m, n)): (m, n) for m, n in KEPT_BY_NAME}
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, types.ModuleType):
+            return _named, (obj.__name__, None)
+        found = self.names.get(id(obj))
+        return (_named, found) if found is not None else NotImplemented
 
 
 @lru_cache(maxsize=1)
