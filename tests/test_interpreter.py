@@ -184,6 +184,21 @@ def test_moving_all_of_a_zone_onto_itself_keeps_its_cards(tmp_path) -> None:
     assert state.is_terminal() and state.observation(0)["zones"]["pile"] == {"a": 3}
 
 
+def test_cards_moved_by_a_move_where_are_counted_and_moved_on_from_there() -> None:
+    """'move 2 from deck to stash where rank == high' is one of the ways cards reach a zone
+    (interpreter/flow.py): the stash's count sees them, and 'move all' takes them on to the hand
+    (it once counted 0 there, and 'move all' then lost them)."""
+    import random
+
+    import meeple
+    game = meeple.load(str(Path(__file__).parent / "fixtures" / "engine" / "stash.rules"))
+    st = game.new_state(2, seed=3)
+    st.play_out(random.Random(3))
+    assert st.is_terminal() and st.var("seen") == 5  # (2, 2, 1, 0 high cards in the stash)
+    hands = [st.observation(p)["zones"]["hand"][p] for p in (0, 1)]
+    assert hands == [{"card_high": 3}, {"card_high": 2}], hands
+
+
 NONE_PIECE = """game "G"
 players 2..2
 track lane { spaces 3 }

@@ -267,7 +267,7 @@ GOOD = sorted((ROOT / "tests" / "fixtures" / "good").glob("*.rules"))
 ENGINE = ROOT / "tests" / "fixtures" / "engine"
 ODD_SHAPES = [ENGINE / "segment_loops.rules", ENGINE / "names_of_a_run_and_a_label.rules",
               ENGINE / "labels_a_and_a1.rules", ENGINE / "deal_in_twenty_loops.rules", ENGINE / "placements.rules",
-              ENGINE / "member_tests.rules"]
+              ENGINE / "member_tests.rules", ENGINE / "tile_counts.rules"]
 
 
 @pytest.mark.parametrize("path", [*BUNDLED, SEGMENT_SHAPES, LIMITS, *ODD_SHAPES, *GOOD], ids=lambda p: p.name)
@@ -519,15 +519,33 @@ def test_a_choice_among_options_picks_for_a_random_playout_the_action_the_list_w
     assert seen >= 10
 
 
-@pytest.mark.parametrize("path", [ROOT / "games" / "luckydog.rules", ENGINE / "member_tests.rules"],
-                         ids=lambda p: p.name)
-def test_a_test_whether_a_value_is_some_items_var_gives_what_it_does_item_by_item(path: Path, monkeypatch) -> None:
+# Lucky Dog with a route that asks whether a tile holds a marker, a route asked in an option's
+# test, and a per-tile var looked up over the table.
+LUCKY_DOG_ASKING = {
+    "blocked(t) = closed(t) ": "blocked(t) = closed(t) or has_marker(t) ",
+    "accelerate where count(hand(current) where target_change < 0) >= 1 {":
+        "accelerate where count(hand(current) where target_change < 0) >= 1 and drive(current) < target(current) {",
+    "and not policed(u) and": "and not policed(u) and not any(closed(v) == true for v in table) and",
+}
+
+
+@pytest.mark.parametrize("name", ["luckydog", "member_tests", "luckydog_asking"])
+def test_a_test_whether_a_value_is_some_items_var_gives_what_it_does_item_by_item(name: str, monkeypatch,
+                                                                                  tmp_path: Path) -> None:
     """``any(v(q) == x for q in D)`` in an option's test is made a set once per decision
-    (ExprCompiler.member_test): the legal actions at every decision of seeded games are those of
-    the same rules compiled without it."""
+    (ExprCompiler.member_test), but inside a range, a route or a lambda: the legal actions at
+    every decision of seeded games are those of the same rules compiled without it."""
     import random
     from meeple.interpreter.expressions import ExprCompiler
     monkeypatch.setenv("MEEPLE_NO_CACHE", "1")
+    path = ENGINE / "member_tests.rules" if name == "member_tests" else ROOT / "games" / "luckydog.rules"
+    if name == "luckydog_asking":
+        text = path.read_text(encoding="utf-8")
+        for old, new in LUCKY_DOG_ASKING.items():
+            assert old in text
+            text = text.replace(old, new)
+        path = tmp_path / "asking.rules"
+        path.write_text(text, encoding="utf-8")
     game = meeple.load(str(path))
     assert " in (_S" in game.module.text()
     monkeypatch.setattr(ExprCompiler, "member_test", lambda self, e, env, dom: None)
@@ -545,3 +563,22 @@ def test_a_test_whether_a_value_is_some_items_var_gives_what_it_does_item_by_ite
                 b.apply(move.text)
                 decisions += 1
     assert decisions > 100
+
+
+def test_a_count_of_the_tiles_whose_flag_is_set_is_the_tiles_counted_one_by_one() -> None:
+    """``count(flag(t) for t in table)`` is counted in C (``len - count(False)``): at every step of
+    seeded games, with flags set and cleared, it is the number of tiles whose flag is true."""
+    import random
+    game = meeple.load(str(ENGINE / "tile_counts.rules"))
+    assert "count(False)" in game.module.text()
+    steps = 0
+    for seed in range(8):
+        st, moves = game.new_state(2, seed=seed), random.Random(seed)
+        while not st.is_terminal() and st.legal_actions():
+            tiles = range(len(st.grid.x))
+            for define, var in (("flagged", "flag"), ("opened", "open_road")):
+                k = game.layout.tile_var_names.index(var)
+                assert game.query(st, define) == sum(1 for t in tiles if st.grid.tv[k][t])
+            st.apply(moves.choice(st.legal_actions()))
+            steps += 1
+    assert steps > 40

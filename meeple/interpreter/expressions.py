@@ -666,8 +666,9 @@ class ExprCompiler:
                             and self.binding(n).what == C.LOCAL and n["id"] in env})  # loop variables it uses,
             # bound outside it, passed on
             inner = {n: renamed(env[n], f"_w{i}") for i, n in enumerate(outer)}
-            fn = self.statements([f"return {self.gen(arg, inner)}"], params=tuple(c.text for c in inner.values()),
-                                 purpose="was")
+            with self.without_sets():
+                body = self.gen(arg, inner)
+            fn = self.statements([f"return {body}"], params=tuple(c.text for c in inner.values()), purpose="was")
             return joined(f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n].text for n in outer)})",
                           *(env[n] for n in outer))
         if (what in (C.ZONE, C.VAR) or what == C.BUILTIN and func in SEAT_ARG) and args and VARS in args[0].reads:
@@ -874,7 +875,8 @@ class ExprCompiler:
             route = self.sym.routes[name]
             with self.placed(span(route)):  # its comment names the route; an error in it, the statement that asked
                 prefix = f"route_{name}_at_least" if at_least else f"route_{name}"
-                self.route_fns[name, at_least] = self.constant(self.compile_route(route, at_least), prefix)
+                with self.without_sets():
+                    self.route_fns[name, at_least] = self.constant(self.compile_route(route, at_least), prefix)
         return self.route_fns[name, at_least]
 
     def route_test(self, call: dict, op: str, other: Code, env: Env) -> Code:
@@ -965,6 +967,10 @@ class ExprCompiler:
     # ---- aggregates ----
     def domain_code(self, d: dict, env: Env) -> tuple[str, Code]:
         """('values' | 'cards', the code of the iterable)."""
+        with self.without_sets():
+            return self.domain_iterable(d, env)
+
+    def domain_iterable(self, d: dict, env: Env) -> tuple[str, Code]:
         if d["players"]:
             if self.layout.out_var is not None:  # the players in, from current on
                 return "values", Code(f"_players_from(st, st.current, {self.layout.out_var})")
@@ -1025,6 +1031,12 @@ class ExprCompiler:
         v = self.name("v", sure=True)
         inner = with_local(env, e["var"], v)
         body = self.gen(e["body"], inner)
+        of_the_tile = body.tile_var is not None and body.tile_var[1] == v.text
+        if func == "count" and where is None and of_the_tile and kind == "values" and not d["players"] \
+                and d["hi"] is None and self.checked.what(d["lo"]) == C.GRID:
+            # count(policed(t) for t in table): the tiles whose var is set (not 0 nor false), counted in C
+            k = body.tile_var[0]
+            return Code(f"(len(G.tv[{k}]) - G.tv[{k}].count(False))")
         where_code = self.gen(where, inner) if where is not None else None
         test = f" if {where_code}" if where is not None else ""
         parts = (dom, body) + ((where_code,) if where_code is not None else ())
@@ -1058,6 +1070,16 @@ class ExprCompiler:
         finally:
             self.sets = outer
 
+    @contextlib.contextmanager
+    def without_sets(self) -> Iterator[None]:
+        """Code made inside makes no set (``member_test``): code of another function (a route, a
+        'was'), a domain (Python allows no ``:=`` in a comprehension's iterable), a lambda."""
+        outer, self.sets = self.sets, None
+        try:
+            yield
+        finally:
+            self.sets = outer
+
     def member_test(self, e: dict, env: Env, dom: Code) -> Code | None:
         """``any(v(q) == x for q in D)``, with ``v`` a var read for the item and ``D`` the players or
         the tiles of a grid, as ``x in {v(q) for q in D}``: the set is made on the first test and
@@ -1069,8 +1091,8 @@ class ExprCompiler:
         if not (d["players"] or d["hi"] is None and self.checked.what(d["lo"]) == C.GRID):
             return None
         for mine, other in ((body["left"], body["right"]), (body["right"], body["left"])):
-            item = mine["node"] == "call" and self.binding(mine).what == C.VAR and len(mine["args"]) == 1 \
-                and mine["args"][0]["node"] == "name" and mine["args"][0]["id"] == var
+            item = mine["node"] == "call" and self.binding(mine).what in (C.VAR, C.TILE_VAR) \
+                and len(mine["args"]) == 1 and mine["args"][0]["node"] == "name" and mine["args"][0]["id"] == var
             if not item or var in names(other):
                 continue
             value = self.gen(other, env)
@@ -1093,11 +1115,8 @@ class ExprCompiler:
         body = self.gen(e["body"], inner)
         parts = [dom, body]
         if e.get("while_") is not None:
-            outer, self.sets = self.sets, None  # (no set made inside a lambda: it would be the lambda's)
-            try:
+            with self.without_sets():  # (a set made inside a lambda would be the lambda's)
                 test = self.gen(e["while_"], inner)
-            finally:
-                self.sets = outer
             parts.append(test)
             dom = joined(f"_while(lambda {v}: {test}, {dom})", dom, test)
         where = ""

@@ -1,9 +1,9 @@
 """Which card varieties can ever be in which zone (``varieties_by_zone``).
 
 Cards start in the zone their ``cards`` block names and move only by the
-statements that name a source and a destination (move all, deal, refill, choose,
-and the piles they reshuffle; 'move c to zone' of a card a loop or option took from
-a zone). Following those edges from each start zone gives, for every zone, the
+statements that name a source and a destination (move all, move N ... where, deal,
+refill, choose, and the piles they reshuffle; 'move c to zone' of a card a loop or
+option took from a zone). Following those edges from each start zone gives, for every zone, the
 varieties that can reach it. A choice then only looks at the
 varieties its source can hold: cards that stay in a market never reach a hand, say.
 """
@@ -29,10 +29,10 @@ def _edges(stmts: list, checked: CheckedGame, out: list[tuple[Optional[str], Opt
         if node == "move_to" and checked.card_zone(s) is not None:  # one card a loop or an option took
             out.append((zone_name(checked.card_zone(s), checked), zone_name(s["to"], checked)))
             continue
-        if node not in ("move_all", "deal", "choose", "move_cards", "refill"):
+        if node not in ("move_all", "deal", "choose", "move_cards", "move_where", "refill"):
             continue
         named = {key: zone_name(s.get(key), checked) for key in ("source", "dest", "zone", "reshuffle")}
-        if node in ("move_all", "deal", "choose", "move_cards"):
+        if node in ("move_all", "deal", "choose", "move_cards", "move_where"):
             out.append((named["source"], named["dest"]))
         elif node == "refill":
             out.append((named["source"], named["zone"]))

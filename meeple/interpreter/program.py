@@ -332,8 +332,9 @@ class ProgramBuilder:
         spec = OptionChoice(s["label"], chooser, [o[:3] for o in options], option_slot, self.value_text)
         plain = {k: x.constant(Action(spec, (k, ())), "plain") for k, o in enumerate(options) if o[4] is None}
         spec.legal = self.option_legal(spec, options, plain, sets)
-        spec.pick_lines = self.option_pick(spec, options, plain, sets)
-        spec.apply_lines = self.option_apply(option_slot, [o[1] for o in options])
+        if len(options) <= OPTIONS_WRITTEN:  # (else Python would refuse an if/elif that long: by legal, apply)
+            spec.pick_lines = self.option_pick(spec, options, plain, sets)
+            spec.apply_lines = self.option_apply(option_slot, [o[1] for o in options])
         self.emit(CHOICE, spec, None)
         ends = []
         for k, (o, inner) in enumerate(zip(s["options"], inners)):
@@ -672,6 +673,7 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int, li
 
 
 SEGMENT_STEPS = 60  # the most steps one segment follows before it hands back to State._advance
+OPTIONS_WRITTEN = 200  # a choice among more options is picked from its legal list and applied by its apply
 
 
 def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: ExprCompiler) -> dict[int, Fn]:
