@@ -374,24 +374,24 @@ class ProgramBuilder:
         for k, (_, _, _, first, values) in enumerate(options):
             if values is None:  # one action, or none
                 count = "1" if first is None else f"(1 if {first} else 0)"
-                took = f"action = {plain[k]}"
+                took = [f"action = {plain[k]}"]
             else:  # the values of its variables, as ``legal`` has them; the action made from those picked
                 row, loops, n = values
                 bound = ", ".join(f"_b{i}" for i in range(n))
                 listed = f"[{bound} {loops}]" if n == 1 else f"[({bound}) {loops}]"
                 lines.append(f"_o{k} = {listed}" if first is None else f"_o{k} = {listed} if {first} else ()")
                 count = f"len(_o{k})"
-                took = f"{bound} = _o{k}[_k - {ends[-1]}]" if ends else f"{bound} = _o{k}[_k]"
-                took += f"\naction = {action}({me}, ({k}, {row}))"
+                took = [f"{bound} = _o{k}[_k - {ends[-1]}]" if ends else f"{bound} = _o{k}[_k]",
+                        f"action = {action}({me}, ({k}, {row}))"]
             lines.append(f"_e{k} = {ends[-1] + ' + ' if ends else ''}{count}")
             ends.append(f"_e{k}")
             picks.append(took)
         lines += [f"if not {ends[-1]}:", "    return -1", f"_k = int(rand() * {ends[-1]})"]
         if len(picks) == 1:
-            return lines + picks[0].split("\n")
+            return lines + picks[0]
         for k, took in enumerate(picks):
             test = "else:" if k == len(picks) - 1 else f"{'if' if k == 0 else 'elif'} _k < {ends[k]}:"
-            lines += [test, *(f"    {line}" for line in took.split("\n"))]
+            lines += [test, *(f"    {line}" for line in took)]
         return lines
 
     @staticmethod
