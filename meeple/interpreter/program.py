@@ -259,7 +259,8 @@ class ProgramBuilder:
         slot = x.slots.new()
         chooser = self.chooser(s, env)
         within = x.compile(s["within"], env) if s["within"] is not None else (lambda st: 1)
-        source = x.compile(s["source"], env)
+        source_code = x.gen(s["source"], env)
+        source = x.function(source_code)
         where = None
         if s["where"] is not None:  # judged with the new tile on the grid: it is never none there
             where = x.function(x.gen(s["where"], {**env, s["var"]: TILE}), assign=("_tile", f"L[{slot}]"))
@@ -273,6 +274,12 @@ class ProgramBuilder:
         spec = TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0, source, within, where, slot,
                              lay.variety_names, lay.shapes.tile_varieties, lay.shapes, starts, s["matching"],
                              s["joining"], where is not None and not reads_shape(s["where"], self.x.checked))
+        # TilePlacement.apply, written out in the decision's turn
+        new_vars = x.constant(tuple(fixed), "STARTS") if None not in fixed else f"{x.ref(starts, 'starts')}(st)"
+        spec.apply_lines = [
+            "if picked is None:", f"    L[{slot}] = {NO_VALUE}", "else:", "    _v, _x, _y, _r = picked",
+            f"    S = {source_code}", "    S[_v] -= 1", *(["    st.forget(S, _v, 1)"] if lay.reveals else []),
+            f"    L[{slot}] = G.place(_x, _y, _v, _r, {x.constant(spec.ends, 'ENDS')}[_v][_r], {new_vars})"]
         if not s.get("otherwise"):
             self.emit(CHOICE, spec, ("grid", "zones"))  # (the card leaves its zone)
             return
