@@ -1032,8 +1032,7 @@ class ExprCompiler:
         inner = with_local(env, e["var"], v)
         body = self.gen(e["body"], inner)
         of_the_tile = body.tile_var is not None and body.tile_var[1] == v.text
-        if func == "count" and where is None and of_the_tile and kind == "values" and not d["players"] \
-                and d["hi"] is None and self.checked.what(d["lo"]) == C.GRID:
+        if func == "count" and where is None and of_the_tile and self.of_a_grid(d):
             # count(policed(t) for t in table): the tiles whose var is set (not 0 nor false), counted in C
             k = body.tile_var[0]
             return Code(f"(len(G.tv[{k}]) - G.tv[{k}].count(False))")
@@ -1080,6 +1079,10 @@ class ExprCompiler:
         finally:
             self.sets = outer
 
+    def of_a_grid(self, d: dict) -> bool:
+        """Is the domain ``d`` the tiles of a grid (``t in table``)?"""
+        return not d["players"] and d["hi"] is None and self.checked.what(d["lo"]) == C.GRID
+
     def member_test(self, e: dict, env: Env, dom: Code) -> Code | None:
         """``any(v(q) == x for q in D)``, with ``v`` a var read for the item and ``D`` the players or
         the tiles of a grid, as ``x in {v(q) for q in D}``: the set is made on the first test and
@@ -1088,7 +1091,7 @@ class ExprCompiler:
         d, var, body = e["domain"], e["var"], e["body"]
         if body["node"] != "bin_op" or body["op"] != "==":
             return None
-        if not (d["players"] or d["hi"] is None and self.checked.what(d["lo"]) == C.GRID):
+        if not (d["players"] or self.of_a_grid(d)):
             return None
         for mine, other in ((body["left"], body["right"]), (body["right"], body["left"])):
             item = mine["node"] == "call" and self.binding(mine).what in (C.VAR, C.TILE_VAR) \

@@ -514,15 +514,10 @@ class TilePlacement:
         v, x, y, r = payload
         return f"{self.label} {self.names[v]} at {x},{y} rotation {r}"
 
-    def apply(self, st, payload: tuple[int, int, int, int] | None) -> None:
-        if payload is None:
-            st.locals[self.slot] = -1
-            return
-        v, x, y, r = payload
-        self.source(st)[v] -= 1
-        if st.known:
-            st.forget(self.source(st), v, 1)
-        st.locals[self.slot] = st.grid.place(x, y, v, r, self.ends[v][r], self.starts(st))
+    # ``apply(st, payload)``: the card out of its zone, the tile placed and its number in the
+    # placement's slot (-1 for nothing placed); given by the compiler (program.s_place), as lines
+    # of the module.
+    apply: Callable[[Any, Any], None]
 
 
 class OptionChoice:

@@ -57,6 +57,13 @@ class ProgramBuilder:
             who = self.x.guarded("_seat", who, s["chooser"])
         return self.x.function(who, purpose="chooser", inline=True)
 
+    def apply_written(self, spec: Any, lines: list[str]) -> None:
+        """A decision's action applied by ``lines`` of the module (the action is ``picked``): its
+        ``turn`` writes them out, and its ``apply`` (the program taken step by step) is the same
+        lines as a function."""
+        spec.apply_lines = lines
+        spec.apply = self.x.statements(lines, params=("picked",), purpose="apply")
+
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
         """Append an instruction. For EXEC, CHOICE and CHANCE, ``b`` names the part of
         the state it writes (``None``: only locals); later it becomes "check the end after"."""
@@ -274,12 +281,11 @@ class ProgramBuilder:
         spec = TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0, source, within, where, slot,
                              lay.variety_names, lay.shapes.tile_varieties, lay.shapes, starts, s["matching"],
                              s["joining"], where is not None and not reads_shape(s["where"], self.x.checked))
-        # TilePlacement.apply, written out in the decision's turn
         new_vars = x.constant(tuple(fixed), "STARTS") if None not in fixed else f"{x.ref(starts, 'starts')}(st)"
-        spec.apply_lines = [
+        self.apply_written(spec, [
             "if picked is None:", f"    L[{slot}] = {NO_VALUE}", "else:", "    _v, _x, _y, _r = picked",
             f"    S = {source_code}", "    S[_v] -= 1", *(["    st.forget(S, _v, 1)"] if lay.reveals else []),
-            f"    L[{slot}] = G.place(_x, _y, _v, _r, {x.constant(spec.ends, 'ENDS')}[_v][_r], {new_vars})"]
+            f"    L[{slot}] = G.place(_x, _y, _v, _r, {x.constant(spec.ends, 'ENDS')}[_v][_r], {new_vars})"])
         if not s.get("otherwise"):
             self.emit(CHOICE, spec, ("grid", "zones"))  # (the card leaves its zone)
             return
@@ -341,7 +347,7 @@ class ProgramBuilder:
         spec.legal = self.option_legal(spec, options, plain, sets)
         if len(options) <= OPTIONS_WRITTEN:  # (else Python would refuse an if/elif that long: by legal, apply)
             spec.pick_lines = self.option_pick(spec, options, plain, sets)
-            spec.apply_lines = self.option_apply(option_slot, [o[1] for o in options])
+            self.apply_written(spec, self.option_apply(option_slot, [o[1] for o in options]))
         self.emit(CHOICE, spec, None)
         ends = []
         for k, (o, inner) in enumerate(zip(s["options"], inners)):
@@ -551,10 +557,9 @@ class ProgramBuilder:
                 choice.pick = capacity.pick_function(choice, caps or [], s, x, env)
             else:  # (written into the decision's turn)
                 choice.pick_lines = capacity.pick_lines(choice, caps or [], s, x, env, inline=True)
-        choice.apply_lines = [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
-                              "for i, k in picked:", "    S[i] -= k", "    D[i] += k",
-                              *(["    st.forget(S, i, k)"] if self.layout.reveals else [])]
-        choice.apply = x.statements(choice.apply_lines, params=("picked",), purpose="apply")
+        self.apply_written(choice, [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
+                                    "for i, k in picked:", "    S[i] -= k", "    D[i] += k",
+                                    *(["    st.forget(S, i, k)"] if self.layout.reveals else [])])
         self.emit(CHOICE, choice, "zones")
 
     def capacities(self, s: dict, env: Env) -> Optional[list[capacity.Capacity]]:
