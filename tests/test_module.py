@@ -15,6 +15,7 @@ import pytest
 
 import meeple
 from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.interpreter.ops import CHOICE
 from meeple.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -154,11 +155,12 @@ def function_text(text: str, start: str) -> str:
 
 
 def _step_by_step(game):
-    """``game`` with no segment and no decision's step: State._do and State._advance only."""
+    """``game`` with no segment and no decision's turn: State._do and State._advance only."""
     game.segments = {}
-    for _, spec, _ in game.code:
-        if getattr(spec, "step", None) is not None:
-            spec.turn = None
+    turns = [spec for op, spec, _ in game.code if op == CHOICE and spec.turn is not None]
+    assert turns, "a game whose decisions have no turn to take away"
+    for spec in turns:
+        spec.turn = None
     return game
 
 
