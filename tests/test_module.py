@@ -293,6 +293,80 @@ def test_play_out_is_the_loop_of_uniform_random_actions(path: Path) -> None:
                 assert a.returns() == b.returns() if a.is_terminal() else a.legal_actions() == []
 
 
+def _drawn_one_by_one(game):
+    """``game`` step by step, each seeded draw worked out here one card at a time (a card at a
+    random place among those left, counted from the first variety; then the draw's test, the
+    end, the step cap), not by the compiled code."""
+    from meeple.interpreter.moves import CHANCE_ACTOR, Draw
+
+    def one_by_one(draw):
+        def run_seeded(st, rng) -> None:
+            while True:
+                S = draw.source(st)
+                r, i = int(rng.random() * sum(S)), 0
+                while r >= S[i]:
+                    r -= S[i]
+                    i += 1
+                draw.apply(st, i)
+                st.log_actor.append(CHANCE_ACTOR)
+                st.log_spec.append(draw)
+                st.log_payload.append(i)
+                more = draw.again(st)
+                if not more:
+                    st.pc += 1
+                if draw.check_end and st.game.end_test(st):
+                    st.outcome = "end"
+                    return
+                if len(st.log_payload) >= st.game.max_steps:
+                    st.outcome = "step cap"
+                    return
+                if not more:
+                    return
+        return run_seeded
+
+    for _, spec, _ in _step_by_step(game).code:
+        if isinstance(spec, Draw):
+            spec.run_seeded = one_by_one(spec)
+    return game
+
+
+GOOD_DIR = ROOT / "tests" / "fixtures" / "good"
+DRAWS = [ROOT / "games" / "hare.rules", ROOT / "games" / "luckydog.rules", ENGINE / "deal_in_twenty_loops.rules",
+         SEGMENT_LOOPS, ENGINE / "short_deck.rules", GOOD_DIR / "dash.rules", GOOD_DIR / "market.rules",
+         GOOD_DIR / "fish.rules"]
+
+
+def test_draws_are_written_as_loops_with_nothing_checked_and_walks_written_out() -> None:
+    """Among the games below: draws of cards known in number with nothing checked between two
+    cards, beside the checked loop; a card's variety found by tests written out (few
+    varieties), and by a loop (many: fish)."""
+    texts = {path.name: meeple.load(str(path)).module.text() for path in DRAWS}
+    assert all("if due <= total and len(log_payload) + due < cap:" in texts[name]
+               for name in ("hare.rules", "dash.rules", "market.rules"))
+    assert "elif r < (c := c + S[" in texts["hare.rules"] and "while r >= S[i]:" in texts["fish.rules"]
+
+
+@pytest.mark.parametrize("path", DRAWS, ids=lambda p: p.name)
+def test_cards_drawn_together_are_the_cards_drawn_one_by_one(path: Path) -> None:
+    """A draw of cards known in number, from a source that holds them, is written as a loop
+    with nothing checked between two cards, the varieties tried one by one written out: it
+    gives the cards, the record and the ends (the game's, the step cap's, even in the middle
+    of a deal) that drawing one card at a time gives."""
+    import random
+    game, slow = meeple.load(str(path)), _drawn_one_by_one(meeple.load(str(path)))
+    for cap in (None, 3, 7, 20, 33, 61, 150):
+        for played in (game, slow):
+            played.max_steps = cap or meeple.load(str(path)).max_steps
+        for seed in range(3):
+            a, moves = game.new_state(game.max_players, seed=seed), random.Random(seed)
+            a.play_out(moves)
+            b, moves = slow.new_state(game.max_players, seed=seed), random.Random(seed)
+            while not b.is_terminal() and b.legal_actions():
+                legal = b.legal_actions()
+                b.apply(legal[int(moves.random() * len(legal))])
+            assert a.history() == b.history() and a.to_json() == b.to_json() and a.outcome == b.outcome
+
+
 def test_play_out_needs_a_seeded_state() -> None:
     import random
     game = meeple.load(str(ROOT / "games" / "hare.rules"))

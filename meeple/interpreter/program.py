@@ -446,12 +446,15 @@ class ProgramBuilder:
         return "none" if shown_as == "value" and v == NO_VALUE else str(v)
 
     def draw_loop(self, more_code: str, s: dict, dest: dict, env: Env, label: str,
-                  more_lines: Optional[list[str]] = None, to_draw: Optional[str] = None) -> None:
+                  more_lines: Optional[list[str]] = None, to_draw: Optional[str] = None,
+                  counted_down: Optional[tuple[str, list[str]]] = None) -> None:
         """while more: (reshuffle the pile into the source when it is empty) draw one card.
         ``more_code``: the test, as an expression of the module's code; ``more_lines``: lines
         that set ``more`` after a card is drawn, where ``S`` and ``D`` are the source and the
         destination; ``to_draw``: how many cards are due, when that is known before the first
-        (then ``more`` counts them down)."""
+        (then ``more`` counts them down); ``counted_down``: for ``more_lines`` that count a
+        slot down, the cards due before the first and the lines that leave the slot as the
+        last card does."""
         x = self.x
         source_code, dest_code = x.gen(s["source"], env), x.gen(dest, env)
         pile = x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
@@ -472,27 +475,25 @@ class ProgramBuilder:
                                                                   f"    more = _reshuffled(S, {pile_ref}, st)",
                                                                   "    total = sum(S)"]
         if to_draw is not None:
-            more_lines = ["due -= 1", "more = due > 0"]
+            more_lines, counted_down = ["due -= 1", "more = due > 0"], (to_draw, [])
         ends = "zones" in self.writer.end_reads
+        one_card = [f"r = int(rng.random() * {total})  # each card of the source alike",
+                    *self.walk(source),
+                    "S[i] -= 1",
+                    "D[i] += 1",
+                    *(["st.forget(S, i, 1)"] if self.layout.reveals else []),
+                    *counted,
+                    "log_actor.append('chance')",
+                    f"log_spec.append({me})",
+                    "log_payload.append(i)"]
+        # When the cards due are known, the source holds them all and the step cap is further
+        # off, nothing needs checking between two cards: they are drawn by a loop of their own.
+        straight = counted and counted_down is not None and not ends
 
         def lines(ended: str, done: str) -> list[str]:  # ``ended``: how it stops when the game ends
-            return [
-                f"S = {source_code}", f"D = {dest_code}",
-                *(["total = sum(S)"] if counted else []),
-                *([f"due = {to_draw}"] if to_draw is not None else []),
+            loop = [
                 "while True:",
-                f"    r = int(rng.random() * {total})  # each card of the source alike",
-                "    i = 0",
-                "    while r >= S[i]:",
-                "        r -= S[i]",
-                "        i += 1",
-                "    S[i] -= 1",
-                "    D[i] += 1",
-                *(["    st.forget(S, i, 1)"] if self.layout.reveals else []),
-                *(f"    {line}" for line in counted),
-                "    log_actor.append('chance')",
-                f"    log_spec.append({me})",
-                "    log_payload.append(i)",
+                *(f"    {line}" for line in one_card),
                 *(f"    {line}" for line in more_lines or [f"more = {more_code}"]),
                 *(f"    {line}" for line in reshuffle),
                 "    if not more:",
@@ -503,11 +504,40 @@ class ProgramBuilder:
                 f"        {ended}",
                 "    if not more:",
                 f"        {done}"]
+            start = [f"S = {source_code}", f"D = {dest_code}",
+                     *(["total = sum(S)"] if counted else []),
+                     *([f"due = {counted_down[0]}"] if to_draw is not None or straight else [])]  # type: ignore[index]
+            if not straight:
+                return start + loop
+            return [*start,
+                    "if due <= total and len(log_payload) + due < cap:  # (no reshuffle, no step cap)",
+                    "    while True:",
+                    *(f"        {line}" for line in one_card),
+                    "        due -= 1",
+                    "        if not due:",
+                    "            break",
+                    "    st.pc += 1",
+                    *(f"    {line}" for line in counted_down[1]),  # type: ignore[index]
+                    "else:",
+                    *(f"    {line}" for line in loop)]
         draw.run_seeded = x.statements(lines("return", "return"), params=("rng",), purpose="draw")
         draw.inline_lines = lines("return None", "break")  # (a segment's: see _step_lines)
         skip = self.emit(JUMP_IF_NOT, can_draw)
         self.emit(CHANCE, draw, "zones")
         self.patch(skip, len(self.code))
+
+    def walk(self, source: Optional[str]) -> list[str]:
+        """The lines that find the variety ``i`` of the ``r``-th card (from 0) of the counts ``S``:
+        the varieties the source can hold one by one, written out when they are few."""
+        held = sorted(self.can_hold[source]) if source is not None else []
+        if not held or len(held) > WALK_WRITTEN:
+            return ["i = 0", "while r >= S[i]:", "    r -= S[i]", "    i += 1"]
+        if len(held) == 1:
+            return [f"i = {held[0]}"]
+        lines = [f"c = S[{held[0]}]", "if r < c:", f"    i = {held[0]}"]
+        for v in held[1:-1]:
+            lines += [f"elif r < (c := c + S[{v}]):", f"    i = {v}"]
+        return lines + ["else:", f"    i = {held[-1]}"]
 
     def s_deal(self, s, env):
         x = self.x
@@ -515,7 +545,8 @@ class ProgramBuilder:
         self.emit(EXEC, x.statements([f"L[{slot}] = {x.gen(s['amount'], env)}"], purpose="deal"))
         more = x.statements([f"L[{slot}] -= 1", f"return L[{slot}] >= 0"], purpose="more")
         self.draw_loop(f"{x.ref(more, 'more')}(st)", s, s["dest"], env, "deal",
-                       [f"L[{slot}] -= 1", f"more = L[{slot}] >= 0"])
+                       [f"L[{slot}] -= 1", f"more = L[{slot}] >= 0"],
+                       counted_down=(f"L[{slot}] + 1", [f"L[{slot}] = -1"]))
 
     def s_refill(self, s, env):
         x = self.x
@@ -685,6 +716,7 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int, li
 
 
 SEGMENT_STEPS = 60  # the most steps one segment follows before it hands back to State._advance
+WALK_WRITTEN = 12  # a draw from a zone that can hold more varieties finds the card's by a loop
 OPTIONS_WRITTEN = 200  # a choice among more options is picked from its legal list and applied by its apply
 
 
