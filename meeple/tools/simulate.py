@@ -11,7 +11,7 @@ the same summary whatever the number of workers.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,8 +82,13 @@ def _write(records_dir: str, index: int, game: Any, state: Any, rules: str | Non
 
 # ---- workers ----
 def _init_worker(path: str, params: dict[str, int], players: int, seed: int, records_dir: str | None) -> None:
+    """A worker's game: the one its parent had loaded when it forked, else loaded again (a worker
+    started afresh, as on macOS and Windows)."""
+    if _worker.get("task") == (path, params, players, seed, records_dir):
+        return
     from meeple.interpreter import load
-    _worker.update(game=load(path, params or None), path=path, players=players, seed=seed, records_dir=records_dir)
+    _worker.update(game=load(path, params or None), path=path, players=players, seed=seed, records_dir=records_dir,
+                   task=(path, params, players, seed, records_dir))
 
 
 def _run_chunk(bounds: tuple[int, int]) -> tuple[int, list[tuple]]:
@@ -126,31 +131,42 @@ def simulate(path: str, games: int = 100, players: int | None = None, seed: int 
     tally = Tally(game, players)
     if progress is not None:
         progress(0, games)
-    if workers <= 1:
-        _worker.update(game=game, path=path, players=players, seed=seed, records_dir=records_dir)
-        try:
+    # This process's game, for the games played here, and for the workers: a worker forked from
+    # it has it already (the load it saves is a tenth of a second per worker).
+    _worker.update(game=game, path=path, players=players, seed=seed, records_dir=records_dir,
+                   task=(path, params, players, seed, records_dir))
+
+    def report() -> None:
+        if progress is not None:
+            progress(tally.games, games)
+
+    try:
+        if workers <= 1:
             for task in tasks:
                 tally.add_all(_run_chunk(task)[1])
-                if progress is not None:
-                    progress(tally.games, games)
-        finally:
-            _worker.clear()
-    else:
-        import multiprocessing
-        from collections import deque
-        with multiprocessing.Pool(workers, _init_worker, (path, params, players, seed, records_dir)) as pool:
-            pending: deque = deque()  # in game order; a few per worker at a time
-            for task in tasks:
-                pending.append(pool.apply_async(_run_chunk, (task,)))
-                while len(pending) >= workers * 4 or (pending and pending[0].ready()):
-                    tally.add_all(pending.popleft().get()[1])
-                    if progress is not None:
-                        progress(tally.games, games)
-            while pending:
-                tally.add_all(pending.popleft().get()[1])
-                if progress is not None:
-                    progress(tally.games, games)
+                report()
+        else:
+            _play_in_workers(tasks, workers, tally, (path, params, players, seed, records_dir), report)
+    finally:
+        _worker.clear()
     return tally.summary(path, seed)
+
+
+def _play_in_workers(tasks: Iterator[tuple[int, int]], workers: int, tally: Tally, task: tuple,
+                     progress: Callable[[], None]) -> None:
+    """The tasks played by a pool of ``workers`` processes, their results added in game order."""
+    import multiprocessing
+    from collections import deque
+    with multiprocessing.Pool(workers, _init_worker, task) as pool:
+        pending: deque = deque()  # in game order; a few per worker at a time
+        for bounds in tasks:
+            pending.append(pool.apply_async(_run_chunk, (bounds,)))
+            while len(pending) >= workers * 4 or (pending and pending[0].ready()):
+                tally.add_all(pending.popleft().get()[1])
+                progress()
+        while pending:
+            tally.add_all(pending.popleft().get()[1])
+            progress()
 
 
 class Tally:
