@@ -641,6 +641,48 @@ def test_a_test_whether_a_value_is_some_items_var_gives_what_it_does_item_by_ite
     assert decisions > 100
 
 
+@pytest.mark.parametrize("path", [ENGINE / "player_aggregates.rules", ROOT / "games" / "luckydog.rules"],
+                         ids=lambda p: p.name)
+def test_any_and_all_over_the_players_written_seat_by_seat_give_what_the_aggregate_gives(
+        path: Path, monkeypatch) -> None:
+    """``any``/``all`` over the players is written seat by seat (ExprCompiler.unroll_players), the
+    seats past the least number of players tested only when the game has them: at every
+    decision of seeded games, for every number of players, the legal actions, the outcome
+    and any rules error (the seat whose term fails first, in seat order) are those of the
+    same rules compiled with the aggregates as they are."""
+    import random
+    from meeple.interpreter.expressions import ExprCompiler
+    monkeypatch.setenv("MEEPLE_NO_CACHE", "1")
+    game = meeple.load(str(path))
+    assert "(st.players > " in game.module.text()
+    monkeypatch.setattr(ExprCompiler, "unroll_players", lambda self, func, e, env: None)
+    plain = meeple.load(str(path))
+    assert "(st.players > " not in plain.module.text()
+
+    def step(st, move=None):
+        try:
+            if move is not None:
+                st.apply(move)
+            return [x.payload for x in st.legal_actions()] if not st.is_terminal() else None
+        except RuleRuntimeError as e:
+            return str(e)
+
+    errors = decisions = 0
+    for players in range(game.min_players, game.max_players + 1):
+        for seed in range(8):
+            a, b, moves = game.new_state(players, seed=seed), plain.new_state(players, seed=seed), random.Random(seed)
+            seen = step(a)
+            while isinstance(seen, list) and seen:
+                assert step(b) == seen
+                move = moves.choice(a.legal_actions())
+                seen = step(a, move)
+                assert step(b, move.text) == seen
+                decisions += 1
+            errors += isinstance(seen, str)
+            assert a.outcome == b.outcome and a.history() == b.history()
+    assert decisions > 100 and (errors > 0 or path.stem == "luckydog")
+
+
 def test_a_count_of_the_tiles_whose_flag_is_set_is_the_tiles_counted_one_by_one() -> None:
     """``count(flag(t) for t in table)`` is counted in C (``len - count(False)``): at every step of
     seeded games, with flags set and cleared, it is the number of tiles whose flag is true."""

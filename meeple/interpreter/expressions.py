@@ -47,6 +47,8 @@ UNROLL_LIMIT = 16
 # most: each level writes its body out once per value, so deeper levels would grow the code
 # (and the time to make it) as a power of the depth.
 UNROLL_NESTING = 2
+UNROLL_PLAYERS = 6  # 'any'/'all' over the players of a game for at most this many is written seat by seat
+UNROLLED_TEXT = 2400  # ... unless that is longer than this (in characters)
 MARK = "\x1f"  # (no generated line holds it otherwise: see ``ExprCompiler.mark``)
 PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
             ("PL", "PL = st.place"), ("G", "G = st.grid"), ("rng", "rng = st.rng"),
@@ -1022,6 +1024,8 @@ class ExprCompiler:
             try:
                 if kind == "values" and dom.items is not None:
                     unrolled = self.unroll(func, e, env, dom.items)
+                elif d["players"] and not ordered and func in ("any", "all"):
+                    unrolled = self.unroll_players(func, e, env)
                 elif kind == "cards" and func in ("sum", "count"):
                     unrolled = self.unroll_cards(func, e, env, dom)
             finally:
@@ -1191,6 +1195,26 @@ class ExprCompiler:
                 return terms[0][1]
             return joined(f"{func}({', '.join(b.text for _, b in terms)})", *(b for _, b in terms))
         return None
+
+    def unroll_players(self, func: str, e: dict, env: Env) -> Code | None:
+        """``any(f(p) for p in player)`` → ``f(0) or f(1) or (st.players > 2 and f(2)) ...``: seat by
+        seat, in seat order, as the aggregate goes (the seats from the game's least number of
+        players on tested only when the game has them). Not when some players may be out."""
+        lo, hi = self.checked.ir["players"]["lo"], self.checked.ir["players"]["hi"]
+        if hi > UNROLL_PLAYERS or self.layout.out_var is not None:
+            return None
+        parts = []
+        for seat in range(hi):
+            inner = with_local(env, e["var"], lit(seat))
+            taken = lit(True) if seat < lo else Code(f"(st.players > {seat})")
+            if e["where"] is not None:
+                taken = self.logic("and", taken, self.gen(e["where"], inner))
+            body = self.gen(e["body"], inner)
+            parts.append(self.logic("and", taken, body) if func == "any" else
+                         self.logic("or", self.negate(taken), body))
+        unrolled = self.fold_chain("or", parts, lit(False)) if func == "any" else \
+            self.fold_chain("and", parts, lit(True))
+        return unrolled if len(unrolled.text) <= UNROLLED_TEXT else None
 
     def fold_chain(self, op: str, parts: list[Code], empty: Code) -> Code:
         code = empty
