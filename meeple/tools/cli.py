@@ -666,6 +666,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return 1
     if args.players is not None:
         _players(game, args.players)
+    if args.record is not None:  # (as play's: checked before the search, and never the rules file)
+        _writable(args.record, "--record", tuple(game.ir.get("sources") or [game.source_path]))
     update, finish = _progress(args.examples, quiet=args.json, doing="fuzzing", steps=True)
     steps = {"done": 0, "game": 0, "in_game": 0}  # steps of the games before this one, and of this one
 
@@ -685,12 +687,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     f = report.failure
     if f is not None and f.state is not None:
         rules = args.file
-        if args.record is None:  # under the cache: the record names its rules by their full path
-            args.record = str(cache_root() / "fuzz" / f"{Path(args.file).stem}-failure.jsonl")
-            rules = os.path.abspath(args.file)
         try:
+            if args.record is None:  # under the cache: the record names its rules by their full path
+                args.record = str(cache_root() / "fuzz" / f"{Path(args.file).stem}-failure.jsonl")
+                rules = os.path.abspath(args.file)
+                Path(args.record).parent.mkdir(parents=True, exist_ok=True)
             from .records import write_record
-            Path(args.record).parent.mkdir(parents=True, exist_ok=True)
             write_record(args.record, f.game, f.state, f.params, rules=rules,
                          then=(f.failed_move,) if f.failed_move else ())
         except OSError as e:
