@@ -3,6 +3,7 @@ are possible, nothing is declared twice or left unused. All problems are collect
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from typing import Any, Optional
@@ -13,8 +14,8 @@ from .decks import generate_varieties
 from .endings import end_cuts
 from .expand import expansion_problems, on_cycles
 from .fold import fold
-from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_DICE, MAX_PLAYERS, MAX_RANGE, MAX_SIDE, MAX_SPACES,
-                     MAX_STEPS, MAX_SUGGESTION_WORK)
+from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_DICE, MAX_OPTION_VALUES, MAX_PLAYERS, MAX_RANGE,
+                     MAX_SIDE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK)
 from .symbols import (AGGREGATES, ANY, BOARD, BOOL, BUILTIN_VARS, BUILTINS, CARD, CELL, CELL_FORMS, CELLS, DIRECTION,
                       DIRECTION_KIND, DIRECTION_NAMES, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES, NONE, PLAYER,
                       LATER_BUILTINS, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
@@ -965,10 +966,26 @@ class Checker:
                     self.error(b, f"'{b['var']}' is bound twice in option '{o['name']}'", f"{opath}.bindings[{j}]",
                                "var")
                 inner[b["var"]] = self.domain(b["domain"], inner, f"{opath}.bindings[{j}].domain")
+            self.option_values(o, opath)
             if o["where"] is not None:
                 self.expect(o["where"], self.expr(o["where"], inner, f"{opath}.where"), {BOOL}, "'where'",
                             f"{opath}.where")
             self.block(o["body"], inner, f"{opath}.body")
+
+    def option_values(self, o: dict, path: str) -> None:
+        """An option whose variables run through more combinations of values than a decision can
+        look at (counting the ranges known now) is refused: each is tried as the game runs."""
+        sizes = []
+        for b in o["bindings"]:
+            d = b["domain"]
+            lo, hi = (self.const(d["lo"]), self.const(d["hi"])) if d["hi"] is not None else (None, None)
+            if lo is not None and hi is not None:
+                sizes.append(max(0, hi - lo + 1))
+        combinations = math.prod(sizes)
+        if combinations > MAX_OPTION_VALUES:
+            self.error(o, f"option '{o['name']}' runs through {combinations:,} combinations of values "
+                          f"({' x '.join(f'{n:,}' for n in sizes)}), each tried when the decision comes; at "
+                          f"most {MAX_OPTION_VALUES:,} are allowed: narrow its ranges", path, "name")
 
     def check_choose(self, s: dict, scope: dict, path: str) -> None:
         lo, hi = self.chooser_and_count(s, scope, path)

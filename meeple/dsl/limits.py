@@ -35,6 +35,8 @@ MAX_STEPS = 1_000_000  # a game's max_steps
 MAX_RANGE = 10_000  # values of a range 'lo..hi' that a loop, a 'random' or an option walks through
 MAX_DICE = 1_000  # dice one 'roll' throws (each one a chance event)
 MAX_CHOSEN_CARDS = 64  # cards one 'choose' may take at once (the choices grow as combinations of them)
+MAX_CARD_PICKS = 100_000  # the different sets of cards one 'choose' may offer at once (checked as it runs)
+MAX_OPTION_VALUES = 1_000_000  # combinations of the values of one option's variables (ranges known when checking)
 # Expression nodes of the whole game with every define written out where it is used
 # (the compiler inlines defines, and the checker checks each use).
 MAX_EXPANDED_NODES = 200_000

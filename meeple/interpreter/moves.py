@@ -12,7 +12,7 @@ from operator import itemgetter
 from typing import Any, Callable
 
 from meeple.dsl.diagnostics import RuleRuntimeError
-from meeple.dsl.limits import MAX_CHOSEN_CARDS
+from meeple.dsl.limits import MAX_CARD_PICKS, MAX_CHOSEN_CARDS
 
 Fn = Callable[[Any], Any]
 CHANCE_ACTOR = "chance"
@@ -68,10 +68,15 @@ def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
                     out.append(((a, ka), (b, kb)) if ka and kb else ((a, ka),) if ka else ((b, kb),))
         return out
     picked: list[tuple[int, int]] = []
+    made = [0]
 
     def extend(j: int, total: int):
         if j == len(present):
             if lo <= total:
+                made[0] += 1
+                if made[0] > MAX_CARD_PICKS:
+                    raise RuleRuntimeError(f"a choice of {lo}..{hi} cards among {len(present)} kinds in hand has more "
+                                           f"than {MAX_CARD_PICKS:,} different picks here, past the limit")
                 yield tuple(picked)
             return
         i = present[j]
