@@ -246,3 +246,15 @@ def test_a_rule_that_fails_in_play_is_the_rules_mistake(tmp_path, monkeypatch, c
     assert main(["play", str(path), "--players", "2", "--seat", "0"]) == 1
     err = capsys.readouterr().err
     assert f"{path}:8:3: " in err and "none" in err and "bug in meeple" not in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["schema"], ["validate", str(ROOT / "games" / "hare.rules")],
+                                  ["simulate", str(ROOT / "games" / "hare.rules"), "--games", "3", "--workers", "1"]])
+def test_output_that_cannot_be_written_is_said_not_an_internal_error(argv):
+    """A full disk (standard output on /dev/full): the machine's trouble, said as such, exit 1."""
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "meeple", *argv], stdout=full, stderr=subprocess.PIPE,
+                           text=True, timeout=120)
+    assert r.returncode == 1, r.stderr
+    assert "No space left on device" in r.stderr and "internal error" not in r.stderr and "Traceback" not in r.stderr

@@ -408,7 +408,7 @@ def _writable(path: str, option: str, not_of: tuple[str, ...] = ()) -> None:
         raise UsageError(f"{option} {path}: cannot be written here")
     for source in not_of:
         if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
-            raise UsageError(f"{option} {path}: is the rules file {source}; the record would overwrite it")
+            raise UsageError(f"{option} {path}: is the rules file {source}; writing there would overwrite the rules")
 
 
 def _load(path: str, params: dict[str, int] | None) -> Any:
@@ -504,7 +504,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
     if game is None:
         return 1
     text = game.module.text()
-    if args.output:
+    if args.output is not None:
+        _writable(args.output, "-o", tuple(game.ir.get("sources") or [game.source_path]))
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except (OSError, ValueError) as e:
@@ -610,6 +611,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.records and args.games > MAX_RECORDED_GAMES:
         raise UsageError(f"--records writes one file per game: at most {MAX_RECORDED_GAMES:,} games with it, "
                          f"not {args.games:,}")
+    if args.records is not None and not args.records:
+        raise UsageError("--records: an empty folder name")
     if args.records and os.path.exists(args.records) and not os.path.isdir(args.records):
         raise UsageError(f"--records {args.records}: is a file, not a folder")
     if args.workers is not None and args.workers > cores():
@@ -626,6 +629,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             os.makedirs(args.records, exist_ok=True)
         except OSError as e:  # a folder named on the command line that cannot be: a usage mistake
             raise UsageError(f"--records {args.records}: cannot make the folder: {e.strerror or e}") from None
+        probe = os.path.join(args.records, f".meeple-{os.getpid()}.tmp")
+        try:  # (a folder there that takes no file, as /proc: said now, not as each game's error)
+            with open(probe, "w", encoding="utf-8"):
+                pass
+            os.remove(probe)
+        except OSError as e:
+            raise UsageError(f"--records {args.records}: cannot write a file there: {e.strerror or e}") from None
     progress, finish = _progress(args.games, quiet=args.json)
     t0 = time.perf_counter()
     try:
@@ -931,8 +941,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         # the reader went away (e.g. '| head'): stop quietly, without a second error at exit
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _stdout_to_devnull()
+        return 1
+    except OSError as e:  # the machine's, not meeple's: the output cannot be written (a full disk), ...
+        _err(f"{PROG} {args.command}: error: {e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
+        _stdout_to_devnull()  # (what is still buffered for it would fail again at exit)
         return 1
     except Exception as e:  # a bug in meeple, never the input's fault; MEEPLE_DEBUG=1 shows the traceback
         if os.environ.get("MEEPLE_DEBUG"):
@@ -943,6 +956,11 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         _err(internal_error(e))
         return INTERNAL_ERROR
+
+
+def _stdout_to_devnull() -> None:
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _known_command(parser: argparse.ArgumentParser, argv: list[str]) -> None:
