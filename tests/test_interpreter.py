@@ -103,16 +103,24 @@ def test_parse_cache_returns_the_same_ir_and_notices_edits(tmp_path, monkeypatch
     assert edited != first and len(list(cache_dir().iterdir())) == 2
 
 
-def test_a_damaged_cache_entry_is_ignored(tmp_path, monkeypatch):
+@pytest.mark.parametrize("damage", ["{not json", "{}", "changed"])
+def test_a_damaged_cache_entry_is_ignored(tmp_path, monkeypatch, damage):
+    """Not JSON, JSON that is no IR (it was trusted: a KeyError in every command), an IR with a
+    value changed: the entry's first line is a hash of the rest, so none is taken."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     path = tmp_path / "flow.rules"
     path.write_text(SMALL)
     first, _ = read_ir(str(path))
-    for entry in cache_dir().iterdir():
-        entry.write_text("{not json")
+    entry = next(cache_dir().iterdir())
+    if damage == "changed":
+        digest, _, text = entry.read_text().partition("\n")
+        assert '"range_decl","lo":2' in text
+        entry.write_text(digest + "\n" + text.replace('"range_decl","lo":2', '"range_decl","lo":3', 1))
+    else:
+        entry.write_text(damage)
     again, _ = read_ir(str(path))
     assert again == first
-    assert json.loads(next(cache_dir().iterdir()).read_text()) == first
+    assert json.loads(next(cache_dir().iterdir()).read_text().partition("\n")[2]) == first  # written again
 
 
 def test_no_cache_when_asked(tmp_path, monkeypatch):

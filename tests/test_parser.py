@@ -363,7 +363,9 @@ def test_a_damaged_parser_cache_is_built_again() -> None:
     from meeple.dsl import parse as P
     path = P.grammar_cache()
     path.parent.mkdir(parents=True, exist_ok=True)
-    for damaged in (b"", b"not a pickle", path.read_bytes()[:1000] if path.exists() else b"\x80\x05"):
+    kept = path.read_bytes() if path.exists() else b"\x80\x05" * 100
+    flipped = kept[:len(kept) // 2] + bytes([kept[len(kept) // 2] ^ 0xFF]) + kept[len(kept) // 2 + 1:]
+    for damaged in (b"", b"not a pickle", kept[:1000], flipped):
         path.write_bytes(damaged)
         P.grammar.cache_clear()
         try:

@@ -53,7 +53,8 @@ def cached_ir(text: str, file: str, make: Callable[[str, str], dict[str, Any]]) 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(ir, separators=(",", ":")))
+        text = json.dumps(ir, separators=(",", ":"))
+        tmp.write_text(f"{_digest(text)}\n{text}")
         tmp.replace(path)
     except OSError:
         pass
@@ -61,8 +62,17 @@ def cached_ir(text: str, file: str, make: Callable[[str, str], dict[str, Any]]) 
 
 
 def _read(path: Path) -> Optional[dict[str, Any]]:
+    """The IR kept at ``path``; None if there is none, or if it is not what was written (its
+    first line is a hash of the rest): a damaged entry is made again, never trusted."""
     try:
-        doc = json.loads(path.read_text())
+        digest, _, text = path.read_text().partition("\n")
+        if digest != _digest(text):
+            return None
+        doc = json.loads(text)
     except (OSError, ValueError):
         return None
     return doc if isinstance(doc, dict) else None
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()

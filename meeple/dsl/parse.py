@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import io
 import os
 import pickle
 import re
@@ -48,11 +49,12 @@ def grammar() -> Lark:
     which loads several times faster than Lark's cache is read back (``grammar_cache``)."""
     path = grammar_cache()
     if path is not None:
-        try:
-            with open(path, "rb") as f:
-                found = pickle.load(f)
-            if isinstance(found, Lark):
-                return found
+        try:  # (its first 32 bytes are a hash of the rest: a damaged file is never unpickled)
+            data = path.read_bytes()
+            if hashlib.sha256(data[32:]).digest() == data[:32]:
+                found = pickle.loads(data[32:])
+                if isinstance(found, Lark):
+                    return found
         except Exception:  # noqa: BLE001 (a missing, damaged or foreign file: built again below)
             pass
     made = Lark.open("rules.lark", rel_to=__file__, parser="lalr", propagate_positions=True, cache=True,
@@ -61,8 +63,9 @@ def grammar() -> Lark:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            with open(tmp, "wb") as f:
-                _GrammarPickler(f, protocol=pickle.HIGHEST_PROTOCOL).dump(made)
+            kept = io.BytesIO()
+            _GrammarPickler(kept, protocol=pickle.HIGHEST_PROTOCOL).dump(made)
+            tmp.write_bytes(hashlib.sha256(kept.getvalue()).digest() + kept.getvalue())
             tmp.replace(path)
         except (OSError, pickle.PicklingError, TypeError, AttributeError):
             pass

@@ -11,7 +11,8 @@ the entry is written again. The code is read back as the current module's, under
 traceback shows the current module's lines).
 
 Set ``MEEPLE_NO_CACHE=1`` to turn it off (as for the IR cache, dsl/cache.py); an entry that
-cannot be read is ignored, and one that cannot be written is not kept. The last
+cannot be read, or is not what was written (it starts with a hash of the rest), is ignored, and
+one that cannot be written is not kept. The last
 ``ENTRIES_KEPT`` games written are kept.
 """
 
@@ -67,7 +68,12 @@ class ModuleCache:
 
     def _read(self) -> None:
         try:
-            entry = marshal.loads(self.path.read_bytes())
+            data = self.path.read_bytes()
+            # (the first 32 bytes are a hash of the rest: code that is not what was written, say a
+            # damaged file, is never run; marshal would make it and Python could crash on it)
+            if len(data) < 32 or hashlib.sha256(data[32:]).digest() != data[:32]:
+                return
+            entry = marshal.loads(data[32:])
         except (OSError, EOFError, ValueError, TypeError):
             return
         if isinstance(entry, dict) and isinstance(entry.get("names"), dict) and isinstance(entry.get("code"), dict):
@@ -104,7 +110,8 @@ class ModuleCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             tmp = self.path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # one per writer
-            tmp.write_bytes(marshal.dumps({"names": self.names_of, "code": self.code_of}))
+            data = marshal.dumps({"names": self.names_of, "code": self.code_of})
+            tmp.write_bytes(hashlib.sha256(data).digest() + data)
             tmp.replace(self.path)
             _prune(self.path.parent)
         except (OSError, ValueError):
