@@ -46,6 +46,32 @@ def test_a_broken_rule_is_found_and_its_record_replays(tmp_path: Path) -> None:
     assert replayed.broken[0] == len(f.state.history()) and replayed.broken[1] == "targets_at_least_one"
 
 
+NO_STEPS = """game "Count"
+players 2
+var n = 0
+turn {
+  set n = n + 1
+}
+end when n > 5
+score(p) = n
+invariant small: n < 3
+"""
+
+
+def test_an_invariant_broken_before_the_first_step_is_found(tmp_path: Path, capsys) -> None:
+    """A game with no decision and no chance ends with no step at all: its invariants are still
+    judged, at the start (fuzz, and a replay of its record)."""
+    path = tmp_path / "count.rules"
+    path.write_text(NO_STEPS)
+    f = fuzz(meeple.load(str(path)), examples=5, seed=1, shrink_seconds=1).failure
+    assert f is not None and f.invariant == "small" and "at the start" in f.message and f.at[0] == 9
+    record = tmp_path / "count.jsonl"
+    assert main(["fuzz", str(path), "--examples", "5", "--record", str(record)]) == 1
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 1
+    assert "invariant 'small' breaks at the start" in capsys.readouterr().out
+
+
 def test_params_chosen_within_their_ranges_must_make_a_valid_game(tmp_path: Path) -> None:
     """With stream_count's range wider than the shortest track, fuzzing the params finds a choice
     that makes no valid game (hare.rules had this range until a fuzzing run found it)."""

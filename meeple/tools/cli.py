@@ -888,8 +888,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     if report.ok:
         step, name, what, _ = report.broken
+        when = f"at step {step}" if step else "at the start (what the rules did before the first step)"
         print(f"{args.record}: replays ({report.steps} steps, result matches), "
-              f"but invariant '{name}' breaks at step {step}: {what}")
+              f"but invariant '{name}' breaks {when}: {what}")
         return 1
     print(f"{args.record}: mismatch")
     if report.first_difference is not None:

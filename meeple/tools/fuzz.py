@@ -175,6 +175,11 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
         report.players[players] = report.players.get(players, 0) + 1
         state = g.new_state(players, chance="explicit")
         cards = total_cards(state)
+        failed = broken_after(g, state, state, cards)  # (a game may end with no step at all)
+        if failed is not None:
+            name, what, at = failed
+            raise broken(g, state, params, name, f"{what} at the start (what the rules did before the first step)",
+                         at)
         step = 0
         rng = None
         while not state.is_terminal():

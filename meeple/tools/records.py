@@ -307,6 +307,9 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
     from meeple.interpreter.invariants import broken_after, total_cards
 
     cards = total_cards(state)
+    failed = broken_after(game, state, state, cards)  # (a game may end with no step at all)
+    if failed is not None:
+        report.broken = (0, *failed)
     if verbose is not None:
         seen, everything = game.observe(state, seat), game.observe(state, None)
     for i, (actor, text) in enumerate(rec.actions, 1):
