@@ -258,3 +258,27 @@ def test_output_that_cannot_be_written_is_said_not_an_internal_error(argv):
                            text=True, timeout=120)
     assert r.returncode == 1, r.stderr
     assert "No space left on device" in r.stderr and "internal error" not in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs named pipes")
+def test_a_pipe_named_as_a_file_is_refused_not_waited_on(tmp_path, capsys):
+    """Opening a pipe waits for a writer: named on the command line, or by a record, it is said."""
+    import os
+    from meeple.dsl import RulesError, read_text
+    pipe = tmp_path / "game.rules"
+    os.mkfifo(pipe)
+    assert main(["validate", str(pipe)]) == 2
+    assert "is a pipe, not a file" in capsys.readouterr().err
+    with pytest.raises(RulesError, match="it is a pipe, not a file"):
+        read_text(str(pipe))
+
+
+def test_a_record_with_a_byte_order_mark_is_read(tmp_path, capsys):
+    """Some editors start a UTF-8 file with a byte-order mark: not part of the record."""
+    records = tmp_path / "runs"
+    assert main(["simulate", RULES, "--games", "1", "--workers", "1", "--records", str(records), "--json"]) == 0
+    capsys.readouterr()
+    record = next(records.iterdir())
+    record.write_text(record.read_text(encoding="utf-8"), encoding="utf-8-sig")
+    assert main(["replay", str(record)]) == 0
+    assert ": ok (" in capsys.readouterr().out

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING, Any, Optional
 
 from .diagnostics import Diagnostic, RulesError, RulesSemanticError, RulesSyntaxError
@@ -21,6 +22,8 @@ __all__ = ["read_checked", "check_ir", "read_ir", "ir_from_text", "RulesError", 
 def read_text(path: str) -> str:
     from .limits import MAX_IR_CHARS
     try:
+        if not_a_file(path):  # (opening a pipe waits for a writer: for ever)
+            raise RulesError([Diagnostic(path, f"cannot read the file: it is {not_a_file(path)}, not a file")])
         with open(path, "rb") as f:
             data = f.read(MAX_IR_CHARS + 1)  # no more: a rules or IR file is never larger
         if len(data) > MAX_IR_CHARS:
@@ -34,6 +37,16 @@ def read_text(path: str) -> str:
         col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         raise RulesSyntaxError([Diagnostic(path, f"the file is not UTF-8 text: byte {e.start} is 0x{data[e.start]:02x} "
                                                  f"(save the file as UTF-8)", line, col, line, col + 1)]) from None
+
+
+def not_a_file(path: str) -> str | None:
+    """What ``path`` is when it is a pipe or a socket ("a pipe", "a socket"), else None."""
+    import stat
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None  # (the open that follows says why it cannot be read)
+    return "a pipe" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else None
 
 
 def ir_from_text(text: str, file: str) -> dict[str, Any]:
@@ -101,8 +114,8 @@ def _ir_version(doc: Any, file: str) -> list[Diagnostic]:
         return [Diagnostic(file, f"not a meeple IR document ({what} without \"meeple\": {IR_VERSION}); "
                                  f"make one with `meeple ir RULES_FILE`", path="$")]
     version = doc["meeple"]
-    if version not in (1, IR_VERSION):
-        return [Diagnostic(file, f"IR version {version!r} is not one this meeple reads (it reads 1 and "
+    if isinstance(version, bool) or version not in (1, IR_VERSION):  # (true == 1 in Python)
+        return [Diagnostic(file, f"IR version {json.dumps(version)[:40]} is not one this meeple reads (it reads 1 and "
                                  f"{IR_VERSION}): regenerate it with `meeple ir RULES_FILE`", path="$.meeple")]
     return []
 

@@ -109,7 +109,7 @@ def upgrade(doc: Any) -> Any:
     node's ``at``). A document of this version is returned as it is. Version 1 kept a node's
     span in ``"at"`` and a name's position in ``"<field>_at"`` beside it; the fields each kind
     has are read off the AST, so a field whose own name ends in ``_at`` stays a field."""
-    if not isinstance(doc, dict) or doc.get("meeple") != 1:
+    if not isinstance(doc, dict) or doc.get("meeple") != 1 or isinstance(doc.get("meeple"), bool):
         return doc
     out = _upgrade_node(doc)
     out["meeple"] = IR_VERSION

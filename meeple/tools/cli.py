@@ -390,6 +390,9 @@ def _need_file(path: str) -> None:
         raise UsageError(f"{path}: no such file")
     if os.path.isdir(path):
         raise UsageError(f"{path}: is a folder, not a file")
+    from meeple.dsl import not_a_file
+    if not_a_file(path):  # (reading a pipe would wait for a writer)
+        raise UsageError(f"{path}: is {not_a_file(path)}, not a file")
 
 
 def _writable(path: str, option: str, not_of: tuple[str, ...] = ()) -> None:

@@ -135,7 +135,7 @@ def read_record(path: str | Path) -> Record:
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"{where}: the record is larger than {MAX_RECORD_BYTES:,} bytes; no game's record is")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # (a byte-order mark some editors write is not part of it)
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         raise RecordError(f"{where}:{line}: the record is not UTF-8 text (byte {e.start})") from None
