@@ -429,11 +429,14 @@ def _load(path: str, params: dict[str, int] | None) -> Any:
     return None
 
 
-def _param_errors(e: Any) -> None:
-    """When every error of ``e`` is about a param given with -p, raise it as a usage error."""
-    errors = [d for d in e.diagnostics if d.kind == "error"]
-    if errors and all(d.param for d in errors):
-        raise UsageError("\n".join(f"-p {d.param}: {d.message}" for d in errors))
+def _param_errors(e: Any, path: str | None = None) -> None:
+    """When an error of ``e`` is about a param given with -p, raise it as a usage error: the
+    rules' other errors may only follow from the value (a count of tiles below 0), and are
+    shown once the value is one the rules allow."""
+    errors = [d for d in e.diagnostics if d.kind == "error" and d.param]
+    if errors:
+        of = f"{path}: " if path else ""  # (which file, when several are checked)
+        raise UsageError("\n".join(f"-p {d.param}: {of}{d.message}" for d in errors))
 
 
 def _players(game: Any, players: int | None) -> int:
@@ -456,7 +459,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         try:
             game = load(path, _params(args))
         except RulesError as e:
-            _param_errors(e)
+            _param_errors(e, path if len(args.files) > 1 else None)
             failed = True
             if args.json:
                 all_diags.extend(d.to_json() for d in e.diagnostics)
