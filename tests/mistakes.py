@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "tests" / "fixtures" / "mistakes"
 MEMORY_LIMIT = 500 * 2**20  # bytes of address space per case
 TIMEOUT = 20.0  # seconds per case
-FORBIDDEN = ("Traceback (most recent call last)", "internal error")
+FORBIDDEN = ("Traceback (most recent call last)", "internal error", "\x1b", "\u202e")  # (the last two: sent raw)
 
 
 @dataclass

@@ -32,7 +32,7 @@ class Diagnostic:
 
     def headline(self) -> str:
         where = f"{self.file}:{self.line}:{self.col}" if self.line else self.file
-        text = f"{where}: {self.kind}: {self.message}"
+        text = f"{printable(where)}: {self.kind}: {printable(self.message)}"
         if self.path and not self.line:
             text += f" (at {self.path})"
         return text
@@ -51,7 +51,7 @@ class Diagnostic:
             gutter = f"{self.line:>5} | "
             out.append(gutter + text)
             out.append(" " * (len(gutter) - 2) + "| " + " " * pad + "^" * caret)
-        out.extend(f"      note: {n}" for n in self.notes)
+        out.extend(f"      note: {printable(n)}" for n in self.notes)
         return "\n".join(out)
 
     def to_json(self) -> dict:
@@ -174,6 +174,20 @@ def visible(ch: str) -> str:
     if category in ("Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
         return f"<U+{ord(ch):04X}>"
     return ch
+
+
+MESSAGE_LINE = 400  # characters of one line of a message shown (a quoted token may be very long)
+
+
+def printable(text: str) -> str:
+    """A message as it is safe to print: its control characters and bidi controls shown as
+    ``visible`` shows them (a rules file can hold any; a terminal would obey them), its lines
+    (it may have several) cut at ``MESSAGE_LINE`` characters."""
+    if text.isprintable() and len(text) <= MESSAGE_LINE:
+        return text
+    lines = ["".join(c if c.isprintable() or c == "\t" else visible(c) for c in line)
+             for line in text.split("\n")]
+    return "\n".join(line if len(line) <= MESSAGE_LINE else line[:MESSAGE_LINE] + "..." for line in lines)
 
 
 def _cells(text: str) -> int:

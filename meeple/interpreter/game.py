@@ -16,7 +16,7 @@ from typing import Any, Optional
 from meeple import __version__
 from meeple.dsl import check_ir, ir_from_json, read_checked
 from meeple.dsl.checked import CheckedGame
-from meeple.dsl.diagnostics import Diagnostic, RuleRuntimeError, RulesError, RulesSemanticError
+from meeple.dsl.diagnostics import Diagnostic, RuleRuntimeError, RulesError, RulesSemanticError, printable
 from meeple.dsl.walk import positionless, span, unnamed
 
 from .code import local
@@ -76,7 +76,8 @@ class Game:
         self.source_path = source_path = checked.source_path
         self.warnings: list[Diagnostic] = list(checked.warnings)
         self.params = dict(checked.params)
-        self.title = ir["title"] or Path(source_path).stem
+        # (the texts the rules give, printed by the tools: control characters shown, not sent)
+        self.title = printable(ir["title"] or Path(source_path).stem)
         self.min_players, self.max_players = ir["players"]["lo"], ir["players"]["hi"]
         self.max_steps = ir["max_steps"] or DEFAULT_MAX_STEPS
         self.sym = checked.symbols
@@ -104,13 +105,14 @@ class Game:
         self.zero_sum = bool(ir.get("returns") and ir["returns"].get("zero_sum"))
         self.returns_at = span(ir["returns"]) if ir.get("returns") else None
         # (label, compiled expression, whether its value is a piece or enum value to show by name)
-        self.reports = [(r["label"], self._placed(self.exprs.compile(r["expr"], {}, "report", span(r)), r),
+        self.reports = [(printable(r["label"]), self._placed(self.exprs.compile(r["expr"], {}, "report", span(r)), r),
                          checked.type_of(r["expr"]).startswith("kind:")) for r in ir["reports"]]
         # what meeple play shows: (label, value(state) or value(state, seat), per player, names a value)
-        self.shows = [(sh["label"], self._per_player(sh, slots, "show") if sh.get("player") else
+        self.shows = [(printable(sh["label"]), self._per_player(sh, slots, "show") if sh.get("player") else
                        self._placed(self.exprs.compile(sh["expr"], {}, "show", span(sh)), sh), bool(sh.get("player")),
                        checked.type_of(sh["expr"])) for sh in ir.get("shows", [])]
-        self.labels = {lb["target"]: lb.get("text") for lb in ir.get("labels", [])}  # (None: a var never shown)
+        self.labels = {lb["target"]: printable(lb["text"]) if lb.get("text") is not None else None
+                       for lb in ir.get("labels", [])}  # (None: a var never shown)
         # (name, test(state, state before the step), where it is declared)
         self.invariants = [(inv["name"], self._placed(self._invariant(inv), inv), span(inv))
                            for inv in ir.get("invariants", [])]
