@@ -367,3 +367,16 @@ def test_a_damaged_version_1_document_gets_schema_errors(node: dict) -> None:
         ir_from_json(json.dumps(doc), "old.json")
     assert all(d.path.startswith("$") for d in info.value.diagnostics)
     assert any(d.path.startswith("$.turn[0]") for d in info.value.diagnostics)
+
+
+def test_a_document_wrong_everywhere_gets_its_first_problems_in_order_and_a_count() -> None:
+    """A million wrong entries took minutes and gigabytes (every problem made, sorted as text):
+    the first 100 are said, by index in number order, then that there are more."""
+    doc = json.loads(json.dumps(read_ir(str(Path(__file__).resolve().parents[1] / "games" / "hare.rules"))[0]))
+    doc["zones"] += [0] * 200_000
+    with pytest.raises(RulesError) as info:
+        ir_from_json(json.dumps(doc), "many.json")
+    diags = info.value.diagnostics
+    assert len(diags) == 101 and "in more places" in diags[-1].message
+    indices = [int(d.path.split("[")[1].rstrip("]")) for d in diags[:-1]]
+    assert indices == sorted(indices) and all(d.path.startswith("$.zones[") for d in diags[:-1])

@@ -239,7 +239,9 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
     unknown = sorted(set(params or {}) - set(declared))
     from .diagnostics import did_you_mean
     diags = [Diagnostic(path, f"unknown param '{n}'{did_you_mean(n, declared)}; the rules declare "
-                              f"{', '.join(declared) if declared else 'no params'}", param=n) for n in unknown]
+                              f"{', '.join(declared) if declared else 'no params'}", param=n) for n in unknown[:20]]
+    if len(unknown) > 20:  # (each is looked up among the declared: a long list would take a long time)
+        diags.append(Diagnostic(path, f"and {len(unknown) - 20:,} more unknown params", param=unknown[20]))
     game, found = checked_game(ir, path, params)
     diags += found
     if is_json:

@@ -13,6 +13,7 @@ import re
 import sys
 import typing
 from functools import lru_cache
+from itertools import islice
 from pathlib import Path
 from typing import Any, Union
 
@@ -180,10 +181,17 @@ def _dispatch_kind(sub: Any) -> Any:
     return None
 
 
+SCHEMA_ERRORS_SHOWN = 100  # a document that breaks the schema everywhere: the first ones, then a count
+
+
 def validate_ir(doc: Any, file: str) -> list[Diagnostic]:
-    """Every schema violation of ``doc``, each naming its JSON path."""
+    """The schema violations of ``doc`` (the first ``SCHEMA_ERRORS_SHOWN`` found), each naming its
+    JSON path, in the document's order."""
     out = []
-    for err in sorted(validator().iter_errors(doc), key=lambda e: list(map(str, e.absolute_path))):
+    found = list(islice(validator().iter_errors(doc), SCHEMA_ERRORS_SHOWN + 1))
+    more = len(found) > SCHEMA_ERRORS_SHOWN
+    for err in sorted(found[:SCHEMA_ERRORS_SHOWN], key=lambda e: [(0, p, "") if isinstance(p, int) else (1, 0, str(p))
+                                                                  for p in e.absolute_path]):
         best = err
         if err.context:  # an if/then dispatch: report the innermost failure
             best = min(err.context, key=lambda e: -len(e.absolute_path))
@@ -192,6 +200,9 @@ def validate_ir(doc: Any, file: str) -> list[Diagnostic]:
         if len(message) > 200:
             message = message[:200] + "..."
         out.append(Diagnostic(file, f"IR does not match the schema: {message}", path=path))
+    if more:
+        out.append(Diagnostic(file, f"IR does not match the schema in more places: the first {SCHEMA_ERRORS_SHOWN} "
+                                    f"are shown (is it an IR document made by `meeple ir`?)", path="$"))
     return out
 
 

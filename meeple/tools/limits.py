@@ -16,6 +16,7 @@ MAX_SHRINK_SECONDS = 3_600  # meeple fuzz --shrink-time
 MAX_SEED = 2**64 - 1  # --seed is a whole number in -MAX_SEED..MAX_SEED
 MAX_ARGUMENT_DIGITS = 30  # digits of any number typed on the command line or as a move
 MAX_RECORD_BYTES = 50_000_000  # a record read by meeple replay
+MAX_RECORD_PARAMS = 1_000  # params named in a record's header
 MAX_RECORD_LINES = 1_000_002  # its lines: a header, one per step (a game's max_steps is at most 10**6), a result
 MAX_MOVE_CHARS = 1_000  # a move typed in meeple play
 

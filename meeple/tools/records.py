@@ -125,7 +125,7 @@ def read_record(path: str | Path) -> Record:
     names the record's line (and column, for JSON that does not parse)."""
     from meeple.dsl.limits import MAX_NUMBER, MAX_PLAYERS
 
-    from .limits import MAX_RECORD_BYTES, MAX_RECORD_LINES
+    from .limits import MAX_RECORD_BYTES, MAX_RECORD_LINES, MAX_RECORD_PARAMS
     where = str(path)
     try:
         with open(path, "rb") as f:
@@ -191,6 +191,9 @@ def read_record(path: str | Path) -> Record:
     if not isinstance(params, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                                                 for k, v in params.items()):
         raise RecordError(f"{where}:{n}: the header's 'params' must map names to whole numbers")
+    if len(params) > MAX_RECORD_PARAMS:
+        raise RecordError(f"{where}:{n}: the header names {len(params):,} params; a record may name at most "
+                          f"{MAX_RECORD_PARAMS:,}")
     rules_hash = header.get("rules_hash", "")
     if not isinstance(rules_hash, str):
         raise RecordError(f"{where}:{n}: the header's 'rules_hash' is not a string")
