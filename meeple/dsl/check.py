@@ -197,6 +197,9 @@ class Checker:
         self.check_shown()
         self.check_routes()
         for i, d in enumerate(ir["defines"]):
+            if len(set(d["params"])) != len(d["params"]):
+                twice = next(p for j, p in enumerate(d["params"]) if p in d["params"][:j])
+                self.error(d, f"define '{d['name']}' names its parameter '{twice}' twice", f"$.defines[{i}]", "name")
             if d["name"] not in self.used:  # checked once, its params taken as anything
                 self.define_stack.append(d["name"])
                 self.expr(d["body"], {p: ANY for p in d["params"]}, f"$.defines[{i}].body")
@@ -1396,10 +1399,17 @@ class Checker:
         subject = self.expr(e["subject"], scope, f"{path}.subject")
         result = None
         values = [a["value"] for a in e["arms"]] + ([e["default"]] if e["default"] is not None else [])
+        matched: dict[Any, int] = {}
         for i, arm in enumerate(e["arms"]):
             m = self.expr(arm["match"], scope, f"{path}.arms[{i}].match")
             if ANY not in (m, subject) and m != subject:
                 self.error(arm["match"], f"case on {_show(subject)} cannot match {_show(m)}", f"{path}.arms[{i}]")
+            match = arm["match"]
+            key = ("name", match["id"]) if match["node"] == "name" else ("value", self.const(match))
+            if key[1] is not None and key in matched:
+                self.warn(match, f"this arm matches what arm {matched[key] + 1} of the case matches already: it "
+                                 f"is never taken (the first arm that matches is)", f"{path}.arms[{i}].match")
+            matched.setdefault(key, i)
         for i, v in enumerate(values):
             t = self.expr(v, scope, f"{path}.arms[{i}].value")
             if result in (None, ANY):
