@@ -108,9 +108,13 @@ def _number(text: str, least: int | None = None, most: int | None = None) -> int
         raise argparse.ArgumentTypeError(f"a number of {len(digits):,} digits is too large"
                                          + (f" (at most {most:,})" if most is not None else ""))
     try:
+        if not (digits.isascii() and digits.isdigit()):  # (Python's int() also reads '１６', '١' and '1_0')
+            raise ValueError(text)
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {_shown(text)}") from None
+        other = any(c.isdigit() and not c.isascii() for c in text)  # (digits of another script, fullwidth)
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {_shown(text)}"
+                                         + (" (write it with the digits 0-9)" if other else "")) from None
     if least is not None and n < least:
         raise argparse.ArgumentTypeError(f"must be at least {least}, got {n}")
     if most is not None and n > most:
@@ -135,7 +139,11 @@ def _seats(text: str) -> list[int]:
     parts = text.split(",")
     if len(parts) > 64:
         raise argparse.ArgumentTypeError(f"at most 64 seats, got {len(parts):,}")
-    return [_number(part, 0, None) for part in parts]
+    seats = [_number(part, 0, None) for part in parts]
+    twice = next((seat for i, seat in enumerate(seats) if seat in seats[:i]), None)
+    if twice is not None:
+        raise argparse.ArgumentTypeError(f"seat {twice} is named twice")
+    return seats
 
 
 _seats.__name__ = "seat"
