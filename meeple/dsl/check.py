@@ -3,9 +3,11 @@ are possible, nothing is declared twice or left unused. All problems are collect
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import replace
 
+from collections.abc import Iterator
 from typing import Any, Optional
 
 from . import checked as C
@@ -14,8 +16,8 @@ from .decks import generate_varieties
 from .endings import end_cuts
 from .expand import expansion_problems, on_cycles
 from .fold import fold
-from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_DICE, MAX_OPTION_VALUES, MAX_PLAYERS, MAX_RANGE,
-                     MAX_SIDE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK)
+from .limits import (MAX_CARDS, MAX_CELLS, MAX_CHOSEN_CARDS, MAX_DICE, MAX_NESTED_RUNS, MAX_OPTION_VALUES,
+                     MAX_PLAYERS, MAX_RANGE, MAX_SIDE, MAX_SPACES, MAX_STEPS, MAX_SUGGESTION_WORK)
 from .symbols import (AGGREGATES, ANY, BOARD, BOOL, BUILTIN_VARS, BUILTINS, CARD, CELL, CELL_FORMS, CELLS, DIRECTION,
                       DIRECTION_KIND, DIRECTION_NAMES, EDGE, EDGE_NAMES, EDGES, GRID, INT, KEYWORD_NAMES, NONE, PLAYER,
                       LATER_BUILTINS, ROUTE_CLAUSES, TILE, ZONE, Symbols, attr_type, collect, kind_type)
@@ -78,6 +80,7 @@ class Checker:
         self.seen: set[Diagnostic] = set()  # the diags, for a constant-time "reported already?"
         self.used: set[str] = set()
         self.define_stack: list[str] = []
+        self.nesting: list[int] = []  # the values of each loop and aggregate around the node checked
         self.var_types: dict[str, str] = {}  # filled in declaration order
         self.route_stack: list[str] = []
         self.in_invariant = False  # was(...) is allowed there only
@@ -769,19 +772,7 @@ class Checker:
             self.block(s["body"], scope, f"{path}.body")
             self.block(s["else_"], scope, f"{path}.else_")
         elif node == "for":
-            inner = dict(scope)
-            inner[s["var"]] = self.domain(s["domain"], scope, f"{path}.domain")
-            if s.get("while_") is not None and inner[s["var"]] == CARD:
-                self.error(s["while_"], "a zone's cards have no order: 'while' runs over a board's cells, a line, a "
-                                        "range, the players or a kind", f"{path}.while_")
-            if s.get("while_") is not None:
-                self.expect(s["while_"], self.expr(s["while_"], inner, f"{path}.while_"), {BOOL}, "'while'",
-                            f"{path}.while_")
-            if s["where"] is not None:
-                self.expect(s["where"], self.expr(s["where"], inner, f"{path}.where"), {BOOL}, "'where'",
-                            f"{path}.where")
-                self.constant_test(s["where"], "where", f"{path}.where")
-            self.block(s["body"], inner, f"{path}.body")
+            self.check_for(s, scope, path)
         elif node == "move":
             t = self.moved_piece(s, "'move ... by'", scope, path)
             self.expect(s["steps"], self.expr(s["steps"], scope, f"{path}.steps"), {INT}, "the steps",
@@ -920,6 +911,49 @@ class Checker:
         value = self.const(e)
         if value is not None and value < 0:
             self.error(e, f"a count of {what} cannot be negative ({value})", path)
+
+    def check_for(self, s: dict, scope: dict, path: str) -> None:
+        inner = dict(scope)
+        inner[s["var"]] = self.domain(s["domain"], scope, f"{path}.domain")
+        with self.nested(s["domain"], f"{path}.domain"):
+            if s.get("while_") is not None and inner[s["var"]] == CARD:
+                self.error(s["while_"], "a zone's cards have no order: 'while' runs over a board's cells, a line, a "
+                                        "range, the players or a kind", f"{path}.while_")
+            if s.get("while_") is not None:
+                self.expect(s["while_"], self.expr(s["while_"], inner, f"{path}.while_"), {BOOL}, "'while'",
+                            f"{path}.while_")
+            if s["where"] is not None:
+                self.expect(s["where"], self.expr(s["where"], inner, f"{path}.where"), {BOOL}, "'where'",
+                            f"{path}.where")
+                self.constant_test(s["where"], "where", f"{path}.where")
+            self.block(s["body"], inner, f"{path}.body")
+
+    @contextlib.contextmanager
+    def nested(self, d: dict, path: str) -> Iterator[None]:
+        """Inside a loop or an aggregate over the domain ``d``: loops and aggregates inside one
+        another run as often as the product of their values (the ranges known when checking,
+        the kinds, the players), each time they are reached; past ``MAX_NESTED_RUNS`` the
+        innermost that crosses it is an error (else one step of a game could run for hours)."""
+        size = 1
+        if d["players"]:
+            hi = (self.ir.get("players") or {}).get("hi")
+            size = hi if isinstance(hi, int) and 0 < hi <= MAX_PLAYERS else 1
+        elif d["hi"] is not None:  # (a range past MAX_RANGE is an error of its own: counted as MAX_RANGE)
+            lo, hi = self.const(d["lo"]), self.const(d["hi"])
+            size = min(max(1, hi - lo + 1), MAX_RANGE) if lo is not None and hi is not None else 1
+        elif d["lo"] is not None and d["lo"]["node"] == "name" and d["lo"]["id"] in self.sym.kinds:
+            size = max(1, len(self.sym.kinds[d["lo"]["id"]]))
+        before = math.prod(self.nesting)
+        self.nesting.append(size)
+        try:
+            if before * size > MAX_NESTED_RUNS >= before:
+                sizes = " x ".join(f"{n:,}" for n in self.nesting if n > 1)
+                self.error(d["lo"] if d["lo"] is not None else d, f"loops and aggregates inside one another run "
+                           f"{before * size:,} times ({sizes}) each time they are reached; at most "
+                           f"{MAX_NESTED_RUNS:,} are allowed: narrow the ranges", path)
+            yield
+        finally:
+            self.nesting.pop()
 
     def constant_test(self, e: dict, where: str, path: str) -> None:
         """A warning for a test that is true or false whatever happens (numbers and literals only:
@@ -1367,9 +1401,13 @@ class Checker:
                       path)
 
     def e_comprehension(self, e, scope, path):
-        func = e["func"]
         inner = dict(scope)
         inner[e["var"]] = self.domain(e["domain"], scope, f"{path}.domain")
+        with self.nested(e["domain"], f"{path}.domain"):
+            return self.aggregate(e, inner, path)
+
+    def aggregate(self, e: dict, inner: dict, path: str) -> str:
+        func = e["func"]
         if inner[e["var"]] == CARD and (e.get("while_") is not None or func == "first"):
             self.error(e, f"a zone's cards have no order: {'first' if func == 'first' else 'while'} runs over a "
                           f"board's cells, a line, a range, the players or a kind", f"{path}.domain")
