@@ -412,3 +412,13 @@ def test_a_decision_by_a_player_var_that_holds_none_is_a_rules_error(tmp_path) -
         assert info.value.line == 14
         with pytest.raises(RuleRuntimeError, match="var 'who' holds none"):
             state.apply(state.legal_actions()[0])
+
+
+def test_a_report_of_a_player_shows_the_seat_and_none_by_name(tmp_path):
+    """A player is reported as 'seat N' and none as 'none' (they were shown as 0 and -1)."""
+    path = tmp_path / "who.rules"
+    path.write_text('game "Who"\nplayers 2\nvar who = none\nvar last = none\nvar n = 0\nturn {\n  choose go {\n'
+                    '    up { set n = n + 1  set last = current }\n  }\n}\nend when n > 2\nscore(p) = n\n'
+                    'report "who" = who\nreport "last" = last\nreport "me" = current\nreport "n" = n\n')
+    g = meeple.load(str(path))
+    assert g.report_values(g.new_state(2, seed=0)) == {"who": "none", "last": "none", "me": "seat 0", "n": 0}

@@ -106,7 +106,7 @@ class Game:
         self.returns_at = span(ir["returns"]) if ir.get("returns") else None
         # (label, compiled expression, whether its value is a piece or enum value to show by name)
         self.reports = [(printable(r["label"]), self._placed(self.exprs.compile(r["expr"], {}, "report", span(r)), r),
-                         checked.type_of(r["expr"]).startswith("kind:")) for r in ir["reports"]]
+                         checked.type_of(r["expr"])) for r in ir["reports"]]
         # what meeple play shows: (label, value(state) or value(state, seat), per player, names a value)
         self.shows = [(printable(sh["label"]), self._per_player(sh, slots, "show") if sh.get("player") else
                        self._placed(self.exprs.compile(sh["expr"], {}, "show", span(sh)), sh), bool(sh.get("player")),
@@ -503,7 +503,18 @@ class Game:
         raise KeyError(f"{self.title} declares no define, route or var '{name}'")
 
     def report_values(self, st: State) -> dict[str, Any]:
-        return {label: self.value_name(fn(st)) if named else fn(st) for label, fn, named in self.reports}
+        """Each report's value: a number or true/false as it is, a kind's value by its name, a
+        player as 'seat N', and none as 'none'."""
+        return {label: self.shown_report(fn(st), t) for label, fn, t in self.reports}
+
+    def shown_report(self, v: Any, t: str) -> Any:
+        if t.startswith("kind:"):
+            return self.value_name(v)
+        if t == "player":
+            return "none" if v == NO_VALUE else f"seat {v}"
+        if t == "none":  # (a var only ever set to none)
+            return "none" if v == NO_VALUE else v
+        return v
 
     def zone_view(self, st: State, seat: Optional[int]) -> dict[str, Any]:
         """Zones as ``seat`` sees them (``None``: everything): a zone it may see as its cards by
