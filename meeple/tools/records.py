@@ -288,6 +288,10 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
         if rec.rules_hash and all(d.param for d in e.diagnostics if d.kind == "error"):
             report.problems.append(f"{header}: the record was made with other rules than {rules_path}: its params "
                                    f"do not fit them:\n{e}")
+        elif rules_path.suffix not in (".rules", ".json"):  # not rules by its name nor its text: not shown
+            report.problems.append(f"{header}: the record names {rules_path} as its rules, which is not a rules "
+                                   f"file (it does not load as one): a record names a rules file (.rules) or an IR "
+                                   f"file (.json)")
         else:
             report.problems.append(f"the rules file {rules_path} does not load:\n{e}")
         return report
