@@ -422,3 +422,23 @@ def test_a_report_of_a_player_shows_the_seat_and_none_by_name(tmp_path):
                     'report "who" = who\nreport "last" = last\nreport "me" = current\nreport "n" = n\n')
     g = meeple.load(str(path))
     assert g.report_values(g.new_state(2, seed=0)) == {"who": "none", "last": "none", "me": "seat 0", "n": 0}
+
+
+def test_none_in_one_branch_of_an_if_stands_for_a_player(tmp_path):
+    """``if t then who else none`` is a player, as none stands for one elsewhere (it was refused:
+    'the branches give a player and no value')."""
+    path = tmp_path / "pick.rules"
+    path.write_text('game "Pick"\nplayers 2\nvar who = none\nvar n = 0\nturn {\n  choose go {\n'
+                    '    up { set n = n + 1  set who = if n > 1 then current else none }\n  }\n}\n'
+                    'end when n > 3\nscore(p) = n\nreport "who" = if n > 0 then who else none\n'
+                    'define m = max(1)\n')
+    with pytest.raises(meeple.RulesError, match="'max' takes 2 or more numbers, not 1"):
+        meeple.load(str(path))
+    path.write_text(path.read_text().replace("define m = max(1)\n", ""))
+    g = meeple.load(str(path))
+    st = g.new_state(2, seed=0)
+    seen = [g.report_values(st)["who"]]
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+        seen.append(g.report_values(st)["who"])
+    assert seen[:2] == ["none", "none"] and set(seen[2:]) <= {"seat 0", "seat 1"} and len(seen) == 5

@@ -1301,8 +1301,9 @@ class Checker:
                               f"not {len(args)}", path)
                 return ANY
             if len(args) != len(want):
-                self.error(e, f"'{func}' takes {len(want)} argument{'s' if len(want) != 1 else ''}, "
-                              f"not {len(args)}", path)
+                some = "2 or more numbers" if func in ("min", "max") else \
+                    f"{len(want)} argument{'s' if len(want) != 1 else ''}"
+                self.error(e, f"'{func}' takes {some}, not {len(args)}", path)
                 return result if result != "kind:*" else ANY
             for i, (w, t) in enumerate(zip(want, types)):
                 a = args[i]
@@ -1511,6 +1512,9 @@ class Checker:
         self.expect(e["test"], self.expr(e["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
         a = self.expr(e["then_"], scope, f"{path}.then_")
         b = self.expr(e["else_"], scope, f"{path}.else_")
+        for one, other in ((a, b), (b, a)):  # none stands for a player, a tile, a cell or a kind's value
+            if one == NONE and (other in (PLAYER, TILE, CELL) or other.startswith("kind:")):
+                return other
         if ANY not in (a, b) and a != b:
             self.error(e, f"the branches give {_show(a)} and {_show(b)}", path)
         return a if a != ANY else b
