@@ -282,3 +282,12 @@ def test_a_record_with_a_byte_order_mark_is_read(tmp_path, capsys):
     record.write_text(record.read_text(encoding="utf-8"), encoding="utf-8-sig")
     assert main(["replay", str(record)]) == 0
     assert ": ok (" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_said_to_be_utf16(capsys, tmp_path, encoding):
+    """Some editors save UTF-16: said as such (it was 'byte 0 is 0xff', or a NUL error per line)."""
+    path = tmp_path / "wide.rules"
+    path.write_text(Path(RULES).read_text(encoding="utf-8"), encoding=encoding)
+    code, _, err = run(capsys, "validate", str(path))
+    assert code == 1 and "wide.rules:1:1: error: the file is UTF-16 text, not UTF-8" in err and err.count("error:") == 1

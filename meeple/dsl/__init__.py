@@ -30,6 +30,8 @@ def read_text(path: str) -> str:
             raise RulesSyntaxError([Diagnostic(path, f"file too large (more than {MAX_IR_CHARS:,} bytes)", 1, 1)])
     except OSError as e:
         raise RulesError([Diagnostic(path, f"cannot read the file: {e.strerror or e}")]) from None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) > 1 and b"\x00" in data[:2]):
+        raise RulesSyntaxError([Diagnostic(path, "the file is UTF-16 text, not UTF-8 (save the file as UTF-8)", 1, 1)])
     try:
         return data.decode("utf-8-sig")  # a byte-order mark some editors write is not part of the rules
     except UnicodeDecodeError as e:
