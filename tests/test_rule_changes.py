@@ -228,3 +228,13 @@ def test_diff_names_rules_as_a_variant_writes_them(tmp_path, capsys):
     assert "removed rule [inc]" in out and "[go.inc]" not in out
     assert "changed rule [long]" in out and "+[long] end when rounds >= 5" in out
     assert "removed rule [bonus]" in out and "added rule after [count]" in out
+
+
+def test_diff_shows_a_rule_added_on_one_line_without_what_closes_it(tmp_path, capsys):
+    """``extend phase spare { set rounds = rounds + 2 }``: the rule as written, not its line (it
+    showed ``set rounds = rounds + 2 }``)."""
+    from meeple.tools.cli import main
+    path = variant(tmp_path, "extend phase spare { set rounds = rounds + 2 }\n")
+    assert main(["diff", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "added rule in phase spare" in out and "+ set rounds = rounds + 2\n" in out and "+ 2 }" not in out

@@ -274,6 +274,8 @@ def _lines(ir: dict[str, Any], value: Any, texts: dict[str, str]) -> list[str]:
     if text is None:
         return []
     lines = text.splitlines()[at[0] - 1:at[2]]
+    if lines and len(lines) == at[2] - at[0] + 1:  # (not what follows it on its last line: a closing '}')
+        lines[-1] = lines[-1][:at[3] - 1]
     if lines:  # (without the indentation of the line it starts on)
         head = lines[0]
         indent = len(head) - len(head.lstrip())
