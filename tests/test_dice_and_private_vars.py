@@ -174,3 +174,21 @@ def test_play_names_only_the_decision_of_a_bot_move_that_sets_a_private_var_or_h
   }""")
     g = load_text(tmp_path, text)
     assert decision_visibility(g) == {"bid": False, "say": True, "bury": False, "show": True}
+
+
+def test_play_shows_a_bot_move_of_an_option_that_hides_nothing(tmp_path):
+    """Within one choice, an option that moves a card into a hidden zone is hidden, and one that
+    only sets a public var is shown (the whole choice was hidden)."""
+    from meeple.tools.play import decision_visibility, move_visibility
+    text = GAME.replace("var board_sum = 0", "var board_sum = 0\nzone deck hidden\nzone vault hidden\n"
+                        "cards chip in deck { 2 ace }").replace("TURN", """choose act {
+    take c in deck {
+      move c to vault
+    }
+    bump {
+      set board_sum = board_sum + 1
+    }
+  }""")
+    g = load_text(tmp_path, text)
+    assert move_visibility(g) == {"act": {"take": False, "bump": True}}
+    assert decision_visibility(g) == {"act": False}

@@ -68,6 +68,13 @@ def decision_visibility(game: Any) -> dict[str, bool]:
 
     A placement lands on a grid, which everyone sees; an option choice is seen when every card
     its options move lands in a public zone and every var they set is public."""
+    return {label: all(options.values()) if isinstance(options, dict) else options
+            for label, options in move_visibility(game).items()}
+
+
+def move_visibility(game: Any) -> dict[str, Any]:
+    """``decision_visibility``, but for a choice among options, each option's own: whether the
+    cards it moves land in public zones and the vars it sets are public (a label → {option: seen})."""
     zones = {z["name"]: z["visibility"] for z in game.ir.get("zones", [])}
     secret_vars = {name for name, v in game.sym.vars.items() if v.get("visibility", "public") != "public"}
     shown: dict[str, bool] = {}
@@ -98,13 +105,17 @@ def decision_visibility(game: Any) -> dict[str, bool]:
             label = x.get("label")
             if isinstance(label, str) and x.get("node") in ("choose", "place", "choose_one"):
                 if x["node"] == "choose":
-                    public = zones.get(zone_of(x.get("dest")) or "", "hidden") == "public"
+                    shown[label] = shown.get(label, True) and \
+                        zones.get(zone_of(x.get("dest")) or "", "hidden") == "public"
                 elif x["node"] == "place":
-                    public = True
+                    shown[label] = shown.get(label, True)
                 else:
-                    public = all(zones.get(zone_of(d) or "", "hidden") == "public"
-                                 for d in dests(x.get("options")))
-                shown[label] = shown.get(label, True) and public
+                    mine = shown.get(label)
+                    mine = mine if isinstance(mine, dict) else {}
+                    for o in x.get("options") or []:
+                        public = all(zones.get(zone_of(d) or "", "hidden") == "public" for d in dests(o))
+                        mine[o.get("name")] = mine.get(o.get("name"), True) and public
+                    shown[label] = mine
             for v in x.values():
                 walk(v)
         elif isinstance(x, list):
@@ -465,7 +476,7 @@ class Session:
         self.state = game.new_state(players, seed=derive_seed(seed, 0, "chance"), listen=self.listener)
         self.bots = {s: RandomBot(derive_seed(seed, 0, "seat", s)) for s in range(players) if s not in seats}
         self.chance_rng = random.Random(derive_seed(seed, 0, "explicit chance"))
-        self.visible = decision_visibility(game)
+        self.visible = move_visibility(game)
         self.plain = {t["name"] for t in game.ir["tracks"] if not t["tiles"]}  # (no tile to wait for there)
         self.view = None
         if game.layout.shapes is not None:
@@ -544,7 +555,10 @@ class Session:
             if now not in self.seats:
                 action = self.bots[now].act(st)
                 label = st.decision()
-                if self.visible.get(label or "", False):
+                seen = self.visible.get(label or "", False)
+                if isinstance(seen, dict):  # (a choice among options: the option's own)
+                    seen = seen.get(action.text.split(" ", 1)[0], False)
+                if seen:
                     self.say(f"{self.who(now)}: {escape(self.move_text(action.text))}")
                 else:
                     said = self.game.labels.get(label or "") or label or "a move"
