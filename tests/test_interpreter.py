@@ -442,3 +442,30 @@ def test_none_in_one_branch_of_an_if_stands_for_a_player(tmp_path):
         st.apply(st.legal_actions()[0])
         seen.append(g.report_values(st)["who"])
     assert seen[:2] == ["none", "none"] and set(seen[2:]) <= {"seat 0", "seat 1"} and len(seen) == 5
+
+
+def test_a_saved_state_with_a_card_where_no_rule_brings_it_is_refused():
+    """The compiled rules look only at the varieties a zone can hold (a draw finds its card among
+    them): a saved state with a gem in the deck, where no rule brings one, is damaged."""
+    from meeple.interpreter.game import StateError
+    g = meeple.load(str(Path(__file__).parent / "fixtures" / "engine" / "two_kinds_of_cards.rules"))
+    doc = g.new_state(2, seed=3).to_json()
+    assert g.state_from_json(doc).to_json() == doc
+    doc["zones"][0], doc["zones"][1] = [0, 0, 4], [3, 2, 0]
+    with pytest.raises(StateError, match=r"zone 'deck' holds \['ruby'\], which no rule ever brings there"):
+        g.state_from_json(doc)
+
+
+def test_none_from_an_if_taken_as_a_seat_is_a_rules_error(tmp_path):
+    """``tally(if c then none else current)`` (and through a let): none where a seat is needed is
+    a rules error at its line, as a var's none is; it was written into the var before it."""
+    from meeple.dsl.diagnostics import RuleRuntimeError
+    head = 'game "Cond"\nplayers 2\nmax_steps 50\nvar rounds = 0\nvar tally per player = 0\nturn {\n'
+    tail = '  set rounds = rounds + 1\n}\nend when rounds >= 4\nscore(p) = tally(p)\n'
+    for body, line in (("  set tally(if current == seat(0) then none else current) = 5\n", 7),
+                       ("  let q = if current == seat(0) then none else current\n  set tally(q) = 5\n", 8)):
+        path = tmp_path / "cond.rules"
+        path.write_text(head + body + tail)
+        with pytest.raises(RuleRuntimeError, match="a player is none here") as info:
+            meeple.load(str(path)).new_state(2, seed=1)
+        assert info.value.line == line

@@ -334,7 +334,7 @@ def _seat(p: int, var: str = "") -> int:
 def _never_set(var: str, what: str) -> str:
     if var:
         return f"var '{var}' holds none (it was never set)"
-    return f"a var meant to hold {what} was never set, or 'first(...)' found no item"
+    return f"a var meant to hold {what} was never set, 'first(...)' found no item, or an 'if' gave none"
 
 
 def _tile_value(values: Any, t: int, default: Any) -> Any:
@@ -1297,7 +1297,10 @@ class ExprCompiler:
         t, a, b = (self.gen(e[k], env) for k in ("test", "then_", "else_"))
         if t.known:
             return a if t.value else b
-        return joined(f"({a} if {t} else {b})", t, a, b)
+        # none in a branch (standing for a player, a tile, ...): the value may be none, as a var's
+        # may, so what takes it as a seat checks it (``guarded``)
+        none = any(x.known and x.value == NO_VALUE for x in (a, b))
+        return joined(f"({a} if {t} else {b})", t, a, b, reads=frozenset({VARS}) if none else frozenset())
 
 
 def _conjuncts(e: dict) -> list[dict]:

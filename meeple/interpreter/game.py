@@ -332,7 +332,20 @@ class Game:
                           and all(0 <= k <= c for k, c in zip(counts, st.zones[slot]))
                           for (slot, seat), counts in st.known.items())),
         ]
-        return next((f"its '{key}' does not fit this game" for key, ok in checks if not ok), "")
+        shape = next((f"its '{key}' does not fit this game" for key, ok in checks if not ok), "")
+        return shape or self._cards_out_of_place(st)
+
+    def _cards_out_of_place(self, st: State) -> str:
+        """A card in a zone no rule can bring it to (the compiled rules never look for it there, and a
+        draw would take a card the zone does not hold), as ``State.set_zone`` refuses it; or ""."""
+        names = self.layout.variety_names
+        for slot, (zi, _) in enumerate(self.zone_slots(st.players)):
+            name = self.layout.zone_names[zi]
+            can_hold = self.exprs.can_hold.get(name)
+            never = [names[v] for v, c in enumerate(st.zones[slot]) if c and can_hold is not None and v not in can_hold]
+            if never:
+                return f"its zone '{name}' holds {never}, which no rule ever brings there"
+        return ""
 
     def _replayed(self, doc: dict[str, Any], check: bool = False) -> State:
         """A state rebuilt by replaying its history: one of meeple 0.1's format, or one saved by a

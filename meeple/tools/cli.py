@@ -403,6 +403,12 @@ def _need_file(path: str) -> None:
         raise UsageError(f"{path}: is {not_a_file(path)}, not a file")
 
 
+def _inputs(game: Any, path: str) -> tuple[str, ...]:
+    """The files a command read the game from: the one named (a rules file or an IR document) and
+    the rules files it was made of (a variant's bases)."""
+    return (path, *(game.ir.get("sources") or [game.source_path]))
+
+
 def _writable(path: str, option: str, not_of: tuple[str, ...] = ()) -> None:
     """The file ``option`` names, to write at the end of a command, can be written and is none of
     the files ``not_of`` (the rules it was made from): checked before any work."""
@@ -419,7 +425,8 @@ def _writable(path: str, option: str, not_of: tuple[str, ...] = ()) -> None:
         raise UsageError(f"{option} {path}: cannot be written here")
     for source in not_of:
         if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
-            raise UsageError(f"{option} {path}: is the rules file {source}; writing there would overwrite the rules")
+            what = "IR file" if source.endswith(".json") else "rules file"
+            raise UsageError(f"{option} {path}: is the {what} {source}; writing there would overwrite it")
 
 
 def _load(path: str, params: dict[str, int] | None) -> Any:
@@ -519,7 +526,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
         return 1
     text = game.module.text()
     if args.output is not None:
-        _writable(args.output, "-o", tuple(game.ir.get("sources") or [game.source_path]))
+        _writable(args.output, "-o", _inputs(game, args.file))
         try:
             Path(args.output).write_text(text, encoding="utf-8")
         except (OSError, ValueError) as e:
@@ -691,7 +698,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.players is not None:
         _players(game, args.players)
     if args.record is not None:  # (as play's: checked before the search, and never the rules file)
-        _writable(args.record, "--record", tuple(game.ir.get("sources") or [game.source_path]))
+        _writable(args.record, "--record", _inputs(game, args.file))
     update, finish = _progress(args.examples, quiet=args.json, doing="fuzzing", steps=True)
     steps = {"done": 0, "game": 0, "in_game": 0}  # steps of the games before this one, and of this one
 
@@ -925,7 +932,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not 0 <= seat < players:
             raise UsageError(f"--seat {seat}: with {players} players the seats are 0..{players - 1}")
     if args.record is not None:
-        _writable(args.record, "--record", tuple(game.ir.get("sources") or [game.source_path]))
+        _writable(args.record, "--record", _inputs(game, args.file))
     return play(game, players, args.seat, args.seed, ask_forced=args.ask_forced, record=args.record,
                 screen=False if args.plain else None)
 
