@@ -260,3 +260,28 @@ def test_a_placements_counted_pick_is_the_action_the_list_would_give(path: Path)
                     seen += 1
                 st.apply(moves.choice(legal))
     assert seen > 50
+
+
+def test_a_square_probed_and_taken_back_leaves_the_board_as_it_was() -> None:
+    """``Board.probe`` lays a tile as far as where tiles lie is concerned, linking its neighbours
+    to it, and ``unprobe`` takes all of it back: on tables of seeded Lucky Dog games, every
+    square beside or near the tiles, probed, sees its neighbours, and leaves the board as it was."""
+    root = Path(__file__).resolve().parents[1]
+    game = meeple.load(str(root / "games" / "luckydog.rules"))
+    probed = 0
+    for seed in range(3):
+        st = game.new_state(4, seed=seed)
+        st.play_out(random.Random(seed))
+        board = st.grid
+        before = ([row[:] for row in board.nb], board.x[:], board.y[:])
+        taken = {(x, y) for x, y in zip(board.x, board.y)}
+        near = {(x + dx, y + dy) for x, y in taken for dx in (-2, -1, 0, 1, 2) for dy in (-2, -1, 0, 1, 2)}
+        for x, y in sorted(near - taken):
+            t = board.probe(x, y)
+            for e, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
+                n = board.tile_at(x + dx, y + dy)
+                assert board.nb[t][e] == n and (n < 0 or board.nb[n][e ^ 2] == t)
+            board.unprobe()
+            assert ([row[:] for row in board.nb], board.x, board.y) == before
+            probed += 1
+    assert probed > 100

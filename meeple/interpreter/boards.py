@@ -199,19 +199,33 @@ class Board:
         t = len(self.x)
         at, nb = self.at, self.nb
         here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
-        row = [at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), at.get(here - ROW, -1)]
-        for e in (0, 1, 2, 3):
-            if row[e] >= 0:
-                nb[row[e]][e ^ 2] = t
-        nb.append(row)
+        north, east, south, west = at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), \
+            at.get(here - ROW, -1)
+        # (each side written out: a square is probed for every test of a placement 'within N')
+        if north >= 0:
+            nb[north][2] = t
+        if east >= 0:
+            nb[east][3] = t
+        if south >= 0:
+            nb[south][0] = t
+        if west >= 0:
+            nb[west][1] = t
+        nb.append([north, east, south, west])
         self.x.append(x)
         self.y.append(y)
         return t
 
     def unprobe(self) -> None:
-        for e, n in enumerate(self.nb.pop()):
-            if n >= 0:
-                self.nb[n][e ^ 2] = -1
+        nb = self.nb
+        north, east, south, west = nb.pop()
+        if north >= 0:
+            nb[north][2] = -1
+        if east >= 0:
+            nb[east][3] = -1
+        if south >= 0:
+            nb[south][0] = -1
+        if west >= 0:
+            nb[west][1] = -1
         self.x.pop()
         self.y.pop()
 
