@@ -201,3 +201,21 @@ def test_stuck_and_step_capped_games_replay(tmp_path):
             assert result["outcome"] in (None, "step cap")
             report = replay_record(rec)
             assert report.ok, report.problems
+
+
+def test_replay_as_one_seat_names_the_cards_dealt_to_it_and_hides_the_others(tmp_path, capsys):
+    """A card dealt from a hidden deck to the seat's own hand is named (its hand shows it: no other
+    card dealt there would look the same); one dealt to another seat's hidden hand is not. It was
+    '(hidden from seat 0)' above '· hand (you): +two'."""
+    from meeple.tools.cli import main
+    records = tmp_path / "runs"
+    assert main(["simulate", str(ROOT / "games" / "slipstream.rules"), "--games", "1", "--seed", "1",
+                 "--records", str(records), "--json"]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(records / "game-00001.jsonl"), "-v", "--seat", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for i, line in enumerate(lines[:-1]):
+        if " chance " in line and lines[i + 1].strip().startswith("· deck"):
+            mine = "hand (you)" in lines[i + 2]
+            assert ("(hidden from seat 0)" in line) != mine, (line, lines[i + 2])
+    assert any("hand (you)" in line for line in lines) and any("(hidden from seat 0)" in line for line in lines)

@@ -339,7 +339,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print every step, what it did (pieces moved, cards, vars, phases, reshuffles) and, "
                         "at the end, why the game ended")
     p.add_argument("--seat", type=_bounded(0, None, "seat"), metavar="K",
-                   help="with --verbose: tell each step as seat K sees it (default: everything)")
+                   help="with --verbose: tell each step as seat K sees it (default: everything); a step "
+                        "is named unless K could not tell it from another that could have happened there")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(

@@ -254,6 +254,28 @@ def resolve_rules(record: Record) -> Path | None:
     return None
 
 
+def told_apart(game: Any, before: Any, text: str, seen: dict[str, Any], seat: int) -> bool:
+    """Can ``seat`` tell the step ``text`` taken from ``before`` from every other step that could
+    have been taken there (the other chance outcomes, the other legal moves)? ``seen``: its view
+    after the step. A card dealt to its own hand, from a hidden deck, it can: what it sees names it."""
+    from meeple.interpreter.state import CHANCE
+    others = [a.text for a, _ in before.chance_outcomes()] if before.current_player() == CHANCE else \
+        [a.text for a in before.legal_actions()]
+    if len(others) > 64:  # (each is played out on a copy: past that, said hidden)
+        return False
+    for other in others:
+        if other == text:
+            continue
+        alt = before.clone(log=False)
+        try:
+            alt.apply(other)
+        except Exception:  # noqa: BLE001 -- a step that fails there tells nothing apart
+            continue
+        if game.observe(alt, seat) == seen:
+            return False
+    return True
+
+
 # ---- replaying ----
 def _actor_name(actor: int | str) -> str:
     return "chance" if actor == CHANCE_ACTOR else f"seat {actor}"
@@ -341,7 +363,8 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
         report.steps = i
         if verbose is not None:
             now_seen, now_everything = game.observe(state, seat), game.observe(state, None)
-            if seat is not None and actor != seat and unseen_change(everything, now_everything, now_seen):
+            if seat is not None and actor != seat and unseen_change(everything, now_everything, now_seen) \
+                    and not told_apart(game, before, state.history()[-1][1], now_seen, seat):
                 text = f"{label or 'a move'} (hidden from seat {seat})" if actor != CHANCE_ACTOR else \
                     f"(hidden from seat {seat})"
             verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
