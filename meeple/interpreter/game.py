@@ -338,14 +338,19 @@ class Game:
     def _cards_out_of_place(self, st: State) -> str:
         """A card in a zone no rule can bring it to (the compiled rules never look for it there, and a
         draw would take a card the zone does not hold), as ``State.set_zone`` refuses it; or ""."""
-        names = self.layout.variety_names
         for slot, (zi, _) in enumerate(self.zone_slots(st.players)):
             name = self.layout.zone_names[zi]
-            can_hold = self.exprs.can_hold.get(name)
-            never = [names[v] for v, c in enumerate(st.zones[slot]) if c and can_hold is not None and v not in can_hold]
+            never = self.never_held(name, st.zones[slot])
             if never:
                 return f"its zone '{name}' holds {never}, which no rule ever brings there"
         return ""
+
+    def never_held(self, zone: str, counts: list[int]) -> list[str]:
+        """The varieties ``counts`` (per variety) holds that no rule can bring into ``zone``: the
+        compiled rules look at no other variety there."""
+        can_hold = self.exprs.can_hold.get(zone)
+        names = self.layout.variety_names
+        return [names[v] for v, c in enumerate(counts) if c and can_hold is not None and v not in can_hold]
 
     def _replayed(self, doc: dict[str, Any], check: bool = False) -> State:
         """A state rebuilt by replaying its history: one of meeple 0.1's format, or one saved by a

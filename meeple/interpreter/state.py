@@ -490,8 +490,7 @@ class State:
         if unknown:
             raise KeyError(f"{self.game.title} has no card varieties {unknown}")
         vec = self.zones[self._zone_slot(name, seat)]
-        can_hold = self.game.exprs.can_hold.get(name)  # the compiled rules look at no other variety there
-        never = sorted(v for v, n in counts.items() if n and can_hold is not None and names.index(v) not in can_hold)
+        never = sorted(self.game.never_held(name, [counts.get(v, 0) for v in names]))
         if never:
             raise ValueError(f"no rule ever brings {never} into zone '{name}': the compiled rules would not see them")
         for i, v in enumerate(names):
