@@ -12,6 +12,7 @@ import pytest
 
 import meeple
 from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.interpreter.boards import square
 
 HEADER = """
 game "t"
@@ -285,3 +286,31 @@ def test_a_square_probed_and_taken_back_leaves_the_board_as_it_was() -> None:
             assert ([row[:] for row in board.nb], board.x, board.y) == before
             probed += 1
     assert probed > 100
+
+
+def test_the_sides_of_an_empty_square_are_its_touching_and_meeting_edges() -> None:
+    """``Board.sides`` (the side rules' number of a square within reach): on tables of seeded
+    Lucky Dog games, for every empty square near the tiles, the edges whose neighbour is a tile,
+    and those where that tile has a path end facing the square, found here edge by edge; and the
+    frontier the board keeps has the same number for each square beside a tile."""
+    root = Path(__file__).resolve().parents[1]
+    game = meeple.load(str(root / "games" / "luckydog.rules"))
+    judged = 0
+    for seed in range(3):
+        st = game.new_state(4, seed=seed)
+        st.play_out(random.Random(seed))
+        board = st.grid
+        taken = {(x, y) for x, y in zip(board.x, board.y)}
+        near = {(x + dx, y + dy) for x, y in taken for dx in (-2, -1, 0, 1, 2) for dy in (-2, -1, 0, 1, 2)}
+        for x, y in sorted(near - taken):
+            touching = meeting = 0
+            for e, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
+                n = board.tile_at(x + dx, y + dy)
+                if n >= 0:
+                    touching |= 1 << e
+                    meeting |= (1 << e) if board.ends[n][e ^ 2] else 0
+            assert board.sides(x, y) == touching << 4 | meeting, (seed, x, y)
+            if touching:
+                assert board.frontier[square(x, y)][2] == touching << 4 | meeting
+                judged += 1
+    assert judged > 50

@@ -440,11 +440,13 @@ class TilePlacement:
         within = self.within(st)
         if within == 1 and board.x:
             squares = board.frontier.values()  # in a fixed order: how the table grew
+            if not self.per_square:
+                return squares
         else:
-            squares = [(x, y, board.sides(x, y)) if self.matching or self.joining else (x, y, 0)
-                       for x, y in board.squares_near(within)]
-        if not self.per_square:
-            return squares
+            near = board.squares_near(within)
+            if not self.per_square:
+                return self.with_sides(board, near)
+            squares = [(x, y, 0) for x, y in near]  # (their sides, for those kept)
         where, L, slot = self.where, st.locals, self.slot
         kept = []
         saved = L[slot]
@@ -457,7 +459,16 @@ class TilePlacement:
                     kept.append(sq)
         finally:
             L[slot] = saved
-        return kept
+        if within == 1 and board.x:
+            return kept
+        return self.with_sides(board, [(x, y) for x, y, _ in kept])
+
+    def with_sides(self, board, near: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+        """Empty squares as (x, y, sides), the sides asked of the board only where a side rule
+        needs them."""
+        if self.matching or self.joining:
+            return [(x, y, board.sides(x, y)) for x, y in near]
+        return [(x, y, 0) for x, y in near]
 
     def counted_pick(self, st, rand) -> Action | None:
         """The action ``legal[int(rand() * len(legal))]`` would be, without making ``legal``
