@@ -260,6 +260,18 @@ def test_output_that_cannot_be_written_is_said_not_an_internal_error(argv):
     assert "No space left on device" in r.stderr and "internal error" not in r.stderr and "Traceback" not in r.stderr
 
 
+def test_a_closed_standard_output_is_said_not_passed_over(monkeypatch, capsys):
+    """Started with standard output closed (``>&-``), Python drops what is printed: the command
+    says so and exits 1 rather than report success with its output lost (and in a real process,
+    ``sh -c 'meeple validate RULES >&-'``)."""
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["validate", RULES]) == 1
+    assert "standard output is closed" in capsys.readouterr().err
+    r = subprocess.run(["sh", "-c", f'"{sys.executable}" -m meeple ir "{RULES}" >&-'], stderr=subprocess.PIPE,
+                       text=True, timeout=120)
+    assert r.returncode == 1 and "meeple ir: error: standard output is closed" in r.stderr, r.stderr
+
+
 @pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs named pipes")
 def test_a_pipe_named_as_a_file_is_refused_not_waited_on(tmp_path, capsys):
     """Opening a pipe waits for a writer: named on the command line, or by a record, it is said."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from typing import TYPE_CHECKING, Any, Optional
 
 from .diagnostics import Diagnostic, RulesError, RulesSemanticError, RulesSyntaxError
@@ -78,7 +79,8 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
         raise RulesSyntaxError([Diagnostic(file, f"file too large ({len(text):,} characters; "
                                                  f"the limit is {MAX_IR_CHARS:,})", 1, 1)], text)
     try:  # a number of thousands of digits stays text here (Python refuses to read it): _ir_limits reports it
-        doc = json.loads(text, parse_int=lambda s: int(s) if len(s) < 100 else _Digits(s))
+        doc = json.loads(text, parse_int=lambda s: int(s) if len(s) < 100 else _Digits(s),
+                         object_pairs_hook=object_once)
     except json.JSONDecodeError as e:
         if not text.strip():
             raise RulesSyntaxError([Diagnostic(file, "the file is empty: an IR document is a JSON object "
@@ -92,6 +94,10 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
         line, col = too_deep(text, "[{", "]}", MAX_IR_DEPTH) or (1, 1)
         raise RulesSyntaxError([Diagnostic(file, f"JSON nested deeper than {MAX_IR_DEPTH} levels", line, col)],
                                text) from None
+    except RepeatedKey:
+        raise RulesSyntaxError([Diagnostic(file, f"key {json.dumps(key)[:60]} appears twice in one object "
+                                                 f"(JSON would keep only the last)", line, col)
+                                for key, line, col in repeated_keys(text) or [("?", 1, 1)]], text) from None
     problems = _ir_limits(doc, file)
     if not problems:
         problems = _ir_version(doc, file)
@@ -120,6 +126,41 @@ def _ir_version(doc: Any, file: str) -> list[Diagnostic]:
         return [Diagnostic(file, f"IR version {json.dumps(version)[:40]} is not one this meeple reads (it reads 1 and "
                                  f"{IR_VERSION}): regenerate it with `meeple ir RULES_FILE`", path="$.meeple")]
     return []
+
+
+class RepeatedKey(ValueError):
+    """An object of a JSON text names a key twice (``repeated_keys`` finds where)."""
+
+
+def object_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for ``json.loads``: the object, unless it names a key twice."""
+    obj = dict(pairs)
+    if len(obj) < len(pairs):
+        raise RepeatedKey()
+    return obj
+
+
+def repeated_keys(text: str) -> list[tuple[str, int, int]]:
+    """Each key of a JSON text named again in the same object, with the line and column of its
+    second naming (a plain scan of the strings and brackets: the text is known to be JSON)."""
+    found: list[tuple[str, int, int]] = []
+    keys: list[Optional[set[str]]] = []  # per open bracket: the keys of an object so far, None in an array
+    for m in _JSON_TOKEN.finditer(text):
+        token = m.group()
+        if token in "{[":
+            keys.append(set() if token == "{" else None)
+        elif token in "}]":
+            keys.pop()
+        elif token.endswith(":") and keys and keys[-1] is not None:
+            key = json.loads(token[:-1].rstrip())
+            if key in keys[-1]:
+                line = text.count("\n", 0, m.start()) + 1
+                found.append((key, line, m.start() - text.rfind("\n", 0, m.start())))
+            keys[-1].add(key)
+    return found
+
+
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"\s*:|"(?:[^"\\]|\\.)*"|[{}\[\]]')
 
 
 class _Digits(str):

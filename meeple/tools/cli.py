@@ -954,6 +954,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    if sys.stdout is None:  # (started with it closed, '>&-': Python drops what is printed)
+        _err(f"{PROG} {args.command}: error: standard output is closed (send it to a file or to /dev/null)")
+        return 1
     try:
         return args.func(args)
     except UsageError as e:

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from meeple.dsl import RepeatedKey, object_once, repeated_keys
+
 if TYPE_CHECKING:
     from meeple.interpreter.game import Game
     from meeple.interpreter.state import State
@@ -151,7 +153,11 @@ def read_record(path: str | Path) -> Record:
 
     def parsed(n: int, line: str) -> Any:
         try:
-            return json.loads(line, parse_int=number)
+            return json.loads(line, parse_int=number, object_pairs_hook=object_once)
+        except RepeatedKey:
+            key, _, col = (repeated_keys(line) or [("?", 1, 1)])[0]
+            raise RecordError(f"{where}:{n}:{col}: key {json.dumps(key)[:60]} appears twice in one object "
+                              f"(JSON would keep only the last)") from None
         except json.JSONDecodeError as e:
             if n == 1 and not line.lstrip().startswith("{"):
                 raise RecordError(f"{where}:1: this is not a game record (JSON lines, as 'meeple simulate --records' "
