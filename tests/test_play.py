@@ -33,6 +33,15 @@ def play(capsys, monkeypatch, answers: str, *args: str) -> tuple[int, str]:
     return code, out + err
 
 
+# ---- help ----
+@pytest.mark.parametrize("rules, tiles", [(HARE, False), (LUCKYDOG, True)], ids=["no tiles", "tiles"])
+def test_help_speaks_of_placing_tiles_only_in_a_game_that_places_them(capsys, monkeypatch, rules, tiles):
+    code, out = play(capsys, monkeypatch, "?\nq\n", rules, "--players", "3", "--seed", "1", "--plain")
+    assert code == 0 and "Answer with the number of a move" in out and "take back your last move" in out
+    assert ("A placement may be written" in out) == tiles
+    assert ("t   the tiles you may place" in out) == tiles
+
+
 # ---- undo ----
 def test_undo_takes_back_your_move_and_the_bots_since(capsys, monkeypatch):
     code, out = play(capsys, monkeypatch, "1\n1\nu\nu\nu\nq\n", HARE, "--players", "3", "--seed", "4")

@@ -24,18 +24,26 @@ from .bots import RandomBot, derive_seed, sample_chance
 from .events import changes, shown_value, turns_played, unseen_view
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
-HELP = """Answer with the number of a move, or its text.
-  Each word you type may be the beginning of a word of the move, in order, and words may be
-  left out: 'red' is 'play 1 red', 'play 2 bl' is 'play 2 blue', if only one move fits.
-  A placement may be written '<tile> at x,y rotation r', '<tile> x,y r' or '<tile> x,y r<r>';
-  x grows to the right, y upwards, and rotation r turns the tile r quarter turns clockwise
-  (the tiles you may place are drawn in each rotation).
-  ?   this help and the moves again
+HELP = """Answer with the number of a move, or its text. Each word you type may be the
+  beginning of a word of the move, in order, and words may be left out: 'red' is
+  'play 1 red', 'play 2 bl' is 'play 2 blue', if only one move fits."""
+HELP_TILES = """  A placement may be written '<tile> at x,y rotation r', '<tile> x,y r' or
+  '<tile> x,y r<r>'; x grows to the right, y upwards, and rotation r turns the
+  tile r quarter turns clockwise (the tiles you may place are drawn in each
+  rotation)."""
+HELP_KEYS = """  ?   this help and the moves again
   o   your view of the game again
-  m   the moves again
-  t   the tiles you may place, in each rotation
-  u   take back your last move (and the bots' moves since)
+  m   the moves again"""
+HELP_TILE_KEY = "  t   the tiles you may place, in each rotation"
+HELP_END = """  u   take back your last move (and the bots' moves since)
   q   quit"""
+
+
+def help_text(tiles: bool) -> str:
+    """What ``?`` says: with the placement's forms and the ``t`` key when the game places tiles."""
+    return "\n".join([HELP, *([HELP_TILES] if tiles else []), HELP_KEYS, *([HELP_TILE_KEY] if tiles else []),
+                      HELP_END])
+
 
 # The canonical text of a placement (``moves.Placement.text``).
 PLACEMENT = re.compile(r"^(?P<label>\S+) (?P<tile>\S+) at (?P<x>-?\d+),(?P<y>-?\d+) rotation (?P<r>\d+)$")
@@ -712,7 +720,7 @@ class Session:
                 console.print("Quit.")
                 return "q"
             if answer in ("?", "h", "help"):
-                console.print(HELP, markup=False)
+                console.print(help_text(self.view is not None), markup=False)
                 _list_moves(legal, console, escape, places, shown)
                 continue
             if word == "o":
