@@ -255,3 +255,27 @@ def test_diff_sees_a_changed_or_removed_stopping_at(tmp_path: Path, capsys, stop
                                             encoding="utf-8")
     assert main(["diff", str(tmp_path / "base.rules"), str(tmp_path / "variant.rules")]) == 1
     assert "changed rule [sheep]" in capsys.readouterr().out
+
+
+def test_diff_names_where_an_extend_adds_not_the_declaration_it_extends(tmp_path: Path, capsys) -> None:
+    """``extend cards`` and ``extend pieces`` change a declaration of the base from the variant's
+    file: the line named is the variant's, where the first added variety or value is written."""
+    base = """game "Base"
+players 2..3
+zone deck hidden
+track lane { spaces 5 }
+pieces runner on lane { red blue }
+cards runner_card in deck { 3 red { runner = red } 3 blue { runner = blue } }
+turn { end game }
+"""
+    path = write(tmp_path, {"base.rules": base, "v.rules": """extends "base.rules"
+
+extend pieces runner { green }
+extend cards runner_card {
+  3 green { runner = green }
+}
+"""})
+    assert main(["diff", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"  changed pieces runner: + green  ({path}:3)" in out, out
+    assert f"  changed cards runner_card: + green  ({path}:5)" in out, out

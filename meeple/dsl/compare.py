@@ -78,6 +78,7 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
                 out.append(_changed(kind, name, old, new, before[name], item, texts))
                 if kind in ("cards", "pieces"):
                     out[-1].summary = _listed_change(kind, before[name], item)
+                    out[-1].new_at = _first_added(kind, before[name], item, new) or out[-1].new_at
     return out
 
 
@@ -93,6 +94,18 @@ def _listed_change(kind: str, a: dict, b: dict) -> str:
     parts = [f"+ {', '.join(map(str, added))}"] if added else []
     parts += [f"- {', '.join(map(str, removed))}"] if removed else []
     return "; ".join(parts)
+
+
+def _first_added(kind: str, a: dict, b: dict, ir: dict[str, Any]) -> Optional[str]:
+    """Where the first variety or value that ``b`` adds to ``a`` is written (an ``extend`` in a
+    variant's file, not the declaration it extends)."""
+    if kind == "pieces":
+        places = (b.get("at") or {}).get("values") or []
+        added = [at for value, at in zip(b["values"], places) if value not in a["values"]]
+    else:
+        old = [v.get("name") for v in a["varieties"]]
+        added = [v["at"]["span"] for v in b["varieties"] if v.get("name") not in old and (v.get("at") or {}).get("span")]
+    return f"{_file(ir, added[0])}:{added[0][0]}" if added else None
 
 
 def _same(a: Any, b: Any) -> bool:
