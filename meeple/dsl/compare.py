@@ -104,7 +104,8 @@ def _first_added(kind: str, a: dict, b: dict, ir: dict[str, Any]) -> Optional[st
         added = [at for value, at in zip(b["values"], places) if value not in a["values"]]
     else:
         old = [v.get("name") for v in a["varieties"]]
-        added = [v["at"]["span"] for v in b["varieties"] if v.get("name") not in old and (v.get("at") or {}).get("span")]
+        added = [v["at"]["span"] for v in b["varieties"]
+                 if v.get("name") not in old and (v.get("at") or {}).get("span")]
     return f"{_file(ir, added[0])}:{added[0][0]}" if added else None
 
 
