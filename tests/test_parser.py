@@ -189,6 +189,28 @@ def test_several_syntax_errors_on_different_lines_are_all_reported() -> None:
     ]
 
 
+@pytest.mark.parametrize("old, new, word, meant", [
+    ("turn {\n", "turn {\n  settotal = total + 1\n", "settotal", "set total"),
+    ("turn {\n", "turn {\n  set2 = total + 1\n", "set2", "set 2"),
+    ("choose play: 1 card", "choose_play: 1 card", "choose_play", "choose _play"),
+    ("end when total >= 5", "end when total >= 5\nturn { endgame }", "endgame", "end game"),
+])
+def test_a_keyword_run_together_with_the_word_after_it_is_an_error(old: str, new: str, word: str,
+                                                                    meant: str) -> None:
+    """Where no name may stand, the lexer reads a keyword at the start of a longer word, and then a
+    name ('setx = 1' as 'set x = 1'): such a word is an error where it starts, not a statement."""
+    text = SMALL.replace(old, new)
+    errors = syntax_errors(text)
+    assert (*locate(text, word), f"unknown word '{word}' (did you mean '{meant}'?)") in errors, errors
+
+
+def test_a_name_that_begins_with_a_keyword_is_a_name() -> None:
+    """'settled', 'notes', 'ending' are names wherever a name may stand."""
+    text = SMALL.replace("var total = 0", "var settled = false\nvar notes = 0\nvar ending = none") \
+        .replace("set total = total + 1", "set total = total + 1\n  set notes = notes + 1")
+    parse(text, "t.rules")
+
+
 @pytest.mark.parametrize("old, new, where", [
     ("choose play: 1 card from hand(current) to deck", "choose play: 1 card from hand(current to deck", "to deck"),
     ("turn {", "turn", "choose play"),

@@ -58,7 +58,10 @@ def grammar() -> Lark:
         except Exception:  # noqa: BLE001 (a missing, damaged or foreign file: built again below)
             pass
     made = Lark.open("rules.lark", rel_to=__file__, parser="lalr", propagate_positions=True, cache=True,
-                     maybe_placeholders=False, lexer_callbacks={"NAME": _name_seen})
+                     maybe_placeholders=False,
+                     # (NAME last: lark's lexer chains a NAME callback after its keyword check
+                     # with a test of the type that reads the last key of this dict)
+                     lexer_callbacks={**{k: _keyword_seen for k in keyword_terminals()}, "NAME": _name_seen})
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -143,6 +146,33 @@ def _name_seen(tok: Token) -> Token:
     return tok
 
 
+def keyword_terminals() -> list[str]:
+    """The terminals of the grammar that are words (``SET: "set"``, ``VISIBILITY: "public" | ...``)."""
+    text = (Path(__file__).parent / "rules.lark").read_text(encoding="utf-8")
+    return re.findall(r'^([A-Z_]+): "[a-z_]+"(?: \| "[a-z_]+")*$', text, flags=re.M)
+
+
+_lexing: list[str] = [""]  # the text being parsed (for ``_keyword_seen``)
+_glued_seen: list[Token] = []  # keywords read at the start of a longer word ('setx', 'endgame')
+
+
+def _keyword_seen(tok: Token) -> Token:
+    """Where no name can stand, the contextual lexer reads the keyword at the start of a longer
+    word and a name after it (``setx = 1`` as ``set x = 1``, ``endgame`` as ``end game``): note it,
+    so that it is an error, as the word is to a reader."""
+    text, end = _lexing[0], tok.end_pos
+    if end is not None and end < len(text) and (text[end].isalnum() or text[end] == "_") \
+            and text.startswith(tok.value, tok.start_pos):
+        _glued_seen.append(tok)
+    return tok
+
+
+def _glued_diagnostic(tok: Token, file: str) -> Diagnostic:
+    word = re.match(r"\w+", _lexing[0][tok.start_pos:]).group()  # type: ignore[union-attr]
+    return Diagnostic(file, f"unknown word '{word}' (did you mean '{tok.value} {word[len(tok.value):]}'?)",
+                      tok.line, tok.column, tok.line, tok.column + len(word))
+
+
 def describe_terminal(name: str) -> str:
     if name in FRIENDLY:
         return FRIENDLY[name]
@@ -200,15 +230,21 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
                 opened_by_recovery[0] += 1
         return True
 
+    reserved_words()  # (worked out by lexing a text of its own: before this one is noted)
     _reserved_seen.clear()
+    _glued_seen.clear()
+    _lexing[0] = text
     tree = None
     try:
         tree = grammar().parse(text, on_error=recover)
     except UnexpectedInput as e:
         if len(errors) < MAX_SYNTAX_ERRORS and resynced(e):
             errors.append(_syntax_diagnostic(e, file, text))
-    keywords = [_reserved_diagnostic(t, file) for t in _reserved_seen]
+    keywords = [_reserved_diagnostic(t, file) for t in _reserved_seen] + \
+        [_glued_diagnostic(t, file) for t in _glued_seen]
     _reserved_seen.clear()
+    _glued_seen.clear()
+    _lexing[0] = ""
     foreign = {(d.line, d.col) for d in char_errors}  # what the parser says just after one is its echo
     errors = _merged(char_errors, keywords, [e for e in errors if (e.line, e.col - 1) not in foreign])
     if errors or tree is None:
