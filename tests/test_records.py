@@ -203,6 +203,23 @@ def test_stuck_and_step_capped_games_replay(tmp_path):
             assert report.ok, report.problems
 
 
+def test_a_game_whose_returns_break_zero_sum_replays_with_the_results_invariant_broken(tmp_path, capsys):
+    """Returns declared zero_sum that add up to something else: ``meeple fuzz`` reports the invariant
+    'results' broken and writes the record; its replay names the same invariant and exits 1."""
+    rules = tmp_path / "zs.rules"
+    rules.write_text('game "ZS"\nplayers 2\nvar n = 0\nturn {\n  set n = n + 1\n  choose go {\n'
+                     '    stop { end game }\n    more\n  }\n}\nscore(p) = n\nzero_sum returns(p) = n\n')
+    game = meeple.load(str(rules))
+    state = game.new_state(2, seed=1)
+    state.apply("stop")
+    write_record(tmp_path / "zs.jsonl", game, state)
+    report = replay_record(tmp_path / "zs.jsonl")
+    assert report.ok and report.broken is not None
+    assert report.broken[1] == "results" and "add up to 2" in report.broken[2]
+    assert main(["replay", str(tmp_path / "zs.jsonl")]) == 1
+    assert "invariant 'results' breaks at step 1" in capsys.readouterr().out
+
+
 def test_replay_as_one_seat_names_the_cards_dealt_to_it_and_hides_the_others(tmp_path, capsys):
     """A card dealt from a hidden deck to the seat's own hand is named (its hand shows it: no other
     card dealt there would look the same); one dealt to another seat's hidden hand is not. It was

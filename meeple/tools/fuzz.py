@@ -46,7 +46,7 @@ SHRINK_SECONDS = 20.0  # how long Hypothesis may shrink a failing game
 # seed it draws, so that a game that never ends reaches its step cap and is reported at once.
 CHOSEN_STEPS = 1_000
 BUILT_IN = ("legal actions apply", "never stuck", "cards kept", "ends within the step cap", "JSON round trip",
-            "replay", "hidden stays hidden")
+            "results", "replay", "hidden stays hidden")
 
 
 @dataclass

@@ -406,9 +406,18 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
 
 
 def _stalled(state: State, steps: int) -> tuple[int, str, str, None] | None:
-    """The built-in invariant a game that stops here breaks: stuck, or stopped by the step cap."""
+    """The built-in invariant a game that stops here breaks: stuck, stopped by the step cap, or
+    ended with results that fail (a score that is a rules error, returns declared zero_sum that
+    do not add up to 0), as ``meeple fuzz`` judges them."""
+    from meeple.dsl.diagnostics import RuleRuntimeError
     if state.outcome == "step cap":
         return steps, "ends within the step cap", f"the game reached its step cap ({steps} steps)", None
+    if state.outcome is not None:
+        try:
+            state.returns()
+            state.scores()
+        except RuleRuntimeError as e:
+            return steps, "results", f"the game ended, but its results fail: {e}", None
     if state.outcome is None and not state.is_chance_node() and not state.legal_actions():
         return (steps, "never stuck", f"seat {state.current_player()} is to decide '{state.decision()}' "
                                       f"but has no legal move", None)
