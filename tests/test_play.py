@@ -42,6 +42,22 @@ def test_help_speaks_of_placing_tiles_only_in_a_game_that_places_them(capsys, mo
     assert ("t   the tiles you may place" in out) == tiles
 
 
+@pytest.mark.parametrize("setup, turn, said", [
+    ("setup {\n  end game\n}\n", "turn {\n  set who = current\n}\n", "Outcome: end in the setup, before anyone moved"),
+    ("", "turn {\n  end game\n}\n", "Outcome: end in turn 1, before anyone moved"),
+    ("", "turn {\n  set who = current\n  if number(current) == 1 {\n    end game\n  }\n}\n",
+     "Outcome: end in turn 2, before anyone moved"),
+])
+def test_a_game_without_decisions_ends_where_it_ends_and_a_player_var_shows_a_seat(capsys, monkeypatch, tmp_path,
+                                                                                     setup, turn, said):
+    rules = tmp_path / "g.rules"
+    rules.write_text(f'game "G"\nplayers 2\nvar who = none\n{setup}{turn}')
+    code, out = play(capsys, monkeypatch, "", str(rules), "--seed", "1", "--plain")
+    assert code == 0 and said in out, out
+    if "number(current) == 1" in turn:
+        assert "who: seat 1" in out, out
+
+
 # ---- undo ----
 def test_undo_takes_back_your_move_and_the_bots_since(capsys, monkeypatch):
     code, out = play(capsys, monkeypatch, "1\n1\nu\nu\nu\nq\n", HARE, "--players", "3", "--seed", "4")

@@ -208,11 +208,13 @@ def _vars(before: dict, after: dict, labels: dict, types: dict, value_text: Any)
 
 def shown_value(v: Any, t: str) -> Any:
     """A var's value as a person reads it (``t``: its type): a flag as yes/no, a value this seat may
-    not see as ?, no player, value or cell as —; anything else as it is."""
+    not see as ?, a player as seat N, no player, value or cell as —; anything else as it is."""
     if v is True or v is False:
         return "yes" if v else "no"
     if v is None:
         return "?"
     if v == "none" or (v == -1 and (t in ("player", "cell", "none") or t.startswith("kind:"))):
         return "—"
+    if t == "player" and isinstance(v, int):  # (as everywhere else a player is shown)
+        return f"seat {v}"
     return v

@@ -805,8 +805,10 @@ class Session:
         st, game, console, players = self.state, self.game, self.console, self.players
         console.rule("game over")
         played = any(isinstance(actor, int) for actor in st.log_actor)
-        console.print(f"Outcome: [bold]{st.outcome}[/bold] " + (f"in turn {turns_played(st)}" if played else
-                                                                 "in the setup, before anyone moved"))
+        in_setup = not played and st.turns == 0 and st.pc <= game.turn_start  # (an end moves on past itself)
+        console.print(f"Outcome: [bold]{st.outcome}[/bold] " + ("in the setup, before anyone moved" if in_setup else
+                                                                 f"in turn {turns_played(st)}"
+                                                                 + ("" if played else ", before anyone moved")))
         why, won = game.why_ended(st, self.listener.end_at), game.why_won(st)
         if why:
             console.print(f"Why: {escape(why)}", soft_wrap=True)
