@@ -27,7 +27,7 @@ def test_pieces_zones_and_vars_as_a_seat_sees_them():
     assert changes(before, after, {"two": "a two"}, {"who": "player"}) == [
         "hare finishes, 1st on course", "fox: 3 → 7", "hare: 9 → 12", "table: −fox ×2", "deck: −1 card (now 9)",
         "hand (you): +a two", "hand (seat 1): −1 card (now 2)", "space: seat 1: 2 → 4", "done: no → yes",
-        "who: — → 1"]
+        "who: — → seat 1"]
     assert changes(before, before) == []
     assert changes(before, after, {"space": None}, {})[-3:] == ["hand (seat 1): −1 card (now 2)", "done: no → yes",
                                                               "who: -1 → 1"]
