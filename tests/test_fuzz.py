@@ -194,3 +194,15 @@ def test_fuzz_shows_its_progress_as_games_of_the_total_and_steps(monkeypatch, ca
     update, finish = cli._progress(300, quiet=False, doing="fuzzing", steps=True)
     update(12, 300, 2000)
     assert sys.stderr.getvalue() == "fuzzing: 12/300 games, 2,000 steps\n"
+
+
+def test_results_that_break_zero_sum_are_found_and_the_game_counted_in_words(tmp_path: Path, capsys) -> None:
+    """Returns declared zero_sum that add up to 2 break the built-in invariant 'results'; the game
+    found is one step, said as such ('1 step (1 move)')."""
+    rules = tmp_path / "zs.rules"
+    rules.write_text('game "ZS"\nplayers 2\nvar n = 0\nturn {\n  set n = n + 1\n  choose go {\n'
+                     '    stop { end game }\n    more\n  }\n}\nscore(p) = n\nzero_sum returns(p) = n\n')
+    record = tmp_path / "found.jsonl"
+    assert main(["fuzz", str(rules), "--examples", "50", "--seed", "1", "--record", str(record)]) == 1
+    out = capsys.readouterr().out
+    assert "invariant 'results' broke" in out and "the shortest game found: 1 step (1 move), 2 players:" in out

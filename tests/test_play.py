@@ -58,6 +58,27 @@ def test_a_game_without_decisions_ends_where_it_ends_and_a_player_var_shows_a_se
         assert "who: seat 1" in out, out
 
 
+def test_a_word_said_whole_picks_the_move_it_is_a_word_of_over_those_it_begins():
+    """'n' at a decision 'move' among 'go N' and 'go NE' is 'go N' (the word said whole); 'g',
+    the beginning of 'go' in three moves, is asked about."""
+    from types import SimpleNamespace
+
+    from meeple.tools.play import match_answer
+    legal = [SimpleNamespace(text=t) for t in ("go N", "go NE", "go E", "stay")]
+    assert match_answer("n", legal, "move")[0] is legal[0]
+    assert match_answer("NE", legal, "move")[0] is legal[1]
+    chosen, candidates = match_answer("g", legal, "move")
+    assert chosen is None and candidates == legal[:3]
+
+
+def test_a_report_that_is_a_flag_is_written_as_simulate_writes_it(capsys, monkeypatch, tmp_path):
+    rules = tmp_path / "f.rules"
+    rules.write_text('game "F"\nplayers 2\nvar n = 0\nturn {\n  set n = n + 1\n  if n > 2 {\n    end game\n  }\n}\n'
+                     'report "big" = n > 1\nreport "small" = n < 1\n')
+    code, out = play(capsys, monkeypatch, "", str(rules), "--seed", "1", "--plain")
+    assert code == 0 and "big: true" in out and "small: false" in out, out
+
+
 # ---- undo ----
 def test_undo_takes_back_your_move_and_the_bots_since(capsys, monkeypatch):
     code, out = play(capsys, monkeypatch, "1\n1\nu\nu\nu\nq\n", HARE, "--players", "3", "--seed", "4")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -279,3 +280,15 @@ extend cards runner_card {
     out = capsys.readouterr().out
     assert f"  changed pieces runner: + green  ({path}:3)" in out, out
     assert f"  changed cards runner_card: + green  ({path}:5)" in out, out
+
+
+def test_diff_says_what_a_plain_value_was_and_is(tmp_path: Path, capsys) -> None:
+    """``replace max_steps 100``: the old and the new number, and where each is written."""
+    path = write(tmp_path, {"base.rules": BASE.replace('players 2..3\n', 'players 2..3\nmax_steps 500\n'),
+                            "v.rules": 'extends "base.rules"\n\nreplace max_steps 100\n'})
+    assert main(["diff", str(path)]) == 1
+    assert f"  changed max_steps: 500 → 100  ({path}:3)" in capsys.readouterr().out
+    assert main(["diff", str(path), "--json"]) == 1
+    (change,) = json.loads(capsys.readouterr().out)
+    assert (change["summary"], change["old_at"], change["new_at"]) == ("500 → 100", f"{tmp_path / 'base.rules'}:3",
+                                                                       f"{path}:3")

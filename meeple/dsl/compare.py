@@ -52,6 +52,11 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
             rules.block(before, after, kind)
         elif not _same(before, after):
             out.append(_changed(kind, None, old, new, before, after, texts))
+            if not isinstance(after, (dict, list)):  # a plain value (max_steps): what it was and is
+                out[-1].summary = f"{before or 'not given'} → {after or 'not given'}"
+                was, at = span(old, key), span(new, key)
+                out[-1].old_at = f"{_file(old, was)}:{was[0]}" if was else None
+                out[-1].new_at = f"{_file(new, at)}:{at[0]}" if at else None
     rules.block(old["end"], new["end"], "end when")
     for kind, (key, name_key) in NAMED.items():
         before = {item[name_key]: item for item in old.get(key, [])}

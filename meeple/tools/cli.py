@@ -780,8 +780,10 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
         return
     history = f.state.history()
     moves = sum(1 for actor, _ in history if actor != "chance")
-    print(f"the shortest game found: {len(history)} steps ({moves} moves), {f.state.players} players"
-          f"{', params ' + str(f.params) if args.params else ''}:")
+    count = "no step, at the start" if not history else \
+        f"{_plural(len(history), 'step')} ({_plural(moves, 'move')})"
+    print(f"the shortest game found: {count}, {f.state.players} players"
+          f"{', params ' + str(f.params) if args.params else ''}" + (":" if history or f.failed_move else ""))
     shown = [f"  {'chance' if actor == 'chance' else f'seat {actor}'}: {text}" for actor, text in history]
     if f.failed_move:
         shown.append(f"  seat {f.failed_move[0]}: {f.failed_move[1]}   <- this move fails"
@@ -791,6 +793,10 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
     print("\n".join(shown))
     if args.record:
         print(f"written to {args.record}; re-run it with: meeple replay {args.record}")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _progress(total: int, quiet: bool, doing: str = "simulating", steps: bool = False):

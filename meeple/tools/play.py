@@ -838,7 +838,8 @@ class Session:
         else:
             console.print("Winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in winners))
         for label, value in game.report_values(st).items():
-            console.print(f"{escape(str(label))}: {escape(str(value))}")
+            shown = str(value).lower() if isinstance(value, bool) else str(value)  # (a flag as simulate writes it)
+            console.print(f"{escape(str(label))}: {escape(shown)}")
 
 
 def _column(console: Any, width: int) -> Any:
@@ -940,16 +941,22 @@ def match_answer(answer: str, legal: list, label: str, shown: list[str] | None =
     # ('red' for 'play 1 red', 'play 2 bl' for 'play 2 blue')
     words = said.split()
     found = [a for a, ks in zip(legal, keys) if any(_words_begin(words, k.split()) for k in ks)]
+    if len(found) > 1:  # ('n' for 'go N' rather than 'go NE': a word said whole wins)
+        whole = [a for a, ks in zip(legal, keys)
+                 if a in found and any(_words_begin(words, k.split(), whole=True) for k in ks)]
+        if len(whole) == 1:
+            return whole[0], []
     if len(found) == 1:
         return found[0], []
     return None, found
 
 
-def _words_begin(said: list[str], move: list[str]) -> bool:
-    """Is each word of ``said`` the beginning of a word of ``move``, in order (others between)?"""
+def _words_begin(said: list[str], move: list[str], whole: bool = False) -> bool:
+    """Is each word of ``said`` the beginning of a word of ``move`` (with ``whole``, a word of it),
+    in order (others between)?"""
     i = 0
     for w in said:
-        while i < len(move) and not move[i].startswith(w):
+        while i < len(move) and not (move[i] == w if whole else move[i].startswith(w)):
             i += 1
         if i == len(move):
             return False
