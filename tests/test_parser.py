@@ -395,3 +395,27 @@ def test_a_damaged_parser_cache_is_built_again() -> None:
         finally:
             P.grammar.cache_clear()
         assert path.read_bytes() != damaged  # (written anew)
+
+
+@pytest.mark.parametrize("statement", ["if total > 3 {\n    end game\n  }", "set total = 3", "end game"])
+def test_a_statement_after_options_left_open_names_the_block_not_a_name_error(statement: str) -> None:
+    """A '}' left out after the options of a 'choose': the statement that follows is read as a
+    name, where an option may stand; it is said to be a statement where none can stand, with a
+    note naming the '{' left open, and nothing after it on the line is an error of its own."""
+    text = SMALL.replace("  choose play: 1 card from hand(current) to deck\n",
+                         "  choose go {\n    up { set total = total + 1 }\n    stay\n\n  " + statement + "\n")
+    with pytest.raises(RulesSyntaxError) as info:
+        parse(text, "t.rules")
+    first = info.value.diagnostics[0]
+    word, opened = statement.split()[0], locate(text, "choose go {")[0]
+    assert (first.line, first.col) == (opened + 4, 3)
+    assert first.message == (f"'{word}' starts a statement, and no statement can stand here: is a '}}' "
+                             f"missing before it?")
+    assert first.notes == (f"the '{{' at line {opened}, column 13 is not closed (a '}}' is missing)",)
+    assert [d for d in info.value.diagnostics if d.line == first.line] == [first]
+
+
+def test_a_decision_without_choose_is_told_how_a_decision_is_written() -> None:
+    text = SMALL.replace("  choose play: 1 card from hand(current) to deck\n", "  pick by current {\n    a\n  }\n")
+    first = syntax_errors(text)[0]
+    assert first[:2] == locate(text, "pick") and "(a decision is written 'choose pick ...')" in first[2]

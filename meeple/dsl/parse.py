@@ -240,7 +240,7 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     except UnexpectedInput as e:
         if len(errors) < MAX_SYNTAX_ERRORS and resynced(e):
             errors.append(_syntax_diagnostic(e, file, text))
-    keywords = [_reserved_diagnostic(t, file) for t in _reserved_seen] + \
+    keywords = [_reserved_diagnostic(t, file, text) for t in _reserved_seen] + \
         [_glued_diagnostic(t, file) for t in _glued_seen]
     _reserved_seen.clear()
     _glued_seen.clear()
@@ -414,6 +414,11 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
     assert isinstance(e, UnexpectedToken)
     tok = e.token
     accepts = e.accepts or e.expected
+    before = (getattr(e, "token_history", None) or [None])[-1]
+    if isinstance(before, Token):
+        misplaced = _statement_out_of_place(before, file, text)
+        if misplaced is not None:  # (the error is after it, on a word that is not the mistake)
+            return misplaced
     if tok.type == "$END":  # lark places it on the last token: point just past that token
         line, col = tok.end_line or tok.line or 1, tok.end_column or tok.column or 1
         if tok.end_pos == 0:  # no token at all
@@ -506,6 +511,8 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "", " (a count made of an expression is written in brackets, e.g. (n - 2))"
     if word == "/" and (before == "" or text[(tok.start_pos or 0) + 1:][:1] == "/"):
         return "", " (a comment starts with '#')"
+    if tok.type == "NAME" and "CHOOSE" in accepts and re.match(r"\s*(by\b|:|\{)", text[tok.end_pos or 0:]):
+        return "'choose'", f" (a decision is written 'choose {word} ...')"
     if tok.type == "NAME":
         import difflib
         words = {describe_terminal(t).strip("'"): t for t in accepts if describe_terminal(t).startswith("'")}
@@ -515,11 +522,12 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     return "", ""
 
 
-def _unclosed(text: str, pos: int) -> str:
+def _unclosed(text: str, pos: int, by_indentation: bool = False) -> str:
     """A note naming the '{' that is not closed before ``pos``. Indentation tells which: a '}'
     that starts a line less indented than the line of the innermost open '{' closes an outer
     block, so the inner one was never closed; else the innermost block followed by a line
-    indented no deeper than its own line; else the outermost open one."""
+    indented no deeper than its own line (up to the one at ``pos``); else the outermost open one
+    (none, ``by_indentation``)."""
     def indent(at: int) -> int:
         start = text.rfind("\n", 0, at) + 1
         return len(text[start:at]) - len(text[start:at].lstrip())
@@ -542,16 +550,36 @@ def _unclosed(text: str, pos: int) -> str:
     if suspect is None:
         for at, own in reversed(opened):  # the innermost block whose body ends (by indentation) before pos
             line_end = text.find("\n", at)
-            rest = text[line_end + 1:pos].split("\n") if line_end != -1 else []
+            rest = text[line_end + 1:pos + by_indentation].split("\n") if line_end != -1 else []
             if any(line.strip() and not line.strip().startswith(("#", "}")) and
                    len(line) - len(line.lstrip()) <= own for line in rest):
                 chosen = at
                 break
+        else:
+            if by_indentation:  # (``by_indentation``: only a block the lines show unclosed)
+                return ""
     line, col = _where(text, chosen)
     return f"the '{{' at line {line}, column {col} is not closed (a '}}' is missing)"
 
 
-def _reserved_diagnostic(tok: Token, file: str) -> Diagnostic:
+def _statement_out_of_place(tok: Token, file: str, text: str) -> Optional[Diagnostic]:
+    """A statement's keyword read as a name at the start of a line, where no statement can stand
+    (after the options of a 'choose', say): the block before it was not closed, if its lines say
+    so by their indentation, and that is said instead of what follows from reading it as a name."""
+    if tok.type != "NAME" or tok.value.upper() not in STATEMENT_STARTS | {"END"} or tok.start_pos is None \
+            or not _first_on_line(text, tok.start_pos):
+        return None
+    note = _unclosed(text, tok.start_pos, by_indentation=True)
+    if not note:
+        return None
+    return Diagnostic(file, f"'{tok.value}' starts a statement, and no statement can stand here: is a '}}' "
+                            f"missing before it?", tok.line, tok.column, tok.end_line, tok.end_column, notes=(note,))
+
+
+def _reserved_diagnostic(tok: Token, file: str, text: str = "") -> Diagnostic:
+    misplaced = _statement_out_of_place(tok, file, text) if text else None
+    if misplaced is not None:
+        return misplaced
     return Diagnostic(file, f"'{tok.value}' is a reserved word of the language and cannot be a name; "
                             f"choose another (e.g. '{tok.value}_')", tok.line, tok.column, tok.end_line,
                       tok.end_column)
