@@ -272,6 +272,18 @@ def test_a_closed_standard_output_is_said_not_passed_over(monkeypatch, capsys):
     assert r.returncode == 1 and "meeple ir: error: standard output is closed" in r.stderr, r.stderr
 
 
+@pytest.mark.parametrize("argv, closed, code", [
+    (["simulate", RULES, "--games", "3", "--workers", "1"], "2>&-", 0),  # (messages and progress go nowhere)
+    (["fuzz", str(ROOT / "games" / "slipstream.rules"), "--examples", "3"], "2>&-", 0),
+    (["play", RULES, "--players", "3", "--plain"], "<&-", 1),  # (an input that has ended)
+])
+def test_a_closed_standard_input_or_error_is_no_internal_error(argv, closed, code):
+    import shlex
+    r = subprocess.run(["sh", "-c", f"{shlex.quote(sys.executable)} -m meeple {shlex.join(argv)} {closed}"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == code and "internal error" not in r.stdout + r.stderr, r.stdout + r.stderr
+
+
 @pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs named pipes")
 def test_a_pipe_named_as_a_file_is_refused_not_waited_on(tmp_path, capsys):
     """Opening a pipe waits for a writer: named on the command line, or by a record, it is said."""

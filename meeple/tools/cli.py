@@ -960,6 +960,10 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    if sys.stdin is None:  # (started with it closed, '<&-': read as an input that has ended)
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the whole run)
+    if sys.stderr is None:  # ('2>&-': messages and progress have nowhere to go)
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     if sys.stdout is None:  # (started with it closed, '>&-': Python drops what is printed)
         _err(f"{PROG} {args.command}: error: standard output is closed (send it to a file or to /dev/null)")
         return 1
