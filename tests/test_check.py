@@ -542,3 +542,35 @@ def test_a_define_parameter_named_like_a_route_does_not_hide_a_route_call(tmp_pa
     with pytest.raises(RulesError) as info:
         meeple.load(str(path))
     assert any("uses a route (routes may not use routes)" in d.message for d in info.value.diagnostics)
+
+
+@pytest.mark.parametrize("game", ["leduc", "reversi", "slipstream"])
+def test_an_ir_decision_among_no_options_is_an_error_not_a_crash(tmp_path: Path, game: str) -> None:
+    """The grammar asks for one option at least; an IR document may list none: that is said, with
+    its JSON path, by every command that loads it (it was an IndexError while compiling)."""
+    import json
+
+    from meeple.tools.cli import main
+    root = Path(__file__).resolve().parents[1]
+    doc = ir_from_text((root / "games" / f"{game}.rules").read_text(encoding="utf-8"), f"{game}.rules")
+    found = []
+
+    def empty_first(x, path):
+        if isinstance(x, dict):
+            if x.get("node") == "choose_one" and not found:
+                x["options"] = []
+                found.append(f"{path}.options")
+            for k, v in x.items():
+                empty_first(v, f"{path}.{k}")
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                empty_first(v, f"{path}[{i}]")
+    empty_first(doc, "$")
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(RulesSemanticError) as info:
+        meeple.load(str(path))
+    assert any("has no option" in d.message and d.path == found[0] for d in info.value.diagnostics), \
+        info.value.diagnostics
+    for command in ("validate", "compile", "simulate"):
+        assert main([command, str(path)]) == 1

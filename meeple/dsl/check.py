@@ -988,6 +988,9 @@ class Checker:
         self.block(s.get("otherwise", []), scope, f"{path}.otherwise")
 
     def check_choose_one(self, s: dict, scope: dict, path: str) -> None:
+        if not s["options"]:  # (the language's grammar has one at least; an IR document may not)
+            self.error(s, f"decision '{s['label']}' has no option (a choose among options lists one or more)",
+                       f"{path}.options")
         if s["chooser"] is not None:
             self.expect(s["chooser"], self.expr(s["chooser"], scope, f"{path}.chooser"), {PLAYER}, "'by'",
                         f"{path}.chooser")
