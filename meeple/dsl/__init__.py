@@ -181,8 +181,12 @@ def _ir_limits(doc: Any, file: str) -> list[Diagnostic]:
                 out.append(Diagnostic(file, f"IR nested deeper than {MAX_IR_DEPTH} levels", path=where))
         elif isinstance(x, dict):
             stack.extend((v, (*path, k), depth + 1) for k, v in x.items())
+            stack.extend((k, (*path, k), depth + 1) for k in x if not is_text(k))  # (a key: said as a value)
         elif isinstance(x, list):
             stack.extend((v, (*path, i), depth + 1) for i, v in enumerate(x))
+        elif isinstance(x, str) and not isinstance(x, _Digits) and not is_text(x):
+            out.append(Diagnostic(file, "a string holds half of a UTF-16 surrogate pair (a '\\ud800' escape "
+                                        "alone): it is no text", path=where))
         elif isinstance(x, _Digits) or (isinstance(x, int) and not isinstance(x, bool) and abs(x) > MAX_NUMBER):
             digits = len(str(x).lstrip("-"))
             out.append(Diagnostic(file, f"a number of {digits:,} digits is too large (at most {MAX_NUMBER:,})",
@@ -191,6 +195,16 @@ def _ir_limits(doc: Any, file: str) -> list[Diagnostic]:
             out.append(Diagnostic(file, f"the number {x!r} is not a whole number (the IR holds integers)",
                                   path=where))
     return out
+
+
+def is_text(s: str) -> bool:
+    """Is ``s`` text, as a file or a terminal can hold it? (JSON lets a string hold half of a
+    UTF-16 surrogate pair, ``"\\ud800"``, which no UTF-8 text can.)"""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class _recursion_room:

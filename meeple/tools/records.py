@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from meeple.dsl import RepeatedKey, object_once, repeated_keys
+from meeple.dsl import RepeatedKey, is_text, object_once, repeated_keys
 
 if TYPE_CHECKING:
     from meeple.interpreter.game import Game
@@ -41,6 +41,17 @@ CHANCE_ACTOR = "chance"
 
 class RecordError(Exception):
     """A record that cannot be read (missing, not JSON lines, wrong shape)."""
+
+
+def _strings(doc: Any) -> list[str]:
+    """The strings of a JSON document, keys included."""
+    if isinstance(doc, str):
+        return [doc]
+    if isinstance(doc, dict):
+        return [*doc, *(s for v in doc.values() for s in _strings(v))]
+    if isinstance(doc, list):
+        return [s for v in doc for s in _strings(v)]
+    return []
 
 
 @dataclass
@@ -153,7 +164,11 @@ def read_record(path: str | Path) -> Record:
 
     def parsed(n: int, line: str) -> Any:
         try:
-            return json.loads(line, parse_int=number, object_pairs_hook=object_once)
+            doc = json.loads(line, parse_int=number, object_pairs_hook=object_once)
+            if "\\u" in line and not all(map(is_text, _strings(doc))):  # (a lone surrogate escape, '\\ud800')
+                raise RecordError(f"{where}:{n}: a string holds half of a UTF-16 surrogate pair (a '\\ud800' "
+                                  f"escape alone): it is no text")
+            return doc
         except RepeatedKey:
             key, _, col = (repeated_keys(line) or [("?", 1, 1)])[0]
             raise RecordError(f"{where}:{n}:{col}: key {json.dumps(key)[:60]} appears twice in one object "
