@@ -706,3 +706,35 @@ def test_a_count_of_the_tiles_whose_flag_is_set_is_the_tiles_counted_one_by_one(
             st.apply(moves.choice(st.legal_actions()))
             steps += 1
     assert steps > 40
+
+
+def test_an_ir_document_shows_no_file_beside_the_code_and_its_title_stays_in_the_docstring(tmp_path: Path,
+                                                                                               capsys) -> None:
+    """The module shows the lines of the rules files the loader read, and no other: an IR
+    document's "sources" name files (shown by name, as the rules' files) but are not read (one
+    could name any file of the machine). A title with quotes, backslashes and control characters
+    stays text in the module's docstring: the module printed is Python whose only statements are
+    the game's."""
+    import json
+    import subprocess
+    import sys
+    secret = tmp_path / "secret.txt"
+    secret.write_text("".join(f"a secret line {i}\n" for i in range(200)), encoding="utf-8")
+    assert main(["ir", str(ROOT / "games" / "slipstream.rules")]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    doc["sources"] = [str(secret)]
+    doc["title"] = 'X"""\nimport sys; sys.exit(7)\n"""\x1b[31m\\'
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["compile", str(path), "-o", str(tmp_path / "g.py")]) == 0
+    text = (tmp_path / "g.py").read_text(encoding="utf-8")
+    assert "a secret line" not in text and "# secret.txt:" in text
+    assert "\x1b" not in text
+    tree = ast.parse(text)
+    assert ast.get_docstring(tree, clean=False).startswith(doc["title"] + ": the game")  # (written with escapes)
+    assert not any(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) for node in tree.body)
+    r = subprocess.run([sys.executable, str(tmp_path / "g.py")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    # a rules file: its own lines beside the code
+    assert main(["compile", str(ROOT / "games" / "slipstream.rules")]) == 0
+    assert "# slipstream.rules:30  set current = 0" in capsys.readouterr().out

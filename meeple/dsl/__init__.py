@@ -306,6 +306,7 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
     if game is None or any(d.kind == "error" for d in diags):
         raise RulesSemanticError(diags, text, texts)
     game.warnings = [d for d in diags if d.kind != "error"]
+    game.texts = {**texts, **({path: text} if text is not None else {})}
     return game
 
 

@@ -78,6 +78,9 @@ class CheckedGame:
     # the IR as written, with its generated decks as loops (``ir`` has them written out, for the
     # params given): what ``meeple ir`` prints, so that it stays the game for any params
     written: Optional[dict[str, Any]] = field(default=None, repr=False)
+    # the rules texts the loader read (the file and the bases it extends), by path: the only
+    # files whose lines are shown beside the code (an IR document's "sources" are its word only)
+    texts: dict[str, str] = field(default_factory=dict, repr=False)
 
     def binding(self, node: dict) -> Binding:
         """What the name or call ``node`` refers to."""

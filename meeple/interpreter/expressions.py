@@ -432,7 +432,8 @@ class ExprCompiler:
         # zone never needs to look at the others.
         self.can_hold = can_hold or {}
         ir = checked.ir
-        self.module = Module(checked.source_path, ir.get("title") or "", ir.get("sources") or [], HELPERS)
+        sources = ir.get("sources") or ([ir["source"]] if ir.get("source") else [])  # (the rules' files)
+        self.module = Module(checked.source_path, ir.get("title") or "", sources, HELPERS, checked.texts)
         self.cache = ModuleCache(None, self.module.filename)  # (the game gives it its entry: Game)
         self.ns = self.module.ns  # the namespace the game's code runs in
         self.place: list[int] | None = None  # the rules position the functions made now are for

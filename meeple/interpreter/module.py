@@ -38,9 +38,11 @@ LEGEND = """\
 class Module:
     """One game's module, built piece by piece (``function``, ``table``) and shown by ``text``."""
 
-    def __init__(self, path: str, title: str, sources: list[str], helpers: dict[str, Callable]):
+    def __init__(self, path: str, title: str, sources: list[str], helpers: dict[str, Callable],
+                 texts: Optional[dict[str, str]] = None):
         self.filename = f"<meeple {path or 'rules'} #{next(_numbers)}>"
         self.sources = sources or [path]
+        self.texts = texts or {}  # the rules texts the loader read, by path (no other file is read)
         self._rules_lines: dict[int, list[str]] = {}
         self.published = False  # in linecache (functions added later are added there too)
         self.ns: dict[str, Any] = {"__name__": f"meeple_game_{self.filename.rsplit('#', 1)[1].rstrip('>')}"}
@@ -51,10 +53,10 @@ class Module:
             by_module.setdefault(getattr(fn, "__module__", "?"), []).append(name if own == name else f"{own} as {name}")
         imports = [f"from {m} import {', '.join(names)}  # noqa: F401" for m, names in sorted(by_module.items())]
         self.lines: list[str] = [
-            f'"""{title}: the game as meeple runs it.',
+            f'"""{_in_docstring(title)}: the game as meeple runs it.',
             "",
-            f"Compiled by meeple {__version__} from {path or 'an IR document'}; made again by",
-            f"`meeple compile {path or 'FILE'}`, so there is no point in editing it.",
+            f"Compiled by meeple {__version__} from {_in_docstring(path or 'an IR document')}; made again by",
+            f"`meeple compile {_in_docstring(path or 'FILE')}`, so there is no point in editing it.",
             '"""',
             "",
             *imports,
@@ -108,16 +110,13 @@ class Module:
         line = at[0]
         text = "".join(c if c >= " " and c != "\x7f" or c == "\t" else f"\\x{ord(c):02x}"
                        for c in self.rules_line(index, line))  # (Python refuses a NUL even in a comment)
-        where = f"{Path(file).name}:{line}"
+        where = f"{_in_docstring(Path(file).name)}:{line}"
         return [f"# {where}  {text}" if text else f"# {where}"]
 
     def rules_line(self, index: int, line: int) -> str:
         if index not in self._rules_lines:
-            try:
-                raw = Path(self.sources[index]).read_text(encoding="utf-8", errors="replace")
-                self._rules_lines[index] = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-            except (OSError, ValueError, IndexError):
-                self._rules_lines[index] = []
+            raw = self.texts.get(self.sources[index], "") if index < len(self.sources) else ""
+            self._rules_lines[index] = raw.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         lines = self._rules_lines[index]
         text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
         return text if len(text) <= 100 else text[:97] + "..."
@@ -214,3 +213,11 @@ def _describe(value: Any) -> str:
     if spec is not None:
         return f"an {kind} of '{getattr(spec, 'label', '?')}' (interpreter/moves.py)"
     return f"a {kind} made by the compiler"
+
+
+def _in_docstring(text: str) -> str:
+    """A title or a file name as it may stand in the module's docstring or a comment: its
+    control characters shown as escapes, and no backslash or quotes that end the docstring."""
+    from meeple.dsl.diagnostics import visible
+    return "".join(c if c.isprintable() and c not in '\\"' else "\\" + c if c in '\\"' else visible(c)
+                   for c in text)
