@@ -469,3 +469,24 @@ def test_none_from_an_if_taken_as_a_seat_is_a_rules_error(tmp_path):
         with pytest.raises(RuleRuntimeError, match="a player is none here") as info:
             meeple.load(str(path)).new_state(2, seed=1)
         assert info.value.line == line
+
+
+@pytest.mark.parametrize("where, value, line", [
+    ("set", "99999999 * 99999999 * 99999", 6),  # a constant the compiler works out
+    ("set", "max(9007199254740991 * 3, 1)", 6),
+    ("set", "-9007199254740991 - 9007199254740991", 6),
+    ("start", "big * big", 4),  # a var's start value, from a param
+])
+def test_a_number_past_the_limit_is_a_rules_error_where_it_is_made(tmp_path, where, value, line):
+    """Numbers are within ±(2**53 - 1): a value kept past it is a rules error at the statement (or
+    the var's declaration) that makes it, whether the compiler worked it out or the game did, not
+    a number kept and reported later (or never)."""
+    from meeple.dsl.diagnostics import RuleRuntimeError
+    start, made = ("0", value) if where == "set" else (value, "x + 0")
+    rules = tmp_path / "big.rules"
+    rules.write_text(f'game "Big"\nplayers 2\nparam big = 9007199254740991 in 1..9007199254740991\nvar x = {start}\n'
+                     f'turn {{\n  set x = {made}\n  end game\n}}\n')
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError, match=r"beyond the numbers meeple supports") as info:
+        game.new_state(2, seed=1)
+    assert info.value.line == line

@@ -549,11 +549,22 @@ class ExprCompiler:
         finally:
             self.place = outer
 
-    def compile(self, e: dict, env: Env, purpose: str = "expr", at: list[int] | None = None) -> Fn:
+    def compile(self, e: dict, env: Env, purpose: str = "expr", at: list[int] | None = None,
+                kept: bool = False) -> Fn:
         """The function of expression ``e`` (``at``: the rules position its comment names, when it
-        is not the statement compiled now)."""
+        is not the statement compiled now; ``kept``: a value to keep, see ``kept``)."""
         with self.placed(at):
-            return self.function(self.gen(e, env), purpose=purpose)
+            code = self.gen(e, env)
+            return self.function(self.kept(code) if kept else code, purpose=purpose)
+
+    def kept(self, value: Code) -> Code:
+        """The code of a value to keep (in a var, a local): checked to be within the numbers
+        meeple supports (a var doubled at each step would otherwise grow until memory runs out),
+        unless it is a plain name or a constant within them."""
+        if value.plain or (value.known and not (isinstance(value.value, int) and not isinstance(value.value, bool)
+                                                and abs(value.value) > MAX_NUMBER)):
+            return value
+        return joined(f"_number({value})", value)
 
     def function(self, code: Union[Code, str], assign: tuple[str, str] | None = None,
                  params: tuple[str, ...] = (), purpose: str = "expr", inline: bool = False) -> Fn:

@@ -116,7 +116,8 @@ class Game:
         # (name, test(state, state before the step), where it is declared)
         self.invariants = [(inv["name"], self._placed(self._invariant(inv), inv), span(inv))
                            for inv in ir.get("invariants", [])]
-        self.var_inits = [self.exprs.compile(self.sym.vars[n]["init"], {}, "start", span(self.sym.vars[n]))
+        self.var_inits = [self._placed(self.exprs.compile(self.sym.vars[n]["init"], {}, "start", span(self.sym.vars[n]),
+                                                          kept=True), self.sym.vars[n])
                           for n in self.layout.var_names]
         self.n_locals = slots.count
         self.const = {  # counts known once the params are: cards, track lengths

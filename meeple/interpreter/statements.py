@@ -16,7 +16,7 @@ from meeple.dsl.walk import names, span
 
 from dataclasses import replace
 
-from .code import VARS, Code, joined, local, paren
+from .code import VARS, Code, local, paren
 from .expressions import Env, ExprCompiler
 
 # Statements a straight run may hold; if, for and run hold them only if their bodies are straight.
@@ -94,12 +94,7 @@ class StatementWriter:
         return [f"L[{slot}] = {value}"]
 
     def kept(self, value: Code) -> Code:
-        """The code of a value to keep (in a var, a local): checked to be within the numbers
-        meeple supports, unless it is a constant or a plain name (a var doubled at each step
-        would otherwise grow until memory runs out)."""
-        if value.known or value.plain:
-            return value
-        return joined(f"_number({value})", value)
+        return self.x.kept(value)
 
     def w_set(self, s, env):
         return [*self.assign(s["target"], s["index"], self.x.gen(s["value"], env), env),
