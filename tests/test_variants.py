@@ -292,3 +292,13 @@ def test_diff_says_what_a_plain_value_was_and_is(tmp_path: Path, capsys) -> None
     (change,) = json.loads(capsys.readouterr().out)
     assert (change["summary"], change["old_at"], change["new_at"]) == ("500 → 100", f"{tmp_path / 'base.rules'}:3",
                                                                        f"{path}:3")
+
+
+def test_diff_of_a_tiebreak_left_out_names_it_and_where_it_was(tmp_path: Path, capsys) -> None:
+    """A part that is not a plain value (a tiebreak) left out: named with its place, not printed as IR."""
+    text = 'game "A"\nplayers 2\nvar n = 0\nturn {\n  set n = n + 1\n}\nend when n > 3\nscore(p) = n\ntiebreak(p) = n\n'
+    a = write(tmp_path, {"a.rules": text})
+    b = write(tmp_path, {"b.rules": text.replace("tiebreak(p) = n\n", "")})
+    assert main(["diff", str(a), str(b)]) == 1
+    out = capsys.readouterr().out
+    assert f"  changed tiebreak  ({a}:9)" in out and "'node'" not in out, out

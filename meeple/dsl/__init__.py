@@ -95,9 +95,13 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
         raise RulesSyntaxError([Diagnostic(file, f"JSON nested deeper than {MAX_IR_DEPTH} levels", line, col)],
                                text) from None
     except RepeatedKey:
-        raise RulesSyntaxError([Diagnostic(file, f"key {json.dumps(key)[:60]} appears twice in one object "
-                                                 f"(JSON would keep only the last)", line, col)
-                                for key, line, col in repeated_keys(text) or [("?", 1, 1)]], text) from None
+        found = repeated_keys(text, REPEATED_KEYS_SHOWN + 1) or [("?", 1, 1)]
+        said = [Diagnostic(file, f"key {json.dumps(key)[:60]} appears twice in one object (JSON would keep only "
+                                 f"the last)", line, col) for key, line, col in found[:REPEATED_KEYS_SHOWN]]
+        if len(found) > REPEATED_KEYS_SHOWN:
+            said.append(Diagnostic(file, f"and more keys named twice (the first {REPEATED_KEYS_SHOWN} are shown)",
+                                   *found[-1][1:]))
+        raise RulesSyntaxError(said, text) from None
     problems = _ir_limits(doc, file)
     if not problems:
         problems = _ir_version(doc, file)
@@ -128,6 +132,9 @@ def _ir_version(doc: Any, file: str) -> list[Diagnostic]:
     return []
 
 
+REPEATED_KEYS_SHOWN = 20  # keys named twice in an IR document, said one by one
+
+
 class RepeatedKey(ValueError):
     """An object of a JSON text names a key twice (``repeated_keys`` finds where)."""
 
@@ -140,22 +147,30 @@ def object_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return obj
 
 
-def repeated_keys(text: str) -> list[tuple[str, int, int]]:
-    """Each key of a JSON text named again in the same object, with the line and column of its
-    second naming (a plain scan of the strings and brackets: the text is known to be JSON)."""
+def repeated_keys(text: str, most: int = 20) -> list[tuple[str, int, int]]:
+    """Each key of a JSON text named again in the same object (the first ``most``), with the line
+    and column of its second naming: a plain scan of the strings and brackets, which takes the
+    text as it comes (the parser stops at the first repeated key, before what follows is read)."""
     found: list[tuple[str, int, int]] = []
     keys: list[Optional[set[str]]] = []  # per open bracket: the keys of an object so far, None in an array
+    line, line_start, counted_to = 1, 0, 0
     for m in _JSON_TOKEN.finditer(text):
         token = m.group()
         if token in "{[":
             keys.append(set() if token == "{" else None)
         elif token in "}]":
-            keys.pop()
+            if keys:
+                keys.pop()
         elif token.endswith(":") and keys and keys[-1] is not None:
             key = json.loads(token[:-1].rstrip())
             if key in keys[-1]:
-                line = text.count("\n", 0, m.start()) + 1
-                found.append((key, line, m.start() - text.rfind("\n", 0, m.start())))
+                newlines = text.count("\n", counted_to, m.start())  # (counted on from the last one found)
+                if newlines:
+                    line, line_start = line + newlines, text.rfind("\n", counted_to, m.start()) + 1
+                counted_to = m.start()
+                found.append((key, line, m.start() - line_start + 1))
+                if len(found) >= most:
+                    break
             keys[-1].add(key)
     return found
 

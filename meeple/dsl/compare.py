@@ -52,7 +52,7 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
             rules.block(before, after, kind)
         elif not _same(before, after):
             out.append(_changed(kind, None, old, new, before, after, texts))
-            if not isinstance(after, (dict, list)):  # a plain value (max_steps): what it was and is
+            if kind == "max_steps":  # a plain value: what it was and is
                 out[-1].summary = f"{before or 'not given'} → {after or 'not given'}"
                 was, at = span(old, key), span(new, key)
                 out[-1].old_at = f"{_file(old, was)}:{was[0]}" if was else None
