@@ -272,6 +272,18 @@ def test_a_closed_standard_output_is_said_not_passed_over(monkeypatch, capsys):
     assert r.returncode == 1 and "meeple ir: error: standard output is closed" in r.stderr, r.stderr
 
 
+def test_a_command_that_writes_elsewhere_runs_with_standard_output_closed(tmp_path):
+    """``compile -o`` and ``fmt --write`` do not write to standard output: closed, it is no error."""
+    import shlex
+    rules = tmp_path / "h.rules"
+    rules.write_text(Path(RULES).read_text(encoding="utf-8"), encoding="utf-8")
+    for argv in (["compile", str(rules), "-o", str(tmp_path / "h.py")], ["fmt", "--write", str(rules)]):
+        r = subprocess.run(["sh", "-c", f"{shlex.quote(sys.executable)} -m meeple {shlex.join(argv)} >&-"],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+    assert (tmp_path / "h.py").read_text(encoding="utf-8").startswith('"""The Hare and the Tortoise')
+
+
 @pytest.mark.parametrize("argv, closed, code", [
     (["simulate", RULES, "--games", "3", "--workers", "1"], "2>&-", 0),  # (messages and progress go nowhere)
     (["fuzz", str(ROOT / "games" / "slipstream.rules"), "--examples", "3"], "2>&-", 0),

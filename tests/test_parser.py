@@ -191,17 +191,18 @@ def test_several_syntax_errors_on_different_lines_are_all_reported() -> None:
 
 @pytest.mark.parametrize("old, new, word, meant", [
     ("turn {\n", "turn {\n  settotal = total + 1\n", "settotal", "set total"),
-    ("turn {\n", "turn {\n  set2 = total + 1\n", "set2", "set 2"),
-    ("choose play: 1 card", "choose_play: 1 card", "choose_play", "choose _play"),
+    ("turn {\n", "turn {\n  set2 = total + 1\n", "set2", None),
+    ("choose play: 1 card", "choose_play: 1 card", "choose_play", None),
     ("end when total >= 5", "end when total >= 5\nturn { endgame }", "endgame", "end game"),
 ])
 def test_a_keyword_run_together_with_the_word_after_it_is_an_error(old: str, new: str, word: str,
-                                                                    meant: str) -> None:
+                                                                    meant: str | None) -> None:
     """Where no name may stand, the lexer reads a keyword at the start of a longer word, and then a
     name ('setx = 1' as 'set x = 1'): such a word is an error where it starts, not a statement."""
     text = SMALL.replace(old, new)
     errors = syntax_errors(text)
-    assert (*locate(text, word), f"unknown word '{word}' (did you mean '{meant}'?)") in errors, errors
+    said = f"unknown word '{word}'" + (f" (did you mean '{meant}'?)" if meant else "")
+    assert (*locate(text, word), said) in errors, errors
 
 
 def test_a_name_that_begins_with_a_keyword_is_a_name() -> None:
@@ -419,3 +420,28 @@ def test_a_decision_without_choose_is_told_how_a_decision_is_written() -> None:
     text = SMALL.replace("  choose play: 1 card from hand(current) to deck\n", "  pick by current {\n    a\n  }\n")
     first = syntax_errors(text)[0]
     assert first[:2] == locate(text, "pick") and "(a decision is written 'choose pick ...')" in first[2]
+
+
+@pytest.mark.parametrize("broken, valid", [
+    ("invariant a: all(total >= 0 for p player)", "invariant b: total >= 0"),
+    ("end when total >= 5 5", "report \"runner\" = total"),
+])
+def test_after_a_syntax_error_no_word_is_said_to_run_a_keyword_together(broken: str, valid: str) -> None:
+    """Past a syntax error the parser's recovery may read a keyword anywhere: a valid line after it
+    ('invariant', 'runner') is not said to be a keyword run together with a name."""
+    text = SMALL.replace("end when total >= 5", broken) + valid + "\n"
+    assert not [e for e in syntax_errors(text) if "unknown word" in e[2]]
+
+
+def test_a_word_with_a_keyword_inside_is_said_once() -> None:
+    text = SMALL.replace("turn {\n", "turn {\n  endgames\n")
+    assert [e[2] for e in syntax_errors(text)] == ["unknown word 'endgames' (did you mean 'end games'?)"]
+
+
+def test_an_option_named_like_a_statement_in_a_closed_block_is_not_said_to_be_a_statement() -> None:
+    """Options written as deep as their 'choose' (no indentation): an option 'move' after one that
+    left out its block is that mistake, not a '}' left out (every '{' of the file is closed)."""
+    text = SMALL.replace("  choose play: 1 card from hand(current) to deck\n",
+                         "choose go {\nstay\nmove where total >= 0 {\nset total = total + 1\n}\n}\n")
+    [(line, col, message)] = syntax_errors(text)
+    assert "starts a statement" not in message and "an option that leaves out its block must be the last" in message

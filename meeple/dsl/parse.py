@@ -160,17 +160,22 @@ def _keyword_seen(tok: Token) -> Token:
     """Where no name can stand, the contextual lexer reads the keyword at the start of a longer
     word and a name after it (``setx = 1`` as ``set x = 1``, ``endgame`` as ``end game``): note it,
     so that it is an error, as the word is to a reader."""
-    text, end = _lexing[0], tok.end_pos
-    if end is not None and end < len(text) and (text[end].isalnum() or text[end] == "_") \
-            and text.startswith(tok.value, tok.start_pos):
+    text, start, end = _lexing[0], tok.start_pos, tok.end_pos
+    if end is not None and end < len(text) and _in_word(text[end]) and text.startswith(tok.value, start) \
+            and not (start and _in_word(text[start - 1])):  # (from the start of a word only)
         _glued_seen.append(tok)
     return tok
 
 
+def _in_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
 def _glued_diagnostic(tok: Token, file: str) -> Diagnostic:
     word = re.match(r"\w+", _lexing[0][tok.start_pos:]).group()  # type: ignore[union-attr]
-    return Diagnostic(file, f"unknown word '{word}' (did you mean '{tok.value} {word[len(tok.value):]}'?)",
-                      tok.line, tok.column, tok.line, tok.column + len(word))
+    rest = word[len(tok.value):]
+    meant = f" (did you mean '{tok.value} {rest}'?)" if rest[0].isalpha() else ""
+    return Diagnostic(file, f"unknown word '{word}'{meant}", tok.line, tok.column, tok.line, tok.column + len(word))
 
 
 def describe_terminal(name: str) -> str:
@@ -240,8 +245,10 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     except UnexpectedInput as e:
         if len(errors) < MAX_SYNTAX_ERRORS and resynced(e):
             errors.append(_syntax_diagnostic(e, file, text))
-    keywords = [_reserved_diagnostic(t, file, text) for t in _reserved_seen] + \
-        [_glued_diagnostic(t, file) for t in _glued_seen]
+    first_error = min(((d.line, d.col) for d in errors), default=None)  # (past it the lexer may be lost)
+    glued = [_glued_diagnostic(t, file) for t in _glued_seen if first_error is None or (t.line, t.column) < first_error]
+    keywords = [_reserved_diagnostic(t, file, text) for t in _reserved_seen] + glued
+    errors = [e for e in errors if not any(g.line == e.line and g.col < e.col for g in glued)]  # (what follows it)
     _reserved_seen.clear()
     _glued_seen.clear()
     _lexing[0] = ""
@@ -511,14 +518,14 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "", " (a count made of an expression is written in brackets, e.g. (n - 2))"
     if word == "/" and (before == "" or text[(tok.start_pos or 0) + 1:][:1] == "/"):
         return "", " (a comment starts with '#')"
-    if tok.type == "NAME" and "CHOOSE" in accepts and re.match(r"\s*(by\b|:|\{)", text[tok.end_pos or 0:]):
-        return "'choose'", f" (a decision is written 'choose {word} ...')"
     if tok.type == "NAME":
         import difflib
         words = {describe_terminal(t).strip("'"): t for t in accepts if describe_terminal(t).startswith("'")}
         close = difflib.get_close_matches(word.lower(), [w for w in words if w.isidentifier()], n=1, cutoff=0.7)
         if close:
             return f"'{close[0]}'", f" (did you mean '{close[0]}'?)"
+        if "CHOOSE" in accepts and re.match(r"\s*(by\b|:|\{)", text[tok.end_pos or 0:]):
+            return "'choose'", f" (a decision is written 'choose {word} ...')"
     return "", ""
 
 
@@ -568,6 +575,9 @@ def _statement_out_of_place(tok: Token, file: str, text: str) -> Optional[Diagno
     so by their indentation, and that is said instead of what follows from reading it as a name."""
     if tok.type != "NAME" or tok.value.upper() not in STATEMENT_STARTS | {"END"} or tok.start_pos is None \
             or not _first_on_line(text, tok.start_pos):
+        return None
+    brackets = [m.group() for m in _TOKEN.finditer(text) if m.group() in "{}"]
+    if brackets.count("{") <= brackets.count("}"):  # (no '}' is missing in the file)
         return None
     note = _unclosed(text, tok.start_pos, by_indentation=True)
     if not note:

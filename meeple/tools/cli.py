@@ -10,6 +10,7 @@ Imports are kept lazy so that ``meeple validate`` stays quick.
 from __future__ import annotations
 
 import argparse
+import io
 import contextlib
 import json
 import os
@@ -532,7 +533,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         except (OSError, ValueError) as e:
             raise UsageError(f"-o {args.output}: cannot write it ({getattr(e, 'strerror', None) or e})") from None
-        print(f"wrote {args.output} ({len(text.splitlines()):,} lines)")
+        _err(f"wrote {args.output} ({len(text.splitlines()):,} lines)")
     else:
         print(text, end="")
     return 0
@@ -964,9 +965,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 (for the whole run)
     if sys.stderr is None:  # ('2>&-': messages and progress have nowhere to go)
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
-    if sys.stdout is None:  # (started with it closed, '>&-': Python drops what is printed)
-        _err(f"{PROG} {args.command}: error: standard output is closed (send it to a file or to /dev/null)")
-        return 1
+    if sys.stdout is None:  # (started with it closed, '>&-': Python would drop what is printed)
+        sys.stdout = _ClosedOutput()
     try:
         return args.func(args)
     except UsageError as e:
@@ -992,6 +992,20 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         _err(internal_error(e))
         return INTERNAL_ERROR
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the command was started with it closed: a command that writes to it
+    fails there, as on a full disk (one that writes elsewhere, ``-o``, ``--write``, runs)."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        import errno
+        raise OSError(errno.EBADF, "standard output is closed (send it to a file or to /dev/null)")
+
+    def isatty(self) -> bool:
+        return False
 
 
 def _stdout_to_devnull() -> None:
