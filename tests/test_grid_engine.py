@@ -246,7 +246,7 @@ def test_a_placements_counted_pick_is_the_action_the_list_would_give(path: Path)
     game = meeple.load(str(path))
     picks = {spec.label: spec.pick for _, spec, _ in game.code if hasattr(spec, "counted_pick")}
     if path == PLACEMENTS:
-        assert set(picks) == {"first", "far", "fit", "open"} and picks["open"] is None
+        assert set(picks) == {"first", "far", "fit", "near", "open"} and picks["open"] is None
     seen = 0
     for players in (game.min_players, game.max_players):
         for seed in range(6):
@@ -314,3 +314,35 @@ def test_the_sides_of_an_empty_square_are_its_touching_and_meeting_edges() -> No
                 assert board.frontier[square(x, y)][2] == touching << 4 | meeting
                 judged += 1
     assert judged > 50
+
+
+def test_a_placement_within_reach_judged_per_square_keeps_its_side_rules() -> None:
+    """'within 2 matching ... where' (a test judged once per square, then the side rules): every
+    placement offered matches each tile it touches, side for side (a path end facing a path end,
+    no end facing no end), as worked out here from the tiles' ends; and some squares two steps
+    from the table are offered."""
+    game = meeple.load(str(PLACEMENTS))
+    spec = next(s for _, s, _ in game.code if getattr(s, "label", None) == "near")
+    judged = far = 0
+    for players in (2, 3):
+        for seed in range(8):
+            st, moves = game.new_state(players, seed=seed), random.Random(seed)
+            while not st.is_terminal() and st.legal_actions():
+                legal = st.legal_actions()
+                if legal[0].spec is spec:
+                    board = st.grid
+                    for action in legal:
+                        if action.payload is None:
+                            continue
+                        v, x, y, r = action.payload
+                        ends = spec.ends[v][r]
+                        touching = 0
+                        for e, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
+                            n = board.tile_at(x + dx, y + dy)
+                            if n >= 0:
+                                touching += 1
+                                assert bool(ends[e]) == bool(board.ends[n][e ^ 2]), (seed, action.text)
+                        far += not touching
+                        judged += 1
+                st.apply(moves.choice(legal))
+    assert judged > 100 and far > 10
