@@ -793,7 +793,8 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
         shown[20:-30] = [f"  ... {len(shown) - 50} more steps ..."]
     print("\n".join(shown))
     if args.record:
-        print(f"written to {args.record}; re-run it with: meeple replay {args.record}")
+        import shlex
+        print(f"written to {args.record}; re-run it with: meeple replay {shlex.quote(args.record)}")
 
 
 def _plural(n: int, word: str) -> str:

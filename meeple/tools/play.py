@@ -892,7 +892,8 @@ def _write_record(path: str, game: Any, state: Any, console: Any) -> int:
     except OSError as e:
         console.print(f"[red]cannot write {escape(path)}: {escape(str(e.strerror or e))}[/red]")
         return 1
-    console.print(f"written to {escape(path)}; replay it with: meeple replay {escape(path)}"
+    import shlex
+    console.print(f"written to {escape(path)}; replay it with: meeple replay {escape(shlex.quote(path))}"
                   + ("" if state.outcome is not None else " (the game was left unfinished)"), soft_wrap=True)
     return 0
 

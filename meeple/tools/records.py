@@ -266,13 +266,29 @@ def _looks_like(line: str) -> str:
 def resolve_rules(record: Record) -> Path | None:
     """The rules file: as given, else relative to the record's folder."""
     given = Path(record.rules)
-    if given.exists():
+    if _exists(given):
         return given
     if not given.is_absolute() and record.path:
         beside = Path(record.path).parent / given
-        if beside.exists():
+        if _exists(beside):
             return beside
     return None
+
+
+def _exists(path: Path) -> bool:
+    try:  # (a name too long for the machine, a NUL in it: no such file either)
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _shown_path(path: Any, most: int = 200) -> str:
+    """A path a record names, as a message shows it: its control characters escaped, cut short."""
+    from meeple.dsl.diagnostics import printable
+    text = str(path)
+    if len(text) > most:
+        text = f"{text[:most // 2]}...{text[-most // 2:]} ({len(text):,} characters)"
+    return printable(text)
 
 
 def told_apart(game: Any, before: Any, text: str, seen: dict[str, Any], seat: int) -> bool:
@@ -321,8 +337,8 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
     report = ReplayReport(ok=False)
     rules_path = resolve_rules(rec)
     if rules_path is None:
-        where = f" (nor beside the record, in {Path(rec.path).parent})" if rec.path else ""
-        report.problems.append(f"the rules file {rec.rules} was not found{where}")
+        where = f" (nor beside the record, in {_shown_path(Path(rec.path).parent)})" if rec.path else ""
+        report.problems.append(f"{rec.at(1)}: the rules file {_shown_path(rec.rules)} was not found{where}")
         return report
     header = rec.at(1)
     try:
