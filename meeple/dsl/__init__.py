@@ -296,7 +296,7 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
     from .check import checked_game
     is_json = text is None
     texts: dict[str, str] = {}
-    if ir.get("extends"):
+    if ir.get("extends") is not None:  # ("" too: said to name no file)
         from .variants import resolve
         try:
             ir, texts = resolve(ir, path)

@@ -52,6 +52,9 @@ def resolve(ir: dict[str, Any], path: str) -> tuple[dict[str, Any], dict[str, st
 
 
 def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, str]) -> dict[str, Any]:
+    if ir.get("extends") == "":
+        raise RulesSemanticError([_diag(path, span(ir, "extends"), "'extends' names no file: write the base's path, "
+                                                                   "e.g. extends \"../game.rules\"")])
     if not ir.get("extends"):
         return ir
     from . import cached_ir_from_text, read_text
@@ -70,9 +73,12 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
     if Path(base_path).is_dir():
         raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is a folder ({base_path}); "
                                                   f"'extends' names a rules file")])
-    if not Path(base_path).is_file():
+    if not Path(base_path).exists():
         raise RulesSemanticError([_diag(path, at, f"the base file '{ir['extends']}' does not exist "
                                                   f"(looked for {base_path}; the path is relative to this file)")])
+    if not Path(base_path).is_file():  # a device, a pipe
+        raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is not a file ({base_path}): "
+                                                  f"'extends' names a rules file")])
     try:
         text = read_text(base_path)
         if base_path.endswith(".json"):
