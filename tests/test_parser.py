@@ -445,3 +445,11 @@ def test_an_option_named_like_a_statement_in_a_closed_block_is_not_said_to_be_a_
                          "choose go {\nstay\nmove where total >= 0 {\nset total = total + 1\n}\n}\n")
     [(line, col, message)] = syntax_errors(text)
     assert "starts a statement" not in message and "an option that leaves out its block must be the last" in message
+
+
+def test_a_misspelt_word_of_the_language_is_read_as_one_so_the_next_mistake_is_said_too() -> None:
+    """'publik' where 'public', 'private' or 'hidden' goes: said, then read as the closest of those
+    words, so that the next line (a second mistake) is read as written and said too."""
+    text = SMALL.replace("zone deck hidden", "zone deck publik\nzone pile hiden\nzone heap bogus")
+    assert [(line, message.split(";")[0]) for line, _, message in syntax_errors(text)] == [
+        (3, "unexpected name 'publik'"), (4, "unexpected name 'hiden'"), (5, "unexpected name 'bogus'")]

@@ -36,6 +36,7 @@ MAX_RECOVERIES = 500
 # When a token is unexpected, the parser tries inserting one of these first (then any
 # other terminal) so that the token fits; a missing ')' or '}' then costs one error.
 INSERT_FIRST = ("RPAR", "RBRACE", "LBRACE", "NAME", "INT")
+MISSPELT_CHOICES = 6  # words of the language a misspelt one is read as, at most, when only they may stand
 _TOKEN = re.compile(r'#[^\n]*|\s+|"[^"\n]*"|[A-Za-z_0-9]+|\.\.|[=!<>]=|.')
 
 FRIENDLY = {"NAME": "a name", "INT": "a number", "STRING": "a quoted string",
@@ -212,6 +213,10 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     def resynced(e: UnexpectedInput) -> bool:
         """Has the parser got back on track since the last error (a cascade otherwise)?"""
         nonlocal last_error_end
+        if in_sync[0] and errors and getattr(e, "line", 0) > errors[-1].line:  # (the word was read as one)
+            in_sync[0] = False
+            last_error_end = e.token.end_pos if isinstance(getattr(e, "token", None), Token) else last_error_end
+            return True
         start = getattr(e, "pos_in_stream", None) or 0
         token = getattr(e, "token", None)
         if isinstance(token, Token) and token.start_pos is not None:
@@ -222,6 +227,7 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         return not errors or (between >= RESYNC_TOKENS and getattr(e, "line", 0) > errors[-1].line)
 
     opened_by_recovery = [0]  # '{' the recovery inserted: their blocks end at some later '}' of the file
+    in_sync = [False]  # the last error's word was read as a word of the language: the parser is on track
 
     def recover(e: UnexpectedInput) -> bool:
         nonlocal events
@@ -231,6 +237,10 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         if resynced(e) and not _cascade(e, bool(errors), opened_by_recovery):
             errors.append(_syntax_diagnostic(e, file, text))
         if isinstance(e, UnexpectedToken) and e.token.type != "$END":
+            if _misspelled_word(e):  # read as the word it stands for: the lines after it are read as written
+                in_sync[0] = True
+                return True
+            in_sync[0] = False
             if _insert_missing(e) == "LBRACE":  # else lark drops the token
                 opened_by_recovery[0] += 1
         return True
@@ -320,6 +330,52 @@ def _size_errors(text: str, file: str) -> list[Diagnostic]:
                 if len(out) >= MAX_SYNTAX_ERRORS:
                     break
     return out
+
+
+def _misspelled_word(e: UnexpectedToken) -> bool:
+    """A name where only words of the language may stand ('publik' where 'public', 'private' or
+    'hidden' goes): feed the closest of them instead, once the error is said (dropped, the
+    parser would take what follows for the rest of the declaration, and say nothing of the next
+    mistake)."""
+    import difflib
+    if e.token.type != "NAME" or e.interactive_parser is None:
+        return False
+    ip = e.interactive_parser
+    choices = {t for t in ip.choices() if t.isupper() and t != "$END"}
+    if choices & {"NAME", "INT", "STRING", "LPAR"} or choices & (DECLARATION_STARTS | STATEMENT_STARTS):
+        return False  # (a name or an expression may stand there too; or anything: a word left out?)
+    words = {w: t for t in sorted(choices) for w in _words_of(t)}
+    if not words or len(words) > MISSPELT_CHOICES:
+        return False
+    said = str(e.token.value).lower()
+    ranked = sorted(words, key=lambda w: -difflib.SequenceMatcher(None, said, w).ratio())
+    after = next((m.group() for m in _TOKEN.finditer(_lexing[0], e.token.end_pos or 0)
+                  if not m.group()[0].isspace() and m.group()[0] != "#"), None)
+    quiet = copy(ip.parser_state.parse_conf)
+    quiet.callbacks = {}
+    for word in ranked:  # the closest after which the next word can stand
+        trial = ip.copy(deepcopy_values=False)
+        trial.parser_state.parse_conf = quiet
+        trial.feed_token(Token.new_borrow_pos(words[word], word, e.token))
+        if after is None or not after.isidentifier() or {after.upper(), "NAME"} & set(trial.choices()):
+            break
+    else:
+        word = ranked[0]
+    ip.feed_token(Token.new_borrow_pos(words[word], word, e.token))
+    return True
+
+
+@lru_cache(maxsize=None)
+def _words_of(terminal: str) -> tuple[str, ...]:
+    """The words a terminal of the grammar stands for ('public', 'private', 'hidden' for VISIBILITY)."""
+    try:
+        pattern = grammar().get_terminal(terminal).pattern
+    except KeyError:
+        return ()
+    if pattern.type == "str":
+        return (pattern.value,) if pattern.value.isidentifier() else ()
+    words = re.findall(r"[a-z_]+", pattern.value)
+    return tuple(words) if "|".join(words) in pattern.value.replace("(?:", "").replace(")", "") else ()
 
 
 def _insert_missing(e: UnexpectedToken) -> str:
