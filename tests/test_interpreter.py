@@ -490,3 +490,59 @@ def test_a_number_past_the_limit_is_a_rules_error_where_it_is_made(tmp_path, whe
     with pytest.raises(RuleRuntimeError, match=r"beyond the numbers meeple supports") as info:
         game.new_state(2, seed=1)
     assert info.value.line == line
+
+
+def _damaged(doc: dict, key: str, value) -> dict:
+    import copy
+    out = copy.deepcopy(doc)
+    if key == "zones[1][0]":
+        out["zones"][1][0] = value
+    elif key == "rng":
+        out["rng"][1][0] = value
+    elif key == "every var":
+        out["vars"] = [value] * len(out["vars"])
+    else:
+        out[key] = value
+    return out
+
+
+@pytest.mark.parametrize("game, key, value", [
+    ("slipstream", "turns", None), ("slipstream", "turns", -1), ("slipstream", "podium", None),
+    ("slipstream", "bags", None), ("slipstream", "tags", None), ("slipstream", "outcome", "banana"),
+    ("slipstream", "outcome", 5), ("slipstream", "pc", True), ("slipstream", "vars", None),
+    ("slipstream", "zones[1][0]", 10**19), ("slipstream", "rng", -1), ("hare", "pos", None),
+    ("hare", "track_length", [10**9]), ("luckydog", "grid", None), ("luckydog", "every var", 10**6),
+    ("luckydog", "grid", {"tiles": [[0, 0, 99, 0]], "vars": [[], []]}),
+])
+def test_a_damaged_saved_state_is_refused_as_damaged(game, key, value):
+    """Each part of a saved state is checked for its type and range (and the cards kept: a zone
+    of 10**19 cards hung the next step), so that a damaged one is a StateError when read, never
+    a Python error at a later step or a game that plays on wrongly."""
+    from meeple.interpreter.game import StateError
+    g = meeple.load(str(ROOT / "games" / f"{game}.rules"))
+    st = g.new_state(3 if game == "luckydog" else 2, seed=5)
+    moves = random.Random(1)
+    for _ in range(12):
+        st.apply(moves.choice(st.legal_actions()))
+    doc = st.to_json()
+    assert g.state_from_json(doc).to_json() == doc
+    with pytest.raises(StateError, match="the saved state is damaged"):
+        g.state_from_json(_damaged(doc, key, value))
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda g, st: g.new_state(players="3"), TypeError), (lambda g, st: g.new_state(2, seed=[1]), TypeError),
+    (lambda g, st: g.query(st, "space", -1), ValueError), (lambda g, st: g.query(st, "space", 2), ValueError),
+    (lambda g, st: g.query(st, "space", "x"), ValueError), (lambda g, st: g.query(st, "drafting", 5), ValueError),
+    (lambda g, st: st.set_zone("hand", {"one": -3}, 0), ValueError),
+    (lambda g, st: st.set_var("space", [1], 0), ValueError), (lambda g, st: st.observation(99), ValueError),
+    (lambda g, st: st.zone("hand", 1.5), ValueError), (lambda g, st: st.play_out(None), TypeError),
+])
+def test_the_python_api_says_what_is_wrong_with_an_argument(call, error):
+    """A call with an argument of the wrong type or range gets an error that says so, never a
+    Python error from inside the engine, nor a value for a seat the game has not."""
+    g = meeple.load(str(ROOT / "games" / "slipstream.rules"))
+    st = g.new_state(2, seed=1)
+    with pytest.raises(error) as info:
+        call(g, st)
+    assert str(info.value) and type(info.value) is error

@@ -236,3 +236,19 @@ def test_replay_as_one_seat_names_the_cards_dealt_to_it_and_hides_the_others(tmp
             mine = "hand (you)" in lines[i + 2]
             assert ("(hidden from seat 0)" in line) != mine, (line, lines[i + 2])
     assert any("hand (you)" in line for line in lines) and any("(hidden from seat 0)" in line for line in lines)
+
+
+def test_the_records_api_says_what_is_wrong_with_an_argument(tmp_path):
+    """A record is a Record or a path (a number would be read as a file descriptor); a record is
+    written of a state of the game given, never a mix of two games."""
+    with pytest.raises(TypeError, match="a Record or a path"):
+        replay_record(None)
+    with pytest.raises(TypeError, match="a Record or a path"):
+        replay_record(5)
+    with pytest.raises(TypeError, match="takes a path"):
+        read_record(5)
+    root = Path(__file__).resolve().parents[1]
+    hare, slip = meeple.load(str(root / "games" / "hare.rules")), meeple.load(str(root / "games" / "slipstream.rules"))
+    with pytest.raises(ValueError, match="the state is one of Slipstream"):
+        write_record(tmp_path / "mixed.jsonl", hare, slip.new_state(2, seed=1))
+    assert not (tmp_path / "mixed.jsonl").exists()

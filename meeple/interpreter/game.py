@@ -16,6 +16,7 @@ from typing import Any, Optional
 from meeple import __version__
 from meeple.dsl import check_ir, ir_from_json, read_checked
 from meeple.dsl.checked import CheckedGame
+from meeple.dsl.limits import MAX_CARDS, MAX_NUMBER, MAX_SPACES
 from meeple.dsl.diagnostics import Diagnostic, RuleRuntimeError, RulesError, RulesSemanticError, printable
 from meeple.dsl.walk import positionless, span, unnamed
 
@@ -24,7 +25,7 @@ from .code import name as code_name
 from .statements import END_TEST
 from .expressions import ExprCompiler, SlotAllocator, TooDeep
 from .flow import varieties_by_zone
-from .boards import Board
+from .boards import MAX_COORD, Board
 from .layout import NO_VALUE, Layout
 from .codecache import ModuleCache, game_key
 from .program import compile_program, fixed_tags, write_segments
@@ -225,6 +226,10 @@ class Game:
         """A game at its start. With ``seed`` chance is sampled; with ``chance="explicit"``
         every chance node waits for the caller (``chance_outcomes`` / ``apply``). ``listen``:
         set as the state's ``listen`` before its setup runs (``State.listen``)."""
+        if not _is_int(players):
+            raise TypeError(f"players is a whole number, not {players!r}")
+        if seed is not None and not _is_int(seed):
+            raise TypeError(f"seed is a whole number or None, not {seed!r}")
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players}..{self.max_players} players, not {players}")
         if chance not in (None, "explicit", "sampled"):
@@ -298,43 +303,89 @@ class Game:
             st.log_actor = [a for a, _ in doc["history"]]
             st.log_spec = [None] * len(doc["history"])
             st.log_payload = [t for _, t in doc["history"]]
-            if doc.get("grid") is not None and self.layout.shapes is not None:
-                st.grid = Board.from_json(doc["grid"], self.layout.shapes)
+            if self.layout.shapes is not None:
+                st.grid = self._board_from_json(doc.get("grid"))
             _restore_rng(st, doc)
             problem = self._shape_problem(st)
             if problem:
                 raise StateError(f"the saved state is damaged: {problem}")
             return st
-        except (KeyError, IndexError, TypeError, ValueError) as e:
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError, AttributeError) as e:
             if isinstance(e, StateError):
                 raise
             raise StateError(f"the saved state is damaged: {type(e).__name__}: {e}") from None
 
+    def _board_from_json(self, doc: Any) -> Board:
+        """The grid of a saved state: its tiles, each a variety and a rotation of this game's, laid
+        on distinct squares, and a list per tile var."""
+        shapes = self.layout.shapes
+        ok = isinstance(doc, dict) and isinstance(doc.get("tiles"), list) and isinstance(doc.get("vars"), list) \
+            and len(doc["vars"]) == len(self.layout.tile_var_names) and len(doc["tiles"]) <= MAX_CARDS \
+            and all(isinstance(t, list) and len(t) == 4 and all(_is_int(n) for n in t)
+                    and 0 <= t[2] < len(shapes.ends) and 0 <= t[3] < len(shapes.ends[t[2]])
+                    and abs(t[0]) < MAX_COORD and abs(t[1]) < MAX_COORD for t in doc["tiles"]) \
+            and len({(t[0], t[1]) for t in doc["tiles"]}) == len(doc["tiles"]) \
+            and all(isinstance(v, list) and len(v) == len(doc["tiles"]) for v in doc["vars"])
+        if not ok:
+            raise StateError("the saved state is damaged: its 'grid' does not fit this game")
+        return Board.from_json(doc, shapes)
+
     def _shape_problem(self, st: State) -> str:
-        """What is wrong with the shape of a restored state (sizes and ranges), or ""."""
-        if not (isinstance(st.players, int) and self.min_players <= st.players <= self.max_players):
+        """What is wrong with the shape of a restored state (sizes, types and ranges), or ""."""
+        if not (_is_int(st.players) and self.min_players <= st.players <= self.max_players):
             return f"players {st.players!r} (the game is for {self.min_players}..{self.max_players})"
         zone_slots = sum(st.players if z["per_player"] else 1 for z in self.sym.zones.values())
         var_slots = self.layout.var_slots(st.players)
         nv, nvalues = len(self.layout.variety_names), len(self.layout.value_names)
+        tracks = len(self.const["track_length"])
+        start = self._starts.get(st.players) or self._start(st.players)
         checks = [
             ("zones", isinstance(st.zones, list) and len(st.zones) == zone_slots
-             and all(isinstance(z, list) and len(z) == nv and all(isinstance(c, int) and c >= 0 for c in z)
+             and all(isinstance(z, list) and len(z) == nv and all(_is_int(c) and c >= 0 for c in z)
                      for z in st.zones)),
-            ("vars", isinstance(st.vars, list) and len(st.vars) == var_slots),
+            ("zones", sum(map(sum, st.zones)) + (len(st.grid) if st.grid is not None else 0)  # (cards kept)
+             == sum(map(sum, start.zones))),
+            ("vars", isinstance(st.vars, list) and len(st.vars) == var_slots
+             and all(isinstance(v, int) and -MAX_NUMBER <= v <= MAX_NUMBER for v in st.vars)),
             ("locals", isinstance(st.locals, list) and len(st.locals) == self.n_locals),
-            ("pos", isinstance(st.pos, list) and len(st.pos) == nvalues),
-            ("place", isinstance(st.place, list) and len(st.place) == nvalues),
-            ("pc", isinstance(st.pc, int) and 0 <= st.pc < len(self.code)),
-            ("current", isinstance(st.current, int) and 0 <= st.current < st.players),
-            ("track_length", isinstance(st.track_length, list)
-             and len(st.track_length) == len(self.const["track_length"])),
+            ("pos", isinstance(st.pos, list) and len(st.pos) == nvalues
+             and all(_is_int(p) and 0 <= p <= MAX_SPACES * 2 for p in st.pos)),
+            ("place", isinstance(st.place, list) and len(st.place) == nvalues
+             and all(_is_int(p) and 0 <= p <= nvalues for p in st.place)),
+            ("pc", _is_int(st.pc) and 0 <= st.pc < len(self.code)),
+            ("current", _is_int(st.current) and 0 <= st.current < st.players),
+            ("turns", _is_int(st.turns) and 0 <= st.turns <= self.max_steps + 1),
+            ("outcome", st.outcome in (None, "end", "draw", "step cap")),
+            ("track_length", isinstance(st.track_length, list) and len(st.track_length) == tracks
+             and all(_is_int(n) and 0 <= n <= MAX_SPACES for n in st.track_length)),
+            ("podium", isinstance(st.podium, list) and len(st.podium) == tracks
+             and all(isinstance(p, list) and all(_is_int(v) and 0 <= v < nvalues for v in p) for p in st.podium)),
+            ("tags", isinstance(st.tags, list) and len(st.tags) == tracks
+             and all(isinstance(t, list) and len(t) == n + 1 and all(g is None or isinstance(g, str) for g in t)
+                     for t, n in zip(st.tags, st.track_length))),
+            ("bags", isinstance(st.bags, list) and len(st.bags) == len(self.const["tiles"])
+             and all(isinstance(b, list) and len(b) == len(c) and all(_is_int(n) and 0 <= n <= MAX_SPACES for n in b)
+                     for b, c in zip(st.bags, self.const["tiles"]))),
             ("known", all(0 <= slot < zone_slots and 0 <= seat < st.players and len(counts) == nv
                           and all(0 <= k <= c for k, c in zip(counts, st.zones[slot]))
                           for (slot, seat), counts in st.known.items())),
         ]
         shape = next((f"its '{key}' does not fit this game" for key, ok in checks if not ok), "")
-        return shape or self._cards_out_of_place(st)
+        return shape or self._values_out_of_range(st) or self._cards_out_of_place(st)
+
+    def _values_out_of_range(self, st: State) -> str:
+        """A var that holds a player, a tile or a value of a kind, holding none of them; or ""."""
+        tiles = len(st.grid) if st.grid is not None else 0
+        for i, name in enumerate(self.layout.var_names):
+            t = self.checked.var_types.get(name, "")
+            allowed = range(-1, st.players) if t == "player" else range(-1, tiles) if t == "tile" else \
+                {NO_VALUE, *self.layout.kind_values[t[5:]]} if t[5:] in self.layout.kind_values else None
+            base = st.var_base[i]
+            wrong = [v for v in st.vars[base:base + self.layout.var_size(name, st.players)]
+                     if allowed is not None and not (_is_int(v) and v in allowed)]
+            if wrong:
+                return f"its var '{name}' holds {wrong[0]!r}, which is no {t.removeprefix('kind:')} of this game"
+        return ""
 
     def _cards_out_of_place(self, st: State) -> str:
         """A card in a zone no rule can bring it to (the compiled rules never look for it there, and a
@@ -496,7 +547,12 @@ class Game:
         """The value in ``st`` of the rules' define, route or var ``name``, given its arguments
         (seats, numbers, or value names such as ``"red"``), as the rules would read it."""
         sym, lay = self.sym, self.layout
+        unknown = [a for a in args if isinstance(a, str) and a not in lay.value_id]
+        if unknown:
+            raise ValueError(f"{self.title} has no value {unknown[0]!r}")
         args = tuple(lay.value_id[a] if isinstance(a, str) else a for a in args)
+        if not all(_is_int(a) and -MAX_NUMBER <= a <= MAX_NUMBER for a in args if not isinstance(a, tuple)):
+            raise TypeError(f"'{name}' takes seats, numbers and value names, not {args!r}")
         if name in sym.routes:
             return self.route(st, name, *args)
         if name in sym.defines:
@@ -508,17 +564,20 @@ class Game:
                 params = tuple(f"_q{i}" for i in range(len(args)))
                 body = self.exprs.inline(define, [code_name(p) for p in params])
                 fn = self._queries[name] = self.exprs.function(body, params=params)
-            return fn(st, *args)
+            try:
+                return fn(st, *args)
+            except (IndexError, TypeError, KeyError):  # (an argument that is no seat, value or tile of the game)
+                raise ValueError(f"'{name}'{args!r}: an argument is no seat, value or number this game "
+                                 f"has there") from None
         if name in lay.cell_var_names:
             if len(args) != 1:
                 raise TypeError(f"var '{name}' takes one cell")
             return st.var(name, args[0])
         if name in sym.vars:
-            i = lay.var_names.index(name)
             per = sym.vars[name]["per_player"]
             if len(args) != (1 if per else 0):
                 raise TypeError(f"var '{name}' takes {'one player' if per else 'no argument'}")
-            return st.vars[st.var_base[i] + (args[0] if per else 0)]
+            return st.var(name, *args)
         raise KeyError(f"{self.title} declares no define, route or var '{name}'")
 
     def report_values(self, st: State) -> dict[str, Any]:
@@ -657,6 +716,10 @@ def _known_from_json(entries: Any) -> dict[tuple[int, int], list[int]]:
             raise ValueError("'known' is a list of [zone slot, seat, counts]")
         known[e[0], e[1]] = list(e[2])
     return known
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _restore_rng(st: State, doc: dict[str, Any]) -> None:

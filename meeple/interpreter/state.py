@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.dsl.limits import MAX_CARDS, MAX_NUMBER
 
 from .moves import Action
 from .ops import CHANCE as OP_CHANCE
@@ -184,6 +185,8 @@ class State:
         early where a player has no legal action (``is_terminal()`` stays false)."""
         if self.rng is None:
             raise ValueError("play_out draws chance by the state's seed: make it with new_state(..., seed=N)")
+        if not callable(getattr(rng, "random", None)):
+            raise TypeError(f"play_out picks the actions with a random.Random, not {type(rng).__name__}")
         code, rand = self.game.code, rng.random
         self._legal = None
         while self.outcome is None:
@@ -486,9 +489,14 @@ class State:
         the cards of the game constant, take them from another zone yourself. A variety that no rule
         can bring into the zone is refused (the compiled rules never look for it there)."""
         names = self.game.layout.variety_names
-        unknown = sorted(set(counts) - set(names))
+        if not isinstance(counts, dict):
+            raise TypeError(f"set_zone takes the counts as a dict (variety → count), not {type(counts).__name__}")
+        unknown = sorted(map(str, set(counts) - set(names)))
         if unknown:
             raise KeyError(f"{self.game.title} has no card varieties {unknown}")
+        bad = [f"{v}: {c!r}" for v, c in counts.items() if not _whole(c) or not 0 <= c <= MAX_CARDS]
+        if bad:
+            raise ValueError(f"a count of cards is a whole number 0..{MAX_CARDS:,}, not {', '.join(bad)}")
         vec = self.zones[self._zone_slot(name, seat)]
         never = sorted(self.game.never_held(name, [counts.get(v, 0) for v in names]))
         if never:
@@ -510,7 +518,12 @@ class State:
         """Set var ``name`` (of ``seat``, for a var per player or per cell, as ``var`` takes it); a
         value of a kind may be given by name."""
         if isinstance(value, str):
+            if value not in self.game.layout.value_id:
+                raise ValueError(f"{self.game.title} has no value '{value}'")
             value = self.game.layout.value_id[value]
+        if not isinstance(value, int) or not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise ValueError(f"a var holds a whole number (within ±{MAX_NUMBER:,}), true/false or a value's name, "
+                             f"not {value!r}")
         self.vars[self._var_slot(name, seat)] = value
         self._legal = None
 
@@ -546,7 +559,7 @@ class State:
     def _seat_part(self, decl: dict, name: str, seat: Optional[int]) -> int:
         if decl["per_player"] != (seat is not None):
             raise ValueError(f"'{name}' is {'per player: give a seat' if decl['per_player'] else 'shared: no seat'}")
-        if seat is not None and not 0 <= seat < self.players:
+        if seat is not None and not (_whole(seat) and 0 <= seat < self.players):
             raise ValueError(f"seat {seat}: the game has seats 0..{self.players - 1}")
         return seat or 0
 
@@ -585,6 +598,8 @@ class State:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: public zones in full, its own private zones, only sizes of the rest."""
+        if seat is not None and not (_whole(seat) and 0 <= seat < self.players):  # (None: all of it)
+            raise ValueError(f"seat {seat!r}: the game has seats 0..{self.players - 1}")
         return self.game.observe(self, seat)
 
     def __str__(self) -> str:
@@ -597,3 +612,8 @@ def _plain(x: Any) -> Any:
     if isinstance(x, dict):
         return {k: _plain(v) for k, v in x.items()}
     return x
+
+
+def _whole(n: Any) -> bool:
+    """A whole number (not true or false, which Python counts as 1 and 0)."""
+    return isinstance(n, int) and not isinstance(n, bool)

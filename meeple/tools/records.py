@@ -129,6 +129,8 @@ def write_record(path: str | Path, game: Game, state: State, params: dict[str, i
 
     ``params`` defaults to the game's parameter values; ``rules`` to the path the game was loaded from;
     ``then`` are (actor, action) lines after the history (a move that fails: replay stops there)."""
+    if state.game is not game:
+        raise ValueError(f"the state is one of {state.game.title}, not of the game {game.title} given")
     Path(path).write_text("\n".join(record_lines(game, state, params, rules, then)) + "\n", encoding="utf-8")
 
 
@@ -139,6 +141,8 @@ def read_record(path: str | Path) -> Record:
     from meeple.dsl.limits import MAX_NUMBER, MAX_PLAYERS
 
     from .limits import MAX_RECORD_BYTES, MAX_RECORD_LINES, MAX_RECORD_PARAMS
+    if not isinstance(path, (str, Path)):  # (open() takes a number as a file descriptor)
+        raise TypeError(f"read_record takes a path, not {type(path).__name__}")
     where = str(path)
     try:
         with open(path, "rb") as f:
@@ -333,6 +337,10 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
     from meeple.interpreter import load
     from meeple.interpreter.state import CHANCE, TERMINAL, IllegalAction
 
+    if not isinstance(record, (Record, str, Path)):
+        raise TypeError(f"replay_record takes a Record or a path, not {type(record).__name__}")
+    if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)):
+        raise TypeError(f"seat is a whole number or None, not {seat!r}")
     rec = record if isinstance(record, Record) else read_record(record)
     report = ReplayReport(ok=False)
     rules_path = resolve_rules(rec)
