@@ -209,3 +209,18 @@ def test_turns_count_the_turn_each_game_ended_in(capsys, tmp_path):
     assert len(passed) == 6
     assert s["turns"]["max"] == max(passed) + 1
     assert s["turns"]["mean"] == pytest.approx(sum(passed) / 6 + 1, abs=1e-3)
+
+
+def test_a_game_that_runs_past_the_time_limit_is_an_error_not_a_hang(tmp_path, monkeypatch):
+    """A valid game whose turns loop a million times without a decision, a million times: past
+    the time limit (limits.MAX_GAME_SECONDS; 1 s here) the game is counted as an error, and the
+    run goes on."""
+    import meeple
+    import meeple.tools.simulate as sim
+    from meeple.tools.limits import time_limit
+    rules = tmp_path / "slow.rules"
+    rules.write_text('game "Slow"\nplayers 2\nmax_steps 1000000\nvar x = 0\nturn {\n  for i in 1..1000 {\n'
+                     '    for j in 1..1000 {\n      set x = x + 1\n    }\n  }\n  set x = 0\n}\nend when x < 0\n')
+    monkeypatch.setattr(sim, "time_limit", lambda: time_limit(1))
+    kind, _, _, _, _, error, _ = sim.play_one(meeple.load(str(rules)), 2, 0, 0)
+    assert kind == sim.ERROR and "the game ran for more than 1 s without ending" in error

@@ -331,17 +331,30 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
 
     Raises ``RecordError`` for an unreadable record; a rules file that does not load is a problem in the
     report (not an exception). ``verbose``, when given, receives one line per step, then what the step
-    did (``tools/events.py``) as ``seat`` sees it (None: everything), and at the end why the game ended."""
-    from meeple.dsl.diagnostics import RuleRuntimeError, RulesError
-
-    from meeple.interpreter import load
-    from meeple.interpreter.state import CHANCE, TERMINAL, IllegalAction
-
+    did (``tools/events.py``) as ``seat`` sees it (None: everything), and at the end why the game ended.
+    A replay that runs past ``limits.MAX_GAME_SECONDS`` stops there, a problem of the report."""
+    from .limits import GameTooLong, time_limit
     if not isinstance(record, (Record, str, Path)):
         raise TypeError(f"replay_record takes a Record or a path, not {type(record).__name__}")
     if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)):
         raise TypeError(f"seat is a whole number or None, not {seat!r}")
     rec = record if isinstance(record, Record) else read_record(record)
+    try:
+        with time_limit():
+            return _replay(rec, verbose, seat)
+    except GameTooLong as e:
+        report = ReplayReport(ok=False)
+        report.problems.append(f"{rec.path or 'the record'}: {e}")
+        return report
+
+
+def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None) -> ReplayReport:
+    """``replay_record`` of a record read."""
+    from meeple.dsl.diagnostics import RuleRuntimeError, RulesError
+
+    from meeple.interpreter import load
+    from meeple.interpreter.state import CHANCE, TERMINAL, IllegalAction
+
     report = ReplayReport(ok=False)
     rules_path = resolve_rules(rec)
     if rules_path is None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .bots import RandomBot, derive_seed
 from .events import turns_played
-from .limits import MAX_GAMES, cores
+from .limits import MAX_GAMES, cores, time_limit
 
 # outcome kinds of one game
 END, STEP_CAP, STUCK, ERROR = "end", "step cap", "stuck", "error"
@@ -40,17 +40,18 @@ def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | 
     bots = [RandomBot(s) for s in bot_seeds]
     state = None
     try:
-        state = game.new_state(players, seed=chance_seed)
-        while True:
-            seat = state.current_player()
-            if seat == TERMINAL:
-                break
-            if seat == CHANCE:  # a seeded state samples chance itself; never expected here
-                raise RuntimeError("a seeded game stopped at a chance node")
-            legal = state.legal_actions()
-            if not legal:
-                break
-            state.apply(bots[seat].rng.choice(legal))
+        with time_limit():
+            state = game.new_state(players, seed=chance_seed)
+            while True:
+                seat = state.current_player()
+                if seat == TERMINAL:
+                    break
+                if seat == CHANCE:  # a seeded state samples chance itself; never expected here
+                    raise RuntimeError("a seeded game stopped at a chance node")
+                legal = state.legal_actions()
+                if not legal:
+                    break
+                state.apply(bots[seat].rng.choice(legal))
         if records_dir is not None:
             _write(records_dir, index, game, state, rules)
         if state.outcome is None:
