@@ -207,8 +207,10 @@ def read_record(path: str | Path) -> Record:
         raise RecordError(f"{where}:{n}: record version {_cut(header['meeple_record'])} is not supported "
                           f"(this meeple reads versions {', '.join(map(str, READ_VERSIONS))})")
     rules, players, params = header.get("rules"), header.get("players"), header.get("params", {})
-    if not isinstance(rules, str) or not rules or "\0" in rules:
+    if not isinstance(rules, str) or not rules:
         raise RecordError(f"{where}:{n}: the header has no 'rules' path")
+    if "\0" in rules:
+        raise RecordError(f"{where}:{n}: the header's 'rules' path holds a NUL character: no file has such a name")
     if not isinstance(players, int) or isinstance(players, bool):
         raise RecordError(f"{where}:{n}: the header's 'players' is not a number")
     if not 1 <= players <= MAX_PLAYERS:
