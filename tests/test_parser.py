@@ -453,3 +453,12 @@ def test_a_misspelt_word_of_the_language_is_read_as_one_so_the_next_mistake_is_s
     text = SMALL.replace("zone deck hidden", "zone deck publik\nzone pile hiden\nzone heap bogus")
     assert [(line, message.split(";")[0]) for line, _, message in syntax_errors(text)] == [
         (3, "unexpected name 'publik'"), (4, "unexpected name 'hiden'"), (5, "unexpected name 'bogus'")]
+
+
+def test_a_line_left_in_the_middle_of_an_expression_is_said_where_it_ends() -> None:
+    """'var a = 1 +' then 'var b = 2': the 'var' of the next line is read as a name going on with
+    the expression, and the parser stops at 'b'; the mistake is the line before, said where it ends."""
+    text = SMALL.replace("var total = 0", "var total = 0 +\n\nvar other = 2")
+    [(line, col, message)] = syntax_errors(text)
+    assert (line, col) == locate(text, "+\n")
+    assert message.startswith("this line ends in the middle of an expression ('+'): the 'var' that starts the next")

@@ -36,6 +36,7 @@ MAX_RECOVERIES = 500
 # When a token is unexpected, the parser tries inserting one of these first (then any
 # other terminal) so that the token fits; a missing ')' or '}' then costs one error.
 INSERT_FIRST = ("RPAR", "RBRACE", "LBRACE", "NAME", "INT")
+OPEN_ENDED = {"+", "-", "*", "/", "%", "and", "or", "not", "==", "!=", "<", "<=", ">", ">=", "=", ",", "(", "["}
 MISSPELT_CHOICES = 6  # words of the language a misspelt one is read as, at most, when only they may stand
 _TOKEN = re.compile(r'#[^\n]*|\s+|"[^"\n]*"|[A-Za-z_0-9]+|\.\.|[=!<>]=|.')
 
@@ -478,10 +479,11 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
     tok = e.token
     accepts = e.accepts or e.expected
     before = (getattr(e, "token_history", None) or [None])[-1]
-    if isinstance(before, Token):
-        misplaced = _statement_out_of_place(before, file, text)
-        if misplaced is not None:  # (the error is after it, on a word that is not the mistake)
-            return misplaced
+    misplaced = _statement_out_of_place(before, file, text) if isinstance(before, Token) else None
+    word_before = before if isinstance(before, Token) else _token_before(text, tok.start_pos)
+    misplaced = misplaced or (_line_left_open(word_before, file, text) if word_before is not None else None)
+    if misplaced is not None:  # (the error is after it, on a word that is not the mistake)
+        return misplaced
     if tok.type == "$END":  # lark places it on the last token: point just past that token
         line, col = tok.end_line or tok.line or 1, tok.end_column or tok.column or 1
         if tok.end_pos == 0:  # no token at all
@@ -640,6 +642,40 @@ def _statement_out_of_place(tok: Token, file: str, text: str) -> Optional[Diagno
         return None
     return Diagnostic(file, f"'{tok.value}' starts a statement, and no statement can stand here: is a '}}' "
                             f"missing before it?", tok.line, tok.column, tok.end_line, tok.end_column, notes=(note,))
+
+
+def _token_before(text: str, pos: Optional[int]) -> Optional[Token]:
+    """The word just before ``pos`` in ``text``, as the token of a name (lark does not always keep
+    the tokens it read)."""
+    if not pos:
+        return None
+    last = None
+    for m in _TOKEN.finditer(text, max(0, text.rfind("\n", 0, max(0, text.rfind("\n", 0, pos)))), pos):
+        if not m.group()[0].isspace() and m.group()[0] != "#":
+            last = m
+    if last is None or not last.group().isidentifier():
+        return None
+    line, col = _where(text, last.start())
+    return Token("NAME", last.group(), start_pos=last.start(), line=line, column=col, end_line=line,
+                 end_column=col + len(last.group()), end_pos=last.end())
+
+
+def _line_left_open(tok: Token, file: str, text: str) -> Optional[Diagnostic]:
+    """A declaration's keyword at the start of a line, read as a name that goes on with the line
+    before (``var a = 1 +`` then ``var b = 2``): that line is the mistake, said where it ends."""
+    if tok.type != "NAME" or tok.value.upper() not in DECLARATION_STARTS or tok.start_pos is None \
+            or not _first_on_line(text, tok.start_pos):
+        return None
+    last = None
+    for m in _TOKEN.finditer(text, 0, tok.start_pos):
+        if not m.group()[0].isspace() and m.group()[0] != "#":
+            last = m
+    if last is None or last.group() not in OPEN_ENDED:
+        return None
+    line, col = _where(text, last.start())
+    return Diagnostic(file, f"this line ends in the middle of an expression ('{last.group()}'): the "
+                            f"'{tok.value}' that starts the next line was read as a name going on with it",
+                      line, col, line, col + len(last.group()))
 
 
 def _reserved_diagnostic(tok: Token, file: str, text: str = "") -> Diagnostic:
