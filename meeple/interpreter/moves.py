@@ -459,7 +459,7 @@ class TilePlacement:
                     kept.append(sq)
         finally:
             L[slot] = saved
-        if within == 1 and board.x:
+        if (within == 1 and board.x) or not (self.matching or self.joining):
             return kept
         return self.with_sides(board, [(x, y) for x, y, _ in kept])
 
