@@ -252,3 +252,51 @@ def test_the_records_api_says_what_is_wrong_with_an_argument(tmp_path):
     with pytest.raises(ValueError, match="the state is one of Slipstream"):
         write_record(tmp_path / "mixed.jsonl", hare, slip.new_state(2, seed=1))
     assert not (tmp_path / "mixed.jsonl").exists()
+
+
+def test_replay_as_one_seat_hides_dice_rolled_into_vars_it_may_not_see(tmp_path, capsys):
+    """A roll of several dice into a hidden var, or into another seat's private var: each die is a
+    chance step, and the first ones change nothing the seat sees: each is hidden (they were
+    named, one by one, for seat 0 to read)."""
+    rules = tmp_path / "dice.rules"
+    rules.write_text('game "T"\nplayers 2\nvar f per player private = 0\nvar s hidden = 0\nvar n = 0\nturn {\n'
+                     '  roll 3 dice of 4 into s\n  roll 2 dice of 6 into f(seat(1))\n  set n = n + 1\n'
+                     '  choose go {\n    stop { end game }\n    more\n  }\n}\nscore(p) = f(p)\n')
+    game = meeple.load(str(rules))
+    state = game.new_state(2, seed=2)
+    state.apply("more")
+    write_record(tmp_path / "d.jsonl", game, state)
+    lines = []
+    report = replay_record(tmp_path / "d.jsonl", verbose=lines.append, seat=0)
+    assert report.ok, report.problems
+    steps = [line for line in lines if line.split()[:1] and line.split()[0].isdigit() and "chance" in line]
+    assert len(steps) >= 5 and all("(hidden from seat 0)" in line for line in steps), "\n".join(lines)
+
+
+def test_a_card_named_by_another_seats_move_from_its_private_hand_is_hidden_in_play_and_replay(tmp_path, capsys):
+    """'bury g in hand(current) { move g to deck }' and 'flash g in hand(current) { reveal g to
+    current }': the card a bot's move names came from its private hand and lands nowhere seat 0
+    sees: 'play' and 'replay -v --seat 0' hide the move alike (the replay named it when the bot's
+    hand held one variety only, since the other moves it could make looked different)."""
+    rules = tmp_path / "leak.rules"
+    rules.write_text('game "Leak"\nplayers 2\nzone deck hidden\nzone hand per player private\n'
+                     'cards gem in deck {\n  5 ruby { value = 2 }\n  5 jade { value = 1 }\n}\nvar turns = 0\n'
+                     'setup {\n  for p in player {\n    deal 4 from deck to hand(p)\n  }\n}\nturn {\n  choose act {\n'
+                     '    bury g in hand(current) {\n      move g to deck\n    }\n    flash g in hand(current) {\n'
+                     '      reveal g to current\n    }\n  }\n  set turns = turns + 1\n  if turns >= 6 {\n'
+                     '    end game\n  }\n}\nscore(p) = count(hand(p))\n')
+    import io
+    import sys
+    record = tmp_path / "pl.jsonl"
+    old = sys.stdin
+    sys.stdin = io.StringIO("1\n" * 30)
+    try:
+        assert main(["play", str(rules), "--plain", "--seat", "0", "--seed", "1", "--record", str(record)]) == 0
+    finally:
+        sys.stdin = old
+    played = capsys.readouterr().out
+    bot_lines = [line for line in played.splitlines() if line.startswith("seat 1 (bot):")]
+    assert bot_lines and all("(hidden from you)" in line for line in bot_lines), played
+    assert main(["replay", "-v", "--seat", "0", str(record)]) == 0
+    replayed = [line for line in capsys.readouterr().out.splitlines() if " seat 1 " in line and "·" not in line]
+    assert replayed and all("act (hidden from seat 0)" in line for line in replayed), replayed

@@ -340,8 +340,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print every step, what it did (pieces moved, cards, vars, phases, reshuffles) and, "
                         "at the end, why the game ended")
     p.add_argument("--seat", type=_bounded(0, None, "seat"), metavar="K",
-                   help="with --verbose: tell each step as seat K sees it (default: everything); a step "
-                        "is named unless K could not tell it from another that could have happened there")
+                   help="with --verbose: tell each step as seat K sees it (default: everything): another "
+                        "seat's move is named as 'meeple play' names it to K (hidden when it can move a card "
+                        "where K may not see it, name a card K may not see, or set a var K may not read), a "
+                        "chance step when K could tell it from each other outcome")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(

@@ -218,3 +218,83 @@ def shown_value(v: Any, t: str) -> Any:
     if t == "player" and isinstance(v, int):  # (as everywhere else a player is shown)
         return f"seat {v}"
     return v
+
+
+def decision_visibility(game: Any) -> dict[str, bool]:
+    """For each decision label, whether its moves land only in public zones (so others may see them).
+
+    A placement lands on a grid, which everyone sees; an option choice is seen when every card
+    its options move lands in a public zone and every var they set is public."""
+    return {label: all(options.values()) if isinstance(options, dict) else options
+            for label, options in move_visibility(game).items()}
+
+
+def move_visibility(game: Any) -> dict[str, Any]:
+    """``decision_visibility``, but for a choice among options, each option's own: whether the
+    cards it moves land in public zones and the vars it sets are public (a label → {option: seen})."""
+    zones = {z["name"]: z["visibility"] for z in game.ir.get("zones", [])}
+    secret_vars = {name for name, v in game.sym.vars.items() if v.get("visibility", "public") != "public"}
+    shown: dict[str, bool] = {}
+
+    def zone_of(expr: Any) -> str | None:
+        if isinstance(expr, dict):
+            if expr.get("node") == "name":
+                return expr.get("id")
+            if expr.get("node") == "call":
+                return expr.get("func")
+        return None
+
+    def dests(x: Any) -> list:
+        """Where the cards go, and the secret vars set (as a name no zone has: not public)."""
+        if isinstance(x, dict):
+            here = [x["dest"]] if "dest" in x else []
+            if x.get("node") == "move_to" and zone_of(x.get("to")) in zones:  # one card (move c to zone)
+                here.append(x["to"])
+            if x.get("node") in ("set", "set_random", "set_weighted", "roll") and x.get("target") in secret_vars:
+                here.append(None)
+            if x.get("node") == "reveal" and x.get("to") is not None:  # (shown to one player: not to the others)
+                here.append(None)
+            return here + [d for v in x.values() for d in dests(v)]
+        if isinstance(x, list):
+            return [d for v in x for d in dests(v)]
+        return []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            label = x.get("label")
+            if isinstance(label, str) and x.get("node") in ("choose", "place", "choose_one"):
+                if x["node"] == "choose":
+                    shown[label] = shown.get(label, True) and \
+                        zones.get(zone_of(x.get("dest")) or "", "hidden") == "public"
+                elif x["node"] == "place":
+                    shown[label] = shown.get(label, True)
+                else:
+                    mine = shown.get(label)
+                    mine = mine if isinstance(mine, dict) else {}
+                    for o in x.get("options") or []:
+                        went = dests(o)
+                        public = all(zones.get(zone_of(d) or "", "hidden") == "public" for d in went)
+                        # a card taken from a zone another player may not see is named in the move:
+                        # shown only when it lands where everyone sees it
+                        hidden_pick = any(zones.get(zone_of(b["domain"].get("lo")) or "") in ("private", "hidden")
+                                          for b in o.get("bindings") or [] if isinstance(b.get("domain"), dict))
+                        public = public and (bool(went) or not hidden_pick)
+                        mine[o.get("name")] = mine.get(o.get("name"), True) and public
+                    shown[label] = mine
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(game.ir)
+    return shown
+
+
+def move_shown(visibility: dict[str, Any], label: Optional[str], text: str) -> bool:
+    """Is another seat's move ``text`` at the decision ``label`` shown to a player (``visibility``:
+    ``move_visibility``'s): a choice among options by the option's own, the others by the decision's."""
+    seen = visibility.get(label or "", False)
+    if isinstance(seen, dict):  # (a choice among options: the option's own)
+        seen = seen.get(text.split(" ", 1)[0], False)
+    return bool(seen)

@@ -319,6 +319,22 @@ def told_apart(game: Any, before: Any, text: str, seen: dict[str, Any], seat: in
     return True
 
 
+def _hidden_from(seat: int, actor: Any, label: str | None, text: str, game: Any, visible: dict[str, Any],
+                 before: Any, seen: dict[str, Any], everything_before: dict[str, Any],
+                 everything: dict[str, Any]) -> bool:
+    """Is the step ``text`` (taken from ``before``) hidden from ``seat``, which sees ``seen`` after
+    it? Another seat's move as ``meeple play`` judges it, by what its option or decision can do
+    (``events.move_visibility``: the moves the actor could have made depend on what it holds, so
+    they would tell ``seat`` more than it may know); a chance step when ``seat`` could not tell it
+    from each other outcome, or when it was the only one and changed what ``seat`` cannot see."""
+    from .events import move_shown, unseen_change
+    if actor != CHANCE_ACTOR:
+        return not move_shown(visible, label, text)
+    if not told_apart(game, before, text, seen, seat):
+        return True
+    return len(before.chance_outcomes()) == 1 and unseen_change(everything_before, everything, seen)
+
+
 # ---- replaying ----
 def _actor_name(actor: int | str) -> str:
     return "chance" if actor == CHANCE_ACTOR else f"seat {actor}"
@@ -382,7 +398,8 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
                                f"differs), or the record is of other rules: the replay may part from it")
     listener = None
     if verbose is not None:
-        from .events import Listener, changes, unseen_change
+        from .events import Listener, changes, move_visibility
+        visible = move_visibility(game)
         if seat is not None and not 0 <= seat < rec.players:
             report.problems.append(f"{header}: the record has seats 0..{rec.players - 1}, not {seat}")
             return report
@@ -423,8 +440,9 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
         report.steps = i
         if verbose is not None:
             now_seen, now_everything = game.observe(state, seat), game.observe(state, None)
-            if seat is not None and actor != seat and unseen_change(everything, now_everything, now_seen) \
-                    and not told_apart(game, before, state.history()[-1][1], now_seen, seat):
+            if seat is not None and actor != seat and _hidden_from(seat, actor, label, state.history()[-1][1], game,
+                                                                   visible, before, now_seen, everything,
+                                                                   now_everything):
                 text = f"{label or 'a move'} (hidden from seat {seat})" if actor != CHANCE_ACTOR else \
                     f"(hidden from seat {seat})"
             verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
