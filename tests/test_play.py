@@ -79,6 +79,22 @@ def test_a_report_that_is_a_flag_is_written_as_simulate_writes_it(capsys, monkey
     assert code == 0 and "big: true" in out and "small: false" in out, out
 
 
+@pytest.mark.parametrize("decision, labels, listed", [
+    ("go", 'label go "decide"\nlabel go.put "drop a disc"\n', ["1. drop a disc 0,0", "2. drop a disc 1,0"]),
+    ("go", 'label go "drop"\n', ["1. put 0,0", "2. put 1,0"]),  # (the decision's label is not its options')
+    ("put", 'label put "drop"\n', ["1. put 0,0", "2. put 1,0"]),  # (nor when an option has the decision's name)
+])
+def test_an_options_label_names_its_moves_and_a_decisions_label_does_not(capsys, monkeypatch, tmp_path, decision,
+                                                                         labels, listed):
+    rules = tmp_path / "o.rules"
+    rules.write_text('game "O"\nplayers 2\nboard b { columns 2 rows 1 }\nvar m per b = none\nturn {\n'
+                     f'  choose {decision} {{\n    put c in b where m(c) == none {{\n      set m(c) = current\n'
+                     '    }\n  }\n  if count(m(c) == none for c in b) == 0 {\n    end game\n  }\n}\n' + labels)
+    code, out = play(capsys, monkeypatch, "2\nq\n", str(rules), "--seed", "1", "--plain")
+    assert [line.strip() for line in out.splitlines() if line.strip()[:2] in ("1.", "2.")][:2] == listed, out
+    assert f"you: {listed[1][3:]}" in out
+
+
 # ---- undo ----
 def test_undo_takes_back_your_move_and_the_bots_since(capsys, monkeypatch):
     code, out = play(capsys, monkeypatch, "1\n1\nu\nu\nu\nq\n", HARE, "--players", "3", "--seed", "4")

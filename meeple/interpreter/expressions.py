@@ -349,7 +349,8 @@ def _cell_value(values: list, base: int, c: int, default: Any) -> Any:
 def _set_cell(values: list, base: int, c: int, v: Any, var: str) -> None:
     """``set var(c) = v`` of a per-cell var."""
     if c < 0:
-        raise RuleRuntimeError(f"'set {var}(...)' of no cell: the cell is none (past the board's edge, or never set)")
+        raise RuleRuntimeError(f"'{var}(...)' of no cell: the cell is none (past the board's edge, or never set), "
+                               f"so nothing can be kept in it")
     values[base + c] = v
 
 

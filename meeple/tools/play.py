@@ -463,13 +463,17 @@ class Session:
     def move_text(self, text: str) -> str:
         """A move as the rules label it: ``decision.option`` (the two first words), the decision, and
         each card variety, by their labels."""
+        from meeple.interpreter.moves import OptionChoice
         labels = self.game.labels
+        decision = self.state.decision()  # (the move is one of the decision the state is at)
+        legal = self.state.legal_actions()
+        options = bool(legal) and isinstance(legal[0].spec, OptionChoice)  # (its moves start with the option)
         words = text.split(" ")
-        if len(words) == 2 and words[1] == "nothing":  # (a choice of 0..n cards, none taken)
+        if not options and len(words) == 2 and words[1] == "nothing":  # (a choice of 0..n cards, none taken)
             return f"{labels.get(words[0]) or words[0]}: no card"
-        if len(words) > 1 and labels.get(f"{words[0]}.{words[1]}"):
-            words[:2] = [labels[f"{words[0]}.{words[1]}"]]
-        elif labels.get(words[0]):
+        if options and labels.get(f"{decision}.{words[0]}"):  # an option's label: 'label decision.option'
+            words[0] = labels[f"{decision}.{words[0]}"]
+        elif not options and labels.get(words[0]):  # a choice of cards, a placement: the decision's label
             words[0] = labels[words[0]]
         varieties = self.game.layout.variety_names
         return " ".join(labels[w] if w in varieties and labels.get(w) else w for w in words)
