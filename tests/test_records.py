@@ -300,3 +300,19 @@ def test_a_card_named_by_another_seats_move_from_its_private_hand_is_hidden_in_p
     assert main(["replay", "-v", "--seat", "0", str(record)]) == 0
     replayed = [line for line in capsys.readouterr().out.splitlines() if " seat 1 " in line and "·" not in line]
     assert replayed and all("act (hidden from seat 0)" in line for line in replayed), replayed
+
+
+def test_replay_names_moves_and_cards_by_the_rules_labels_as_play_does(tmp_path, capsys):
+    rules = tmp_path / "l.rules"
+    rules.write_text('game "L"\nplayers 2\nzone deck hidden\nzone table public\nzone hand per player public\n'
+                     'cards gem in deck {\n  5 ruby { value = 2 }\n}\nvar turns = 0\nsetup {\n  for p in player {\n'
+                     '    deal 2 from deck to hand(p)\n  }\n}\nturn {\n  choose act {\n'
+                     '    lay g in hand(current) {\n      move g to table\n    }\n  }\n  set turns = turns + 1\n'
+                     '  if turns >= 2 {\n    end game\n  }\n}\nlabel ruby "red ruby"\nlabel act.lay "lay down"\n')
+    game = meeple.load(str(rules))
+    state = game.new_state(2, seed=1)
+    state.play_out(random.Random(1))
+    write_record(tmp_path / "l.jsonl", game, state)
+    assert main(["replay", "-v", str(tmp_path / "l.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "deal red ruby" in out and "seat 0   lay down red ruby" in out, out

@@ -298,3 +298,23 @@ def move_shown(visibility: dict[str, Any], label: Optional[str], text: str) -> b
     if isinstance(seen, dict):  # (a choice among options: the option's own)
         seen = seen.get(text.split(" ", 1)[0], False)
     return bool(seen)
+
+
+def labelled_move(game: Any, state: Any, text: str) -> str:
+    """A move of the decision ``state`` is at, as the rules label it: an option by its label
+    (``label decision.option``), a choice of cards or a placement by the decision's, and each card
+    variety by its own (what ``play`` lists and ``replay -v`` prints)."""
+    from meeple.interpreter.moves import OptionChoice
+    labels = game.labels
+    decision = state.decision()
+    legal = state.legal_actions()
+    options = bool(legal) and isinstance(legal[0].spec, OptionChoice)  # (its moves start with the option)
+    words = text.split(" ")
+    if not options and len(words) == 2 and words[1] == "nothing":  # (a choice of 0..n cards, none taken)
+        return f"{labels.get(words[0]) or words[0]}: no card"
+    if options and labels.get(f"{decision}.{words[0]}"):
+        words[0] = labels[f"{decision}.{words[0]}"]
+    elif not options and labels.get(words[0]):
+        words[0] = labels[words[0]]
+    varieties = game.layout.variety_names
+    return " ".join(labels[w] if w in varieties and labels.get(w) else w for w in words)

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
-from .events import changes, decision_visibility, move_shown, move_visibility, shown_value, turns_played, unseen_view  # noqa: F401
+from .events import (changes, decision_visibility, labelled_move, move_shown, move_visibility,  # noqa: F401
+                     shown_value, turns_played, unseen_view)
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text. Each word you type may be the
@@ -461,22 +462,8 @@ class Session:
         return board_value(self.view, name, value, obs)
 
     def move_text(self, text: str) -> str:
-        """A move as the rules label it: ``decision.option`` (the two first words), the decision, and
-        each card variety, by their labels."""
-        from meeple.interpreter.moves import OptionChoice
-        labels = self.game.labels
-        decision = self.state.decision()  # (the move is one of the decision the state is at)
-        legal = self.state.legal_actions()
-        options = bool(legal) and isinstance(legal[0].spec, OptionChoice)  # (its moves start with the option)
-        words = text.split(" ")
-        if not options and len(words) == 2 and words[1] == "nothing":  # (a choice of 0..n cards, none taken)
-            return f"{labels.get(words[0]) or words[0]}: no card"
-        if options and labels.get(f"{decision}.{words[0]}"):  # an option's label: 'label decision.option'
-            words[0] = labels[f"{decision}.{words[0]}"]
-        elif not options and labels.get(words[0]):  # a choice of cards, a placement: the decision's label
-            words[0] = labels[words[0]]
-        varieties = self.game.layout.variety_names
-        return " ".join(labels[w] if w in varieties and labels.get(w) else w for w in words)
+        """A move of the decision the state is at, as the rules label it (``events.labelled_move``)."""
+        return labelled_move(self.game, self.state, text)
 
     # ---- the game ----
     def run(self) -> int:

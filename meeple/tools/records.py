@@ -398,7 +398,7 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
                                f"differs), or the record is of other rules: the replay may part from it")
     listener = None
     if verbose is not None:
-        from .events import Listener, changes, move_visibility
+        from .events import Listener, changes, labelled_move, move_visibility
         visible = move_visibility(game)
         if seat is not None and not 0 <= seat < rec.players:
             report.problems.append(f"{header}: the record has seats 0..{rec.players - 1}, not {seat}")
@@ -445,6 +445,10 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
                                                                    now_everything):
                 text = f"{label or 'a move'} (hidden from seat {seat})" if actor != CHANCE_ACTOR else \
                     f"(hidden from seat {seat})"
+            elif actor != CHANCE_ACTOR:  # (as 'meeple play' names it: by the rules' labels)
+                text = labelled_move(game, before, text)
+            else:
+                text = " ".join(game.labels.get(w) or w if w in game.layout.variety_names else w for w in text.split())
             verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
             for line in changes(seen, now_seen, game.labels, game.checked.var_types, listener.take()):
                 verbose(f"{'':>6}  {'':<8} · {line}")
