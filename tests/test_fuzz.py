@@ -206,3 +206,16 @@ def test_results_that_break_zero_sum_are_found_and_the_game_counted_in_words(tmp
     assert main(["fuzz", str(rules), "--examples", "50", "--seed", "1", "--record", str(record)]) == 1
     out = capsys.readouterr().out
     assert "invariant 'results' broke" in out and "the shortest game found: 1 step (1 move), 2 players:" in out
+
+
+def test_a_game_that_runs_past_the_time_limit_is_found_at_once(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A valid game whose turns loop a million times without a decision: the fuzzer reports the
+    built-in invariant 'ends within the time limit' (1 s here) and stops, instead of running for days."""
+    import meeple.tools.fuzz as fuzz_module
+    from meeple.tools.limits import time_limit
+    rules = tmp_path / "slow.rules"
+    rules.write_text('game "Slow"\nplayers 2\nmax_steps 1000000\nvar x = 0\nturn {\n  for i in 1..1000 {\n'
+                     '    for j in 1..1000 {\n      set x = x + 1\n    }\n  }\n  set x = 0\n}\nend when x < 0\n')
+    monkeypatch.setattr(fuzz_module, "time_limit", lambda: time_limit(1))
+    assert main(["fuzz", str(rules), "--examples", "5", "--seed", "1"]) == 1
+    assert "invariant 'ends within the time limit' broke" in capsys.readouterr().out

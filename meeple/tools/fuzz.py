@@ -40,13 +40,15 @@ from meeple.interpreter.game import Game
 from meeple.interpreter.invariants import broken_after, total_cards
 from meeple.interpreter.state import State
 
+from .limits import GameTooLong, time_limit
+
 VIEW_EVERY = 64  # steps between JSON round-trip and hidden-card checks (and at the end of every game)
 SHRINK_SECONDS = 20.0  # how long Hypothesis may shrink a failing game
 # Steps whose moves Hypothesis chooses (and shrinks); the rest of a longer game is played from one
 # seed it draws, so that a game that never ends reaches its step cap and is reported at once.
 CHOSEN_STEPS = 1_000
 BUILT_IN = ("legal actions apply", "never stuck", "cards kept", "ends within the step cap", "JSON round trip",
-            "results", "replay", "hidden stays hidden")
+            "results", "replay", "hidden stays hidden", "ends within the time limit")
 
 
 @dataclass
@@ -163,6 +165,14 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
                 raise broken(g, state, params, "hidden stays hidden", f"seat {seat} sees the cards of {shown} {when}")
 
     def play(data: Any) -> None:
+        try:
+            with time_limit():  # (a game that runs on for minutes between steps: found, not shrunk)
+                play_one(data)
+        except GameTooLong as e:
+            found(Failure("ends within the time limit", str(e), None, game, None, dict(game.params)))
+            raise _Done from None
+
+    def play_one(data: Any) -> None:
         if since and time.perf_counter() - since[0] > shrink_seconds:
             raise _Done  # shrinking has had its time
         g, params = game, dict(game.params)
@@ -203,6 +213,8 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
             actor = "chance" if state.is_chance_node() else state.current_player()
             try:
                 state.apply(action)
+            except GameTooLong:
+                raise
             except RuleRuntimeError as e:
                 raise broken(g, logged(before, state, step), params, "legal actions apply",
                              f"'{action}' stopped the game: {e}", failed_move=(actor, str(action))) from e
