@@ -452,3 +452,9 @@ def test_a_small_terminal_keeps_the_game_and_the_moves_in_sight(terminal):
     assert any(line.startswith("course: ") for line in lines) and any(line.startswith("hand ") for line in lines)
     moves = [line for line in lines if re.match(r"^\s+\d+\. ", line)]
     assert moves and lines[-1].startswith("move 1..") and f"move 1..{len(moves)} " in lines[-1]
+
+
+def test_a_piped_answer_is_echoed_with_its_control_characters_escaped(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, "\x1b[31mred\x07\nq\n", str(ROOT / "games" / "leduc.rules"), "--seed", "1",
+                     "--plain")
+    assert "\x1b" not in out and "\x07" not in out and "> \\x1b[31mred\\x07" in out, out

@@ -224,3 +224,14 @@ def test_a_game_that_runs_past_the_time_limit_is_an_error_not_a_hang(tmp_path, m
     monkeypatch.setattr(sim, "time_limit", lambda: time_limit(1))
     kind, _, _, _, _, error, _ = sim.play_one(meeple.load(str(rules)), 2, 0, 0)
     assert kind == sim.ERROR and "the game ran for more than 1 s without ending" in error
+
+
+def test_a_report_label_ending_in_a_backslash_is_shown_as_written(tmp_path, capsys):
+    from meeple.tools.cli import main
+    rules = tmp_path / "r.rules"
+    rules.write_text('game "T"\nplayers 2\nvar x = 0\nturn {\n  set x = x + 1\n  if x > 3 { end game }\n}\n'
+                     'score(p) = x\nreport "end\\" = x\n')
+    assert main(["simulate", str(rules), "--games", "3", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "report: end\\ " in out or out.rstrip().endswith("report: end\\") or "report: end\\\n" in out, out
+    assert "report: end\\\\" not in out

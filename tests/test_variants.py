@@ -302,3 +302,11 @@ def test_diff_of_a_tiebreak_left_out_names_it_and_where_it_was(tmp_path: Path, c
     assert main(["diff", str(a), str(b)]) == 1
     out = capsys.readouterr().out
     assert f"  changed tiebreak  ({a}:9)" in out and "'node'" not in out, out
+
+
+def test_diff_shows_a_rules_texts_control_characters_as_escapes(tmp_path: Path, capsys) -> None:
+    a = write(tmp_path, {"a.rules": BASE})
+    b = write(tmp_path, {"b.rules": BASE + 'report "r\x1b[2Jq" = goal\n'})
+    assert main(["diff", str(a), str(b)]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "added report r\\x1b[2Jq" in out, out

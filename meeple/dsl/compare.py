@@ -245,7 +245,8 @@ def render(differences: list[Difference], old_name: str, new_name: str) -> str:
         else:
             sign = "+" if d.what == "added" else "-"
             out.extend(f"      {sign} {line}" for line in (d.new_lines or d.old_lines))
-    return "\n".join(out)
+    from .diagnostics import printable
+    return "\n".join(printable(line) for line in out)  # (a rules text's control characters, as escapes)
 
 
 def _changed(kind: str, name: Optional[str], old: dict, new: dict, a: Any, b: Any,

@@ -842,6 +842,7 @@ def _print_summary(s: dict, wall: float, workers: int) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     console = Console(highlight=False)
     n = s["games"]
@@ -884,12 +885,13 @@ def _print_summary(s: dict, wall: float, workers: int) -> None:
 
     for label, tally in s["reports"].items():
         done = sum(tally.values())
-        t = Table(title=f"report: {escape(label)}", title_justify="left", header_style="bold")
+        # (the rules' words as plain text: escaped as markup, a last backslash would show twice)
+        t = Table(title=Text(f"report: {label}"), title_justify="left", header_style="bold")
         t.add_column("value")
         t.add_column("games", justify="right")
         t.add_column("share of completed", justify="right")
         for value, count in tally.items():
-            t.add_row(escape(str(value)), str(count), f"{100 * count / done:.1f}%" if done else "-")
+            t.add_row(Text(str(value)), str(count), f"{100 * count / done:.1f}%" if done else "-")
         console.print(t)
     rate = n / wall if wall > 0 else float("inf")
     console.print(f"wall time {wall:.2f} s, {rate:,.0f} games/s "

@@ -391,8 +391,9 @@ def _read_line_from(source: Any) -> Callable[[str], str | None]:
             while rest and not rest.endswith("\n"):
                 rest = source.readline(MAX_MOVE_CHARS + 1)
         line = line.rstrip("\r\n")
-        if not _isatty(source):  # piped answers are not echoed by a terminal: show them
-            sys.stdout.write((line if len(line) <= 80 else line[:80] + "...") + "\n")
+        if not _isatty(source):  # piped answers are not echoed by a terminal: show them (control characters escaped)
+            from meeple.dsl.diagnostics import printable
+            sys.stdout.write(printable(line if len(line) <= 80 else line[:80] + "...") + "\n")
         return line
     return read
 
