@@ -310,3 +310,23 @@ def test_diff_shows_a_rules_texts_control_characters_as_escapes(tmp_path: Path, 
     assert main(["diff", str(a), str(b)]) == 1
     out = capsys.readouterr().out
     assert "\x1b" not in out and "added report r\\x1b[2Jq" in out, out
+
+
+def test_diff_reads_no_file_an_ir_document_names(tmp_path: Path, capsys) -> None:
+    """An IR document is the game, merged: alone it has no base to be compared with (its
+    "sources" are its word, not files to read), and beside a base, the lines shown are those of
+    the rules files given, never of a file its "sources" name."""
+    import json
+    secret = tmp_path / "secret.rules"
+    secret.write_text("".join(f"a secret line {i}\n" for i in range(100)), encoding="utf-8")
+    base = write(tmp_path, {"base.rules": BASE})
+    variant = write(tmp_path, {"v.rules": 'extends "base.rules"\nparam goal = 7\nreplace define far(p) = goal + 2\n'})
+    assert main(["ir", str(variant)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    doc["sources"] = [str(secret), str(secret)]
+    (tmp_path / "v.json").write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["diff", str(tmp_path / "v.json")]) == 2
+    assert "extends no base; give the base too" in capsys.readouterr().err
+    assert main(["diff", str(base), str(tmp_path / "v.json")]) == 1
+    out = capsys.readouterr().out
+    assert "changed define far" in out and "a secret line" not in out, out

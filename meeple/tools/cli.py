@@ -582,7 +582,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from meeple.dsl import RulesError, read_ir, read_text
+    from meeple.dsl import RulesError, read_checked
     from meeple.dsl.compare import compare, render
 
     if len(args.files) > 2:
@@ -592,17 +592,18 @@ def cmd_diff(args: argparse.Namespace) -> int:
     try:
         if len(args.files) == 1:
             variant = args.files[0]
-            new, _ = read_ir(variant)  # first: a variant whose base is missing says so, at its 'extends'
-            sources = new.get("sources") or []
-            if len(sources) < 2:
+            checked_new = read_checked(variant)  # first: a variant whose base is missing says so, at its 'extends'
+            sources = checked_new.ir.get("sources") or []
+            if len(sources) < 2 or sources[1] not in checked_new.texts:  # (an IR document: the game, merged)
                 raise UsageError(f"{variant} extends no base; give the base too: meeple diff BASE {variant}")
             base = sources[1]
         else:
             base, variant = args.files
-            new, _ = read_ir(variant)
-        old, _ = read_ir(base)
-        texts = {f: read_text(f) for ir in (old, new) for f in (ir.get("sources") or [ir["source"]])
-                 if not f.endswith(".json")}
+            checked_new = read_checked(variant)
+        checked_old = read_checked(base)
+        old, new = _written(checked_old), _written(checked_new)
+        # the lines shown are those of the rules files read here, never of a file an IR document names
+        texts = {**checked_old.texts, **checked_new.texts}
     except RulesError as e:
         _err(str(e))
         return 1
@@ -612,6 +613,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
     else:
         print(render(differences, base, variant))
     return 1 if differences else 0
+
+
+def _written(game: Any) -> dict[str, Any]:
+    """A checked game's IR as ``read_ir`` gives it (its decks as written)."""
+    return game.written if game.written is not None else game.ir
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
