@@ -45,7 +45,7 @@ Every command that takes a .rules file also takes an IR .json file."""
 EPILOG = """\
 examples:
   meeple validate games/*.rules                  check rules files, show errors with carets
-  meeple ir games/hare.rules > hare.json         the checked IR as JSON
+  meeple ir games/hare.rules > hare.json     the checked IR as JSON
   meeple simulate games/hare.rules --games 2000 --players 4 --seed 1
   meeple replay runs/game-00001.jsonl            check a recorded game still plays the same
   meeple play games/hare.rules --players 3 --seat 0
