@@ -45,10 +45,10 @@ Every command that takes a .rules file also takes an IR .json file."""
 EPILOG = """\
 examples:
   meeple validate games/*.rules                  check rules files, show errors with carets
-  meeple ir games/hare.rules > hare.json     the checked IR as JSON
-  meeple simulate games/hare.rules --games 2000 --players 4 --seed 1
+  meeple ir games/mygame.rules > mygame.json     the checked IR as JSON
+  meeple simulate games/mygame.rules --games 2000 --players 4 --seed 1
   meeple replay runs/game-00001.jsonl            check a recorded game still plays the same
-  meeple play games/hare.rules --players 3 --seat 0
+  meeple play games/mygame.rules --players 3 --seat 0
 
 Run 'meeple COMMAND --help' for a command's options."""
 
@@ -177,10 +177,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Load each file (parse, build the IR, check it, compile it) and report every problem "
                     "found, compiler style: file:line:col, the source line and a caret under the span.",
         epilog="examples:\n"
-               "  meeple validate games/hare.rules\n"
-               "  meeple validate games/*.rules                        several files; exit 1 if any has an error\n"
-               "  meeple validate --json games/hare.rules               diagnostics as a JSON list (for editors/CI)\n"
-               "  meeple validate games/hare.rules -p track_length=14   the game with those params\n\n"
+               "  meeple validate games/mygame.rules\n"
+               "  meeple validate games/*.rules            several files; exit 1 if any has an error\n"
+               "  meeple validate --json my.rules          diagnostics as a JSON list (for editors/CI)\n"
+               "  meeple validate my.rules -p size=20\n\n"
                "exit status: 0 when every file is free of errors (warnings are fine); 1 when a file has errors;"
                + USAGE_EXITS)
     p.add_argument("files", nargs="+", metavar="FILE", help=".rules or IR .json file")
@@ -193,8 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print the checked intermediate representation (IR) of a rules file as indented JSON. "
                     "The IR is what the interpreter runs; it validates against 'meeple schema'.",
         epilog="examples:\n"
-               "  meeple ir games/hare.rules > hare.json\n"
-               "  meeple simulate hare.json --games 100     IR files work wherever rules files do\n\n"
+               "  meeple ir games/mygame.rules > mygame.json\n"
+               "  meeple simulate mygame.json --games 100     IR files work wherever rules files do\n\n"
                "exit status: 0 when the IR is printed; 1 when the file has errors;" + USAGE_EXITS)
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     _add_params(p)
@@ -207,9 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "reads, and at the end the program the state steps through. A traceback through the "
                     "game's code shows these lines (docs/architecture.md: reading the compiled module).",
         epilog="examples:\n"
-               "  meeple compile games/hare.rules | less\n"
-               "  meeple compile games/hare.rules -p track_length=14 -o hare_game.py\n"
-               "                                          the code for those params, to a file\n\n"
+               "  meeple compile games/mygame.rules | less\n"
+               "  meeple compile my.rules -p size=20 -o my_game.py    the code for those params, to a file\n\n"
                "exit status: 0 when the module is printed; 1 when the file has errors;" + USAGE_EXITS)
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     p.add_argument("-o", "--output", metavar="PATH", help="write the module to PATH instead of stdout")
@@ -230,11 +229,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "Game i is seeded from (SEED, i): the same seed gives the same result whatever the number "
                     "of workers.",
         epilog="examples:\n"
-               "  meeple simulate games/hare.rules --games 2000 --players 4 --seed 1\n"
-               "  meeple simulate games/hare.rules --games 500 --players 3 --json > summary.json\n"
-               "  meeple simulate games/hare.rules --games 20 --records runs/\n"
+               "  meeple simulate games/mygame.rules --games 2000 --players 4 --seed 1\n"
+               "  meeple simulate games/mygame.rules --games 500 --players 3 --json > summary.json\n"
+               "  meeple simulate games/mygame.rules --games 20 --records runs/\n"
                "  meeple replay runs/game-00001.jsonl\n"
-               "  meeple simulate games/hare.rules -p track_length=14 --workers 1\n\n"
+               "  meeple simulate games/mygame.rules -p size=20 --workers 1\n\n"
                "counts: 'completed' games reached the rules' end; 'step-capped' hit max_steps; 'stuck' games had "
                "no legal move; 'errors' games hit a rule that failed at run time.\n\n"
                "exit status: 0 when every game reached the rules' end; 1 when any errored, got stuck or hit "
@@ -260,10 +259,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "cards stay hidden) and the rules' own 'invariant name: test' declarations. A failure is "
                     "shrunk to a short game and written as a record that 'meeple replay' re-runs.",
         epilog="examples:\n"
-               "  meeple fuzz games/hare.rules --examples 500\n"
-               "  meeple fuzz games/hare.rules --params --seed 3    params within their declared ranges\n"
-               "  meeple fuzz games/hare.rules --record bad.jsonl   the failing game, if any, to bad.jsonl\n"
-               "  meeple replay bad.jsonl --verbose                the shrunk game, step by step\n\n"
+               "  meeple fuzz games/mygame.rules --examples 500\n"
+               "  meeple fuzz games/mygame.rules --params --seed 3    params within their declared ranges\n"
+               "  meeple fuzz games/mygame.rules --record bad.jsonl  the failing game, if any, to bad.jsonl\n"
+               "  meeple replay bad.jsonl --verbose                  the shrunk game, step by step\n\n"
                "Nothing is written into the current folder unless --record says so: Hypothesis's files\n"
                "and the failing game go under ~/.cache/meeple/fuzz/.\n\n"
                "exit status: 0 when no invariant broke (what was covered is printed); 1 when one did, or the "
@@ -294,9 +293,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "between declarations. Comments, the order of declarations, and the line breaks a designer "
                     "put in long expressions are kept; the game it describes is the same (same IR).",
         epilog="examples:\n"
-               "  meeple fmt games/hare.rules            the canonical form, on stdout\n"
-               "  meeple fmt --check games/*.rules       exit 1 if a file is not in canonical form\n"
-               "  meeple fmt --write games/hare.rules    rewrite the file in place\n\n"
+               "  meeple fmt games/mygame.rules                 the canonical form, on stdout\n"
+               "  meeple fmt --check games/*.rules              exit 1 if a file is not in canonical form\n"
+               "  meeple fmt --write games/mygame.rules         rewrite the file in place\n\n"
                "exit status: 0 when done (with --check: every file is canonical); 1 when a file does not "
                "parse, or --check finds one that is not canonical;" + USAGE_EXITS)
     p.add_argument("files", metavar="FILE", nargs="+", help=".rules files")
@@ -312,9 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "files), and the parts a game has one of (players, setup, turn, score, ...). With one file, "
                     "compare a variant with the base it extends.",
         epilog="examples:\n"
-               "  meeple diff games/variants/hare-boost.rules     against the base it extends\n"
-               "  meeple diff games/hare.rules games/variants/hare-boost.rules\n"
-               "  meeple diff games/hare.rules games/variants/hare-long-track.rules --json\n\n"
+               "  meeple diff games/variants/my-variant.rules            against the base it extends\n"
+               "  meeple diff games/mygame.rules games/variants/my-variant.rules\n"
+               "  meeple diff a.rules b.rules --json\n\n"
                "exit status: 0 when the games are the same; 1 when they differ (printed on stdout) or a file "
                "has errors (on stderr);" + USAGE_EXITS)
     p.add_argument("files", metavar="FILE", nargs="+", help="BASE VARIANT, or a VARIANT alone")
@@ -332,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  meeple replay runs/game-00001.jsonl\n"
                "  meeple replay runs/game-00001.jsonl --verbose   every step as it is applied\n"
-               "  meeple replay bad.jsonl                         the game 'meeple fuzz --record bad.jsonl' found\n\n"
+               "  meeple replay fuzz-failure.jsonl                the game 'meeple fuzz' found\n\n"
                "exit status: 0 when the replay matches the record and no invariant breaks; 1 otherwise "
                "(the first differing step, or the broken invariant, is named, with its line in the record), "
                "or when the record cannot be read;" + USAGE_EXITS)
@@ -359,11 +358,11 @@ def build_parser() -> argparse.ArgumentParser:
                     "one's decision the screen is passed, and each sees only its own view. Input may be "
                     "piped, one answer per line.",
         epilog="examples:\n"
-               "  meeple play games/hare.rules --players 3 --seat 0\n"
-               "  meeple play games/hare.rules --players 4 --seat 2 --seed 7   the same deal every time\n"
-               "  yes 1 | meeple play games/hare.rules --players 2             always take the first move\n"
-               "  meeple play games/hare.rules --players 3 --seat 0,2          two people, one terminal\n"
-               "  meeple play games/hare.rules --record game.jsonl             then: meeple replay game.jsonl -v\n\n"
+               "  meeple play games/mygame.rules --players 3 --seat 0\n"
+               "  meeple play games/mygame.rules --players 4 --seat 2 --seed 7   the same deal every time\n"
+               "  yes 1 | meeple play games/mygame.rules --players 2             always take the first move\n"
+               "  meeple play games/mygame.rules --players 3 --seat 0,2          two people, one terminal\n"
+               "  meeple play games/mygame.rules --record game.jsonl             then: meeple replay game.jsonl -v\n\n"
                "seats are numbered from 0. On a terminal the screen is redrawn at each of your decisions "
                "(--plain prints everything as it happens, as piped play does).\n\n"
                "exit status: 0 when the game ended or you quit ('q'); 1 when the rules do not load, the game "
