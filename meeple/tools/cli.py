@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  meeple replay runs/game-00001.jsonl\n"
                "  meeple replay runs/game-00001.jsonl --verbose   every step as it is applied\n"
-               "  meeple replay fuzz-failure.jsonl                the game 'meeple fuzz' found\n\n"
+               "  meeple replay bad.jsonl                         the game 'meeple fuzz --record bad.jsonl' found\n\n"
                "exit status: 0 when the replay matches the record and no invariant breaks; 1 otherwise "
                "(the first differing step, or the broken invariant, is named, with its line in the record), "
                "or when the record cannot be read;" + USAGE_EXITS)
