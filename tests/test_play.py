@@ -458,3 +458,20 @@ def test_a_piped_answer_is_echoed_with_its_control_characters_escaped(capsys, mo
     code, out = play(capsys, monkeypatch, "\x1b[31mred\x07\nq\n", str(ROOT / "games" / "leduc.rules"), "--seed", "1",
                      "--plain")
     assert "\x1b" not in out and "\x07" not in out and "> \\x1b[31mred\\x07" in out, out
+
+
+def test_a_show_of_a_private_or_hidden_var_is_unknown_to_the_other_seats(capsys, monkeypatch, tmp_path):
+    """'show' is what the rules want a person to see, but a show reading another seat's private
+    var, or a hidden var, is '?' to the seat playing, as the var is, until the game is over."""
+    rules = tmp_path / "s.rules"
+    rules.write_text('game "S"\nplayers 2\nvar secret per player private = 0\nvar hid hidden = 0\nvar t = 0\n'
+                     'show "their secret" (p) = secret(p)\nshow "hid" = hid\nshow "turns" = t\n'
+                     'setup {\n  set hid = 7\n  for p in player { set secret(p) = 40 + number(p) }\n}\n'
+                     'turn {\n  choose go { wait { set t = t + 1 } nap { set t = t + 1 } }\n'
+                     '  if t >= 2 { end game }\n}\n'
+                     'score(p) = 0\n')
+    code, out = play(capsys, monkeypatch, "1\n1\n", str(rules), "--seat", "0", "--plain", "--seed", "1")
+    during, after = out.split("game over")
+    assert "their secret: seat 0: 40, seat 1: ?" in during and "hid: ?" in during and "turns: 0" in during
+    assert "41" not in during and "hid: 7" not in during
+    assert "their secret: seat 0: 40, seat 1: 41" in after and "hid: 7" in after

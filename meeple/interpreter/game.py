@@ -112,6 +112,8 @@ class Game:
         self.shows = [(printable(sh["label"]), self._per_player(sh, slots, "show") if sh.get("player") else
                        self._placed(self.exprs.compile(sh["expr"], {}, "show", span(sh)), sh), bool(sh.get("player")),
                        checked.type_of(sh["expr"])) for sh in ir.get("shows", [])]
+        # what each show reads that not every seat may see: None, "private" or "hidden"
+        self.show_secrecy = [self._secrecy(sh["expr"]) for sh in ir.get("shows", [])]
         self.labels = {lb["target"]: printable(lb["text"]) if lb.get("text") is not None else None
                        for lb in ir.get("labels", [])}  # (None: a var never shown)
         # (name, test(state, state before the step), where it is declared)
@@ -450,10 +452,11 @@ class Game:
         return error
 
     # ---- views ----
-    def shown(self, st: State) -> list[tuple[str, list]]:
+    def shown(self, st: State, seat: Optional[int] = None) -> list[tuple[str, list]]:
         """The values the rules' ``show`` declarations show, as a person reads them: (label, a value
         for each player, or one value). A player as "seat N", a value of a kind by its name, none as
-        "—", a flag as yes/no."""
+        "—", a flag as yes/no. As ``seat`` sees them (None: all of them): while the game goes on, a
+        show that reads what the seat may not see is "?" (its own value of a private one it sees)."""
         def text(v: Any, t: str) -> Any:
             if v is True or v is False:
                 return "yes" if v else "no"
@@ -467,10 +470,35 @@ class Game:
                 return self.layout.cell_name(v)
             return v
         out = []
-        for label, fn, per_player, t in self.shows:
+        for (label, fn, per_player, t), secret in zip(self.shows, self.show_secrecy):
             values = [fn(st, s) for s in range(st.players)] if per_player else [fn(st)]
-            out.append((label, [text(v, t) for v in values]))
+            shown = [text(v, t) for v in values]
+            if secret and seat is not None and st.outcome is None:  # (a seat sees its own private values)
+                shown = [v if secret == "private" and per_player and i == seat else "?" for i, v in enumerate(shown)]
+            out.append((label, shown))
         return out
+
+    def _secrecy(self, expr: Any, seen: Optional[set] = None) -> Optional[str]:
+        """What ``expr`` reads that not every seat may see: "hidden" (a hidden var, the cards of a
+        hidden zone), "private" (a private var, the cards of a private zone), or None (only what all
+        may see; a zone's count is seen by all)."""
+        from meeple.dsl.walk import nodes
+        seen = set() if seen is None else seen
+        found: set[str] = set()
+        counted = {id(n["args"][0]) for n in nodes(expr) if n.get("node") == "call" and n.get("func") == "count"
+                   and len(n.get("args") or []) == 1}
+        for n in nodes(expr):
+            name = n.get("id") if n.get("node") == "name" else n.get("func") if n.get("node") == "call" else None
+            if not isinstance(name, str):
+                continue
+            if name in self.sym.vars:
+                found.add(self.sym.vars[name].get("visibility", "public"))
+            elif name in self.sym.zones and id(n) not in counted:
+                found.add(self.sym.zones[name]["visibility"])
+            elif name in self.sym.defines and name not in seen:
+                seen.add(name)
+                found.add(self._secrecy(self.sym.defines[name]["body"], seen) or "public")
+        return "hidden" if "hidden" in found else "private" if "private" in found else None
 
     def why_ended(self, st: State, end_at: Optional[list] = None) -> Optional[str]:
         """Why a finished game ended, in rules terms: the ``end when`` that holds (its file, line and

@@ -556,7 +556,7 @@ class Session:
 
         def view() -> None:
             render_observation(st.observation(seat), seat, console, self.view, spots, self.plain,
-                               game.checked.var_types, game.labels, game.shown(st), compact=self.screen)
+                               game.checked.var_types, game.labels, game.shown(st, seat), compact=self.screen)
 
         def moves(tiles: bool = True, listed: bool = True) -> None:
             if places and self.view is not None:
@@ -591,7 +591,7 @@ class Session:
         column.print(f"[bold]{escape(game.title)}[/bold] — seat {seat}" + (
             "" if len(self.seats) == 1 else " (hot seat)") + f" · seed {self.seed} · ? help, u undo, q quit")
         render_observation(obs, seat, column, self.view, spots, self.plain, game.checked.var_types,
-                           game.labels, game.shown(st), compact=True, board=not board)
+                           game.labels, game.shown(st, seat), compact=True, board=not board)
         info = column.file.getvalue().splitlines()
         least = len(info) + (5 if self.log else 0)  # (the view, and a few lines of the log under it)
         folds = [{"tiles": False}] + ([{"tiles": False, "listed": False}] if len(legal) > COMPACT_AT else [])
