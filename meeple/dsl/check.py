@@ -985,6 +985,9 @@ class Checker:
         if s["where"] is not None:
             self.expect(s["where"], self.expr(s["where"], scope, f"{path}.where"), {BOOL}, "'where'",
                         f"{path}.where")
+        if s.get("otherwise") and (lo, hi) == (0, 1):
+            self.warn(s, "with '0..1 card', placing nothing is always a move: this placement's 'else' never runs",
+                      f"{path}.otherwise")
         self.block(s.get("otherwise", []), scope, f"{path}.otherwise")
 
     def check_choose_one(self, s: dict, scope: dict, path: str) -> None:
