@@ -451,8 +451,8 @@ def test_a_var_from_none_is_typed_by_a_set_written_below_its_read() -> None:
     the read is typed all the same; a set of another kind is still an error."""
     assert errors(ORDER.replace("SETTING", "current")) == []
     found = errors(ORDER.replace("SETTING", "3"))
-    assert any("a var that starts as none can hold a player, a tile or a value, not a number" in m
-               for _, _, m in found)
+    assert any("a var that starts as none can hold a player, a tile or a value of a kind, not a number "
+               "(a var of numbers starts as a number" in m for _, _, m in found)
 
 
 # ---- found by review: names the compiler reads from the checker's bindings ------------------

@@ -743,8 +743,11 @@ class Checker:
             if want == NONE and got in (PLAYER, TILE, CELL) or (want == NONE and got.startswith("kind:")):
                 self.var_types[s["target"]] = got  # a var that starts as none holds what it is first set to
             elif want == NONE and got not in (NONE, ANY):
-                held = "a player, a tile, a cell or a value" if self.sym.boards else "a player, a tile or a value"
-                self.error(s, f"a var that starts as none can hold {held}, not {_show(got)}", path)
+                held = "a player, a tile, a cell or a value of a kind" if self.sym.boards else \
+                    "a player, a tile or a value of a kind"
+                hint = " (a var of numbers starts as a number: -1, say, for 'not yet')" if got == INT else \
+                    " (a var of flags starts as false or true)" if got == BOOL else ""
+                self.error(s, f"a var that starts as none can hold {held}, not {_show(got)}{hint}", path)
             elif s["target"] == "current" and got == NONE:
                 self.error(s, "'current' must be a player, not none", path)
             elif s["target"] == "current" and node == "set" and self.const(s["value"]) is not None:
