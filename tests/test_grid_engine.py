@@ -263,21 +263,28 @@ def test_a_placements_counted_pick_is_the_action_the_list_would_give(path: Path)
     assert seen > 50
 
 
+def _tables_and_squares_near(seeds: range = range(3)):
+    """The tables of seeded Lucky Dog games played to their end, each with the empty squares
+    within 2 steps (across and along) of its tiles."""
+    root = Path(__file__).resolve().parents[1]
+    game = meeple.load(str(root / "games" / "luckydog.rules"))
+    for seed in seeds:
+        st = game.new_state(4, seed=seed)
+        st.play_out(random.Random(seed))
+        board = st.grid
+        taken = {(x, y) for x, y in zip(board.x, board.y)}
+        near = {(x + dx, y + dy) for x, y in taken for dx in (-2, -1, 0, 1, 2) for dy in (-2, -1, 0, 1, 2)}
+        yield board, sorted(near - taken)
+
+
 def test_a_square_probed_and_taken_back_leaves_the_board_as_it_was() -> None:
     """``Board.probe`` lays a tile as far as where tiles lie is concerned, linking its neighbours
     to it, and ``unprobe`` takes all of it back: on tables of seeded Lucky Dog games, every
     square beside or near the tiles, probed, sees its neighbours, and leaves the board as it was."""
-    root = Path(__file__).resolve().parents[1]
-    game = meeple.load(str(root / "games" / "luckydog.rules"))
     probed = 0
-    for seed in range(3):
-        st = game.new_state(4, seed=seed)
-        st.play_out(random.Random(seed))
-        board = st.grid
+    for board, squares in _tables_and_squares_near():
         before = ([row[:] for row in board.nb], board.x[:], board.y[:])
-        taken = {(x, y) for x, y in zip(board.x, board.y)}
-        near = {(x + dx, y + dy) for x, y in taken for dx in (-2, -1, 0, 1, 2) for dy in (-2, -1, 0, 1, 2)}
-        for x, y in sorted(near - taken):
+        for x, y in squares:
             t = board.probe(x, y)
             for e, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
                 n = board.tile_at(x + dx, y + dy)
@@ -293,23 +300,16 @@ def test_the_sides_of_an_empty_square_are_its_touching_and_meeting_edges() -> No
     Lucky Dog games, for every empty square near the tiles, the edges whose neighbour is a tile,
     and those where that tile has a path end facing the square, found here edge by edge; and the
     frontier the board keeps has the same number for each square beside a tile."""
-    root = Path(__file__).resolve().parents[1]
-    game = meeple.load(str(root / "games" / "luckydog.rules"))
     judged = 0
-    for seed in range(3):
-        st = game.new_state(4, seed=seed)
-        st.play_out(random.Random(seed))
-        board = st.grid
-        taken = {(x, y) for x, y in zip(board.x, board.y)}
-        near = {(x + dx, y + dy) for x, y in taken for dx in (-2, -1, 0, 1, 2) for dy in (-2, -1, 0, 1, 2)}
-        for x, y in sorted(near - taken):
+    for board, squares in _tables_and_squares_near():
+        for x, y in squares:
             touching = meeting = 0
             for e, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
                 n = board.tile_at(x + dx, y + dy)
                 if n >= 0:
                     touching |= 1 << e
                     meeting |= (1 << e) if board.ends[n][e ^ 2] else 0
-            assert board.sides(x, y) == touching << 4 | meeting, (seed, x, y)
+            assert board.sides(x, y) == touching << 4 | meeting, (x, y)
             if touching:
                 assert board.frontier[square(x, y)][2] == touching << 4 | meeting
                 judged += 1
