@@ -147,7 +147,7 @@ def test_bluff_plays_to_its_end_with_each_die_kept_to_its_player():
 
 
 def test_play_names_only_the_decision_of_a_bot_move_that_sets_a_private_var_or_hides_a_card(tmp_path):
-    from meeple.tools.play import decision_visibility
+    from meeple.tools.events import decision_visibility
     text = GAME.replace("var board_sum = 0", "var board_sum = 0\nzone deck hidden\nzone vault hidden\n"
                         "zone shown public\ncards chip in deck { 2 ace }").replace("TURN", """choose bid {
     offer n in 1..3 {
@@ -179,7 +179,7 @@ def test_play_names_only_the_decision_of_a_bot_move_that_sets_a_private_var_or_h
 def test_play_shows_a_bot_move_of_an_option_that_hides_nothing(tmp_path):
     """Within one choice, an option that moves a card into a hidden zone is hidden, and one that
     only sets a public var is shown (the whole choice was hidden)."""
-    from meeple.tools.play import decision_visibility, move_visibility
+    from meeple.tools.events import decision_visibility, move_visibility
     text = GAME.replace("var board_sum = 0", "var board_sum = 0\nzone deck hidden\nzone vault hidden\n"
                         "cards chip in deck { 2 ace }").replace("TURN", """choose act {
     take c in deck {

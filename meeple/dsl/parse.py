@@ -644,15 +644,21 @@ def _statement_out_of_place(tok: Token, file: str, text: str) -> Optional[Diagno
                             f"missing before it?", tok.line, tok.column, tok.end_line, tok.end_column, notes=(note,))
 
 
+def _last_token(text: str, stop: int, start: int = 0) -> Optional[re.Match]:
+    """The last word or symbol of ``text[start:stop]`` (blanks and comments passed over)."""
+    last = None
+    for m in _TOKEN.finditer(text, start, stop):
+        if not m.group()[0].isspace() and m.group()[0] != "#":
+            last = m
+    return last
+
+
 def _token_before(text: str, pos: Optional[int]) -> Optional[Token]:
     """The word just before ``pos`` in ``text``, as the token of a name (lark does not always keep
     the tokens it read)."""
     if not pos:
         return None
-    last = None
-    for m in _TOKEN.finditer(text, max(0, text.rfind("\n", 0, max(0, text.rfind("\n", 0, pos)))), pos):
-        if not m.group()[0].isspace() and m.group()[0] != "#":
-            last = m
+    last = _last_token(text, pos, max(0, text.rfind("\n", 0, max(0, text.rfind("\n", 0, pos)))))
     if last is None or not last.group().isidentifier():
         return None
     line, col = _where(text, last.start())
@@ -666,10 +672,7 @@ def _line_left_open(tok: Token, file: str, text: str) -> Optional[Diagnostic]:
     if tok.type != "NAME" or tok.value.upper() not in DECLARATION_STARTS or tok.start_pos is None \
             or not _first_on_line(text, tok.start_pos):
         return None
-    last = None
-    for m in _TOKEN.finditer(text, 0, tok.start_pos):
-        if not m.group()[0].isspace() and m.group()[0] != "#":
-            last = m
+    last = _last_token(text, tok.start_pos)
     if last is None or last.group() not in OPEN_ENDED:
         return None
     line, col = _where(text, last.start())

@@ -29,7 +29,7 @@ from .boards import MAX_COORD, Board
 from .layout import NO_VALUE, Layout
 from .codecache import ModuleCache, game_key
 from .program import compile_program, fixed_tags, write_segments
-from .state import STATE_VERSION, IllegalAction, State
+from .state import STATE_VERSION, IllegalAction, State, whole_number
 
 DEFAULT_MAX_STEPS = 10_000
 
@@ -228,9 +228,9 @@ class Game:
         """A game at its start. With ``seed`` chance is sampled; with ``chance="explicit"``
         every chance node waits for the caller (``chance_outcomes`` / ``apply``). ``listen``:
         set as the state's ``listen`` before its setup runs (``State.listen``)."""
-        if not _is_int(players):
+        if not whole_number(players):
             raise TypeError(f"players is a whole number, not {players!r}")
-        if seed is not None and not _is_int(seed):
+        if seed is not None and not whole_number(seed):
             raise TypeError(f"seed is a whole number or None, not {seed!r}")
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players}..{self.max_players} players, not {players}")
@@ -323,7 +323,7 @@ class Game:
         shapes = self.layout.shapes
         ok = isinstance(doc, dict) and isinstance(doc.get("tiles"), list) and isinstance(doc.get("vars"), list) \
             and len(doc["vars"]) == len(self.layout.tile_var_names) and len(doc["tiles"]) <= MAX_CARDS \
-            and all(isinstance(t, list) and len(t) == 4 and all(_is_int(n) for n in t)
+            and all(isinstance(t, list) and len(t) == 4 and all(whole_number(n) for n in t)
                     and 0 <= t[2] < len(shapes.ends) and 0 <= t[3] < len(shapes.ends[t[2]])
                     and abs(t[0]) < MAX_COORD and abs(t[1]) < MAX_COORD for t in doc["tiles"]) \
             and len({(t[0], t[1]) for t in doc["tiles"]}) == len(doc["tiles"]) \
@@ -334,7 +334,7 @@ class Game:
 
     def _shape_problem(self, st: State) -> str:
         """What is wrong with the shape of a restored state (sizes, types and ranges), or ""."""
-        if not (_is_int(st.players) and self.min_players <= st.players <= self.max_players):
+        if not (whole_number(st.players) and self.min_players <= st.players <= self.max_players):
             return f"players {st.players!r} (the game is for {self.min_players}..{self.max_players})"
         zone_slots = sum(st.players if z["per_player"] else 1 for z in self.sym.zones.values())
         var_slots = self.layout.var_slots(st.players)
@@ -343,7 +343,7 @@ class Game:
         start = self._starts.get(st.players) or self._start(st.players)
         checks = [
             ("zones", isinstance(st.zones, list) and len(st.zones) == zone_slots
-             and all(isinstance(z, list) and len(z) == nv and all(_is_int(c) and c >= 0 for c in z)
+             and all(isinstance(z, list) and len(z) == nv and all(whole_number(c) and c >= 0 for c in z)
                      for z in st.zones)),
             ("zones", sum(map(sum, st.zones)) + (len(st.grid) if st.grid is not None else 0)  # (cards kept)
              == sum(map(sum, start.zones))),
@@ -351,22 +351,23 @@ class Game:
              and all(isinstance(v, int) and -MAX_NUMBER <= v <= MAX_NUMBER for v in st.vars)),
             ("locals", isinstance(st.locals, list) and len(st.locals) == self.n_locals),
             ("pos", isinstance(st.pos, list) and len(st.pos) == nvalues
-             and all(_is_int(p) and 0 <= p <= MAX_SPACES * 2 for p in st.pos)),
+             and all(whole_number(p) and 0 <= p <= MAX_SPACES * 2 for p in st.pos)),
             ("place", isinstance(st.place, list) and len(st.place) == nvalues
-             and all(_is_int(p) and 0 <= p <= nvalues for p in st.place)),
-            ("pc", _is_int(st.pc) and 0 <= st.pc < len(self.code)),
-            ("current", _is_int(st.current) and 0 <= st.current < st.players),
-            ("turns", _is_int(st.turns) and 0 <= st.turns <= self.max_steps + 1),
+             and all(whole_number(p) and 0 <= p <= nvalues for p in st.place)),
+            ("pc", whole_number(st.pc) and 0 <= st.pc < len(self.code)),
+            ("current", whole_number(st.current) and 0 <= st.current < st.players),
+            ("turns", whole_number(st.turns) and 0 <= st.turns <= self.max_steps + 1),
             ("outcome", st.outcome in (None, "end", "draw", "step cap")),
             ("track_length", isinstance(st.track_length, list) and len(st.track_length) == tracks
-             and all(_is_int(n) and 0 <= n <= MAX_SPACES for n in st.track_length)),
+             and all(whole_number(n) and 0 <= n <= MAX_SPACES for n in st.track_length)),
             ("podium", isinstance(st.podium, list) and len(st.podium) == tracks
-             and all(isinstance(p, list) and all(_is_int(v) and 0 <= v < nvalues for v in p) for p in st.podium)),
+             and all(isinstance(p, list) and all(whole_number(v) and 0 <= v < nvalues for v in p) for p in st.podium)),
             ("tags", isinstance(st.tags, list) and len(st.tags) == tracks
              and all(isinstance(t, list) and len(t) == n + 1 and all(g is None or isinstance(g, str) for g in t)
                      for t, n in zip(st.tags, st.track_length))),
             ("bags", isinstance(st.bags, list) and len(st.bags) == len(self.const["tiles"])
-             and all(isinstance(b, list) and len(b) == len(c) and all(_is_int(n) and 0 <= n <= MAX_SPACES for n in b)
+             and all(isinstance(b, list) and len(b) == len(c)
+                     and all(whole_number(n) and 0 <= n <= MAX_SPACES for n in b)
                      for b, c in zip(st.bags, self.const["tiles"]))),
             ("known", all(0 <= slot < zone_slots and 0 <= seat < st.players and len(counts) == nv
                           and all(0 <= k <= c for k, c in zip(counts, st.zones[slot]))
@@ -384,7 +385,7 @@ class Game:
                 {NO_VALUE, *self.layout.kind_values[t[5:]]} if t[5:] in self.layout.kind_values else None
             base = st.var_base[i]
             wrong = [v for v in st.vars[base:base + self.layout.var_size(name, st.players)]
-                     if allowed is not None and not (_is_int(v) and v in allowed)]
+                     if allowed is not None and not (whole_number(v) and v in allowed)]
             if wrong:
                 return f"its var '{name}' holds {wrong[0]!r}, which is no {t.removeprefix('kind:')} of this game"
         return ""
@@ -579,7 +580,7 @@ class Game:
         if unknown:
             raise ValueError(f"{self.title} has no value {unknown[0]!r}")
         args = tuple(lay.value_id[a] if isinstance(a, str) else a for a in args)
-        if not all(_is_int(a) and -MAX_NUMBER <= a <= MAX_NUMBER for a in args if not isinstance(a, tuple)):
+        if not all(whole_number(a) and -MAX_NUMBER <= a <= MAX_NUMBER for a in args if not isinstance(a, tuple)):
             raise TypeError(f"'{name}' takes seats, numbers and value names, not {args!r}")
         if name in sym.routes:
             return self.route(st, name, *args)
@@ -744,10 +745,6 @@ def _known_from_json(entries: Any) -> dict[tuple[int, int], list[int]]:
             raise ValueError("'known' is a list of [zone slot, seat, counts]")
         known[e[0], e[1]] = list(e[2])
     return known
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _restore_rng(st: State, doc: dict[str, Any]) -> None:

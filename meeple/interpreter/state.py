@@ -494,7 +494,7 @@ class State:
         unknown = sorted(map(str, set(counts) - set(names)))
         if unknown:
             raise KeyError(f"{self.game.title} has no card varieties {unknown}")
-        bad = [f"{v}: {c!r}" for v, c in counts.items() if not _whole(c) or not 0 <= c <= MAX_CARDS]
+        bad = [f"{v}: {c!r}" for v, c in counts.items() if not whole_number(c) or not 0 <= c <= MAX_CARDS]
         if bad:
             raise ValueError(f"a count of cards is a whole number 0..{MAX_CARDS:,}, not {', '.join(bad)}")
         vec = self.zones[self._zone_slot(name, seat)]
@@ -559,7 +559,7 @@ class State:
     def _seat_part(self, decl: dict, name: str, seat: Optional[int]) -> int:
         if decl["per_player"] != (seat is not None):
             raise ValueError(f"'{name}' is {'per player: give a seat' if decl['per_player'] else 'shared: no seat'}")
-        if seat is not None and not (_whole(seat) and 0 <= seat < self.players):
+        if seat is not None and not (whole_number(seat) and 0 <= seat < self.players):
             raise ValueError(f"seat {seat}: the game has seats 0..{self.players - 1}")
         return seat or 0
 
@@ -598,7 +598,7 @@ class State:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may see: public zones in full, its own private zones, only sizes of the rest."""
-        if seat is not None and not (_whole(seat) and 0 <= seat < self.players):  # (None: all of it)
+        if seat is not None and not (whole_number(seat) and 0 <= seat < self.players):  # (None: all of it)
             raise ValueError(f"seat {seat!r}: the game has seats 0..{self.players - 1}")
         return self.game.observe(self, seat)
 
@@ -614,6 +614,6 @@ def _plain(x: Any) -> Any:
     return x
 
 
-def _whole(n: Any) -> bool:
+def whole_number(n: Any) -> bool:
     """A whole number (not true or false, which Python counts as 1 and 0)."""
     return isinstance(n, int) and not isinstance(n, bool)

@@ -307,8 +307,7 @@ def labelled_move(game: Any, state: Any, text: str) -> str:
     from meeple.interpreter.moves import OptionChoice
     labels = game.labels
     decision = state.decision()
-    legal = state.legal_actions()
-    options = bool(legal) and isinstance(legal[0].spec, OptionChoice)  # (its moves start with the option)
+    options = isinstance(game.code[state.pc][1], OptionChoice)  # (its moves start with the option)
     words = text.split(" ")
     if not options and len(words) == 2 and words[1] == "nothing":  # (a choice of 0..n cards, none taken)
         return f"{labels.get(words[0]) or words[0]}: no card"
@@ -316,5 +315,10 @@ def labelled_move(game: Any, state: Any, text: str) -> str:
         words[0] = labels[f"{decision}.{words[0]}"]
     elif not options and labels.get(words[0]):
         words[0] = labels[words[0]]
-    varieties = game.layout.variety_names
-    return " ".join(labels[w] if w in varieties and labels.get(w) else w for w in words)
+    return labelled_cards(game, " ".join(words))
+
+
+def labelled_cards(game: Any, text: str) -> str:
+    """``text`` with each card variety named by its label."""
+    labels, varieties = game.labels, game.layout.variety_names
+    return " ".join(labels[w] if w in varieties and labels.get(w) else w for w in text.split(" "))

@@ -21,8 +21,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from .bots import RandomBot, derive_seed, sample_chance
-from .events import (changes, decision_visibility, labelled_move, move_shown, move_visibility,  # noqa: F401
-                     shown_value, turns_played, unseen_view)
+from .events import changes, labelled_move, move_shown, move_visibility, shown_value, turns_played, unseen_view
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text. Each word you type may be the

@@ -354,7 +354,8 @@ def replay_record(record: Record | str | Path, verbose: Callable[[str], None] | 
     from .limits import GameTooLong, time_limit
     if not isinstance(record, (Record, str, Path)):
         raise TypeError(f"replay_record takes a Record or a path, not {type(record).__name__}")
-    if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool)):
+    from meeple.interpreter.state import whole_number
+    if seat is not None and not whole_number(seat):
         raise TypeError(f"seat is a whole number or None, not {seat!r}")
     rec = record if isinstance(record, Record) else read_record(record)
     try:
@@ -398,7 +399,7 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
                                f"differs), or the record is of other rules: the replay may part from it")
     listener = None
     if verbose is not None:
-        from .events import Listener, changes, labelled_move, move_visibility
+        from .events import Listener, changes, labelled_cards, labelled_move, move_visibility
         visible = move_visibility(game)
         if seat is not None and not 0 <= seat < rec.players:
             report.problems.append(f"{header}: the record has seats 0..{rec.players - 1}, not {seat}")
@@ -445,10 +446,8 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
                                                                    now_everything):
                 text = f"{label or 'a move'} (hidden from seat {seat})" if actor != CHANCE_ACTOR else \
                     f"(hidden from seat {seat})"
-            elif actor != CHANCE_ACTOR:  # (as 'meeple play' names it: by the rules' labels)
-                text = labelled_move(game, before, text)
-            else:
-                text = " ".join(game.labels.get(w) or w if w in game.layout.variety_names else w for w in text.split())
+            else:  # (as 'meeple play' names it: by the rules' labels)
+                text = labelled_move(game, before, text) if actor != CHANCE_ACTOR else labelled_cards(game, text)
             verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
             for line in changes(seen, now_seen, game.labels, game.checked.var_types, listener.take()):
                 verbose(f"{'':>6}  {'':<8} · {line}")
