@@ -95,6 +95,17 @@ def test_an_options_label_names_its_moves_and_a_decisions_label_does_not(capsys,
     assert f"you: {listed[1][3:]}" in out
 
 
+def test_a_label_ending_in_a_backslash_shows_as_written_in_every_place(capsys, monkeypatch, tmp_path):
+    """rich doubles a last backslash of escaped text; the hand, the move list, the move and its
+    changes show the label as the rules write it."""
+    rules = tmp_path / "b.rules"
+    rules.write_text((ROOT / "games" / "slipstream.rules").read_text() + 'label one "one\\\\"\n')
+    code, out = play(capsys, monkeypatch, "1\nq\n", str(rules), "--players", "2", "--seed", "1", "--plain")
+    assert code == 0 and "one\\\\" not in out, out
+    for shown in ("hand (you)     one\\, two", "1. play 1 one\\\n", "you: play 1 one\\\n", "discard: +one\\\n"):
+        assert shown in out, (shown, out)
+
+
 # ---- undo ----
 def test_undo_takes_back_your_move_and_the_bots_since(capsys, monkeypatch):
     code, out = play(capsys, monkeypatch, "1\n1\nu\nu\nu\nq\n", HARE, "--players", "3", "--seed", "4")

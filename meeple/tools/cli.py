@@ -846,7 +846,7 @@ def _progress(total: int, quiet: bool, doing: str = "simulating", steps: bool = 
 
 def _print_summary(s: dict, wall: float, workers: int) -> None:
     from rich.console import Console
-    from rich.markup import escape
+    from .markup import escape
     from rich.table import Table
     from rich.text import Text
 

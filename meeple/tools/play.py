@@ -179,7 +179,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     Flags are shown as yes/no, turns counted from 1 (issue 17's defaults). ``labels`` (the rules'
     ``label``s: name → text, None for a var never shown) and ``shown_values`` (``Game.shown``) are
     what the rules want a person to see."""
-    from rich.markup import escape
+    from .markup import escape
     from rich.table import Table
 
     # (the rules' words are text, never rich markup)
@@ -213,7 +213,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     podium = obs.get("podium") or {}
     on = obs.get("piece_tracks") or {}
     if tracks:
-        from rich.markup import escape
+        from .markup import escape
         where = obs.get("piece_spaces") or {}
         home = obs.get("home_stretch") or {}
         for name, spaces in tracks.items():
@@ -254,7 +254,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         console.print(t)
 
     if cells is not None:
-        from rich.markup import escape
+        from .markup import escape
         for line in board_of_cells(cells, spots):
             console.print(escape(line), highlight=False)
     named = obs.get("var_shown") or {}
@@ -342,7 +342,7 @@ def cell_spots(legal: list) -> list[tuple[int, int]]:
 
 def render_board(obs: dict[str, Any], console: Any, view: Any, spots: Any = ()) -> None:
     """The grid of an observation, drawn; narrower tiles when the wide ones would not fit."""
-    from rich.markup import escape
+    from .markup import escape
 
     grid = obs.get("grid") or []
     spots = list(spots)
@@ -448,7 +448,7 @@ class Session:
 
     def told(self, action: Any) -> None:
         """Apply ``action``, then say what it changed that the seat at the screen may see."""
-        from rich.markup import escape
+        from .markup import escape
         before = self.state.observation(self.eyes)
         self.state.apply(action)
         after = self.state.observation(self.eyes)
@@ -469,7 +469,7 @@ class Session:
     def run(self) -> int:
         """Play to the end; the exit code: 0 when the game ended or a person quit, 1 when it got
         stuck or the input ended before the game did."""
-        from rich.markup import escape
+        from .markup import escape
 
         from meeple.interpreter.state import CHANCE, TERMINAL
 
@@ -518,7 +518,7 @@ class Session:
     def pass_screen(self, seat: int) -> str | None:
         """Hot seat: hand the screen to ``seat`` and tell what changed since it last looked; "q"
         when the person quits there, None when input ended."""
-        from rich.markup import escape
+        from .markup import escape
         self.wipe()
         self.console.rule(f"seat {seat} to play")
         answer = self.read_line(f"Pass the screen to seat {seat}, then press Enter (q quits)> ")
@@ -550,7 +550,7 @@ class Session:
         """The game as ``seat`` sees it and the moves; on a screen, redrawn from the top, the zones
         of each player folded into one line, with as much of the recent log as the screen holds
         (at least a few lines: a taller game scrolls, the moves and the prompt stay in sight)."""
-        from rich.markup import escape
+        from .markup import escape
         st, game, console = self.state, self.game, self.console
 
         def view() -> None:
@@ -623,7 +623,7 @@ class Session:
 
     def ask(self, seat: int, legal: list) -> str | None:
         """A person's move: applied, and "" returned; "q" when they quit, None when input ended."""
-        from rich.markup import escape
+        from .markup import escape
         console, st = self.console, self.state
         label = st.decision() or ""
         places = placements(legal)
@@ -700,7 +700,7 @@ class Session:
         """``u``: back to just before ``seat``'s last move (the bots' moves since are taken back too,
         never another person's). Chance is drawn anew from there: what came after the move taken
         back (a card drawn, a die) is not what comes now."""
-        from rich.markup import escape
+        from .markup import escape
         mine = [i for i, snap in enumerate(self.undo) if snap.seat == seat]
         if not mine:
             self.console.print("Nothing of yours to take back yet.")
@@ -726,7 +726,7 @@ class Session:
         return True
 
     def game_over(self) -> None:
-        from rich.markup import escape
+        from .markup import escape
         from rich.table import Table
 
         st, game, console, players = self.state, self.game, self.console, self.players
@@ -811,7 +811,7 @@ def play(game: Any, players: int, seat: int | list[int], seed: int | None = None
 
 def _write_record(path: str, game: Any, state: Any, console: Any) -> int:
     """Write the game played to ``path``: 0, or 1 (with a message) when it cannot be written."""
-    from rich.markup import escape
+    from .markup import escape
 
     from .records import write_record
     try:
