@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from meeple.dsl import read_ir
 from meeple.interpreter.state import CHANCE
 from rules_text import errors_of, load_text, take
 
@@ -181,3 +182,29 @@ def test_a_phase_named_next_leaves_the_engine_var_alone(tmp_path):
     assert g.layout.next_var is not None
     st = g.new_state(3, seed=0)
     assert str(st.vars[st.var_base[g.layout.var_names.index("log")]]) == "111111"
+
+
+ALL_OUT = """
+game "AllOut"
+players 3
+turn {
+  set out(current) = true
+}
+score(p) = number(p)
+"""
+
+
+def test_with_every_player_out_the_game_ends_and_nobody_wins(tmp_path):
+    """A player out never wins, not even when all are: the highest score (seat 2's) does not."""
+    g = load_text(tmp_path, ALL_OUT)
+    st = g.new_state(3, seed=0)
+    assert st.outcome == "end" and st.seats_in() == []
+    assert st.winners() == [] and st.returns() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("turn, warned", [("set out(current) = true", False), ("let x = out(current)", True)])
+def test_a_game_that_puts_players_out_is_not_said_to_have_no_end(tmp_path, turn, warned):
+    path = tmp_path / "g.rules"
+    path.write_text(ALL_OUT.replace("set out(current) = true", turn))
+    _, warnings = read_ir(str(path))
+    assert any("nothing ends the game" in w.message for w in warnings) == warned

@@ -180,8 +180,9 @@ class Checker:
             self.expect(e["test"], self.expr(e["test"], {}, f"$.end[{i}].test"), {BOOL}, "'end when'",
                         f"$.end[{i}].test")
             self.constant_test(e["test"], "end", f"$.end[{i}].test")
-        if not ir["end"] and not any(n.get("node") == "end_game" for part in ("setup", "turn", "phases")
-                                     for n in nodes(ir[part])):
+        puts_out = self.sym.vars.get("out", {}).get("builtin", False)  # (every player out ends the game)
+        if not ir["end"] and not any(n.get("node") == "end_game" or (puts_out and n.get("target") == "out")
+                                     for part in ("setup", "turn", "phases") for n in nodes(ir[part])):
             self.warn(at_span([1, 1, 1, 2]), "nothing ends the game: there is no 'end when TEST' and no 'end game' "
                                              "statement, so every game runs into the step cap", "$.end")
         for key in ("score", "tiebreak", "returns"):

@@ -389,7 +389,9 @@ class State:
         """Seats that won (several on a shared win); [] for a draw or an unfinished game."""
         if self.outcome != "end" or self.game.score is None:
             return []
-        seats = self.seats_in() or range(self.players)  # a player out never wins (unless all are out)
+        seats = self.seats_in()  # a player out never wins: with every player out, nobody does
+        if not seats:
+            return []
         keys = {s: (self.game.score(self, s), self.game.tiebreak(self, s)) for s in seats}
         best = max(keys.values())
         return [s for s, k in keys.items() if k == best]
