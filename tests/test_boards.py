@@ -153,6 +153,10 @@ turn {
     assert drawn[1].split() == ["0", "1", "2", "3"]
     assert drawn[-2].split() == ["0", ".", ".", "0", "+", "0"]  # row 0: seat 0's mark at 2,0
     assert drawn[2].split()[0] == "2"  # the top row first
+    assert drawn[0].startswith("patch: 4 × 3 cells, showing mark, tally")
+    # the rules' labels: a var labelled hidden is not drawn, another goes by its label
+    labelled = board_of_cells(board, labels={"tally": None, "mark": "stone"})
+    assert labelled[0] == "patch: 4 × 3 cells, showing stone" and labelled[-2].split() == ["0", ".", ".", "0", ".", "0"]
 
 
 def test_a_random_cell_is_one_of_the_board_named_x_y(tmp_path):

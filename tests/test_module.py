@@ -211,6 +211,26 @@ def test_a_step_cap_inside_a_segment_stops_it_where_the_program_does(cap: int, t
             assert error_a == error_b and a.outcome == b.outcome and a.to_json() == b.to_json()
 
 
+@pytest.mark.parametrize("cap", [1, 3, 10])
+@pytest.mark.parametrize("decide", [False, True], ids=["no decision", "a decision every other turn"])
+def test_max_steps_n_stops_a_game_after_its_nth_turn_on_both_paths(cap: int, decide: bool, tmp_path: Path) -> None:
+    """docs/language.md: a game that reaches N turns (or N steps) ends there: N turns are played,
+    not N + 1."""
+    rules = tmp_path / "cap.rules"
+    rules.write_text(f'game "Cap"\nplayers 2\nmax_steps {cap}\nvar x = 0\nturn {{\n  set x = x + 1\n'
+                     + ('  if x % 2 == 0 {\n    choose go {\n      a {\n      }\n      b {\n      }\n    }\n  }\n'
+                        if decide else "") + '}\nscore(p) = x\n', encoding="utf-8")
+    games = [meeple.load(str(rules))]
+    if decide:
+        games.append(_step_by_step(meeple.load(str(rules))))
+    for game in games:
+        st, error = _played(game, 2, 0)
+        assert error is None and st.outcome == "step cap", st.outcome
+        assert len(st.log_payload) == (cap // 2 if decide else 0)  # (the cap on turns comes first)
+        assert st.turns == cap and st.vars[0] == cap, (st.turns, st.vars)
+        assert game.why_ended(st) == f"the step cap: {cap} turn{'s' if cap > 1 else ''}"
+
+
 def test_a_rules_error_in_the_end_after_a_decision_names_the_end_on_both_paths(tmp_path: Path) -> None:
     rules = tmp_path / "end.rules"
     rules.write_text('game "End"\nplayers 2\nvar who = none\nvar w = 0\nzone deck hidden\n'

@@ -282,6 +282,20 @@ extend cards runner_card {
     assert f"  changed cards runner_card: + green  ({path}:5)" in out, out
 
 
+@pytest.mark.parametrize("looped_base", [False, True], ids=["plain base", "base made by a loop"])
+def test_diff_names_varieties_an_extend_makes_by_a_loop(tmp_path: Path, capsys, looped_base: bool) -> None:
+    """A variety written in a loop (``for s in suit { 1 gen {...} }``) is named by its name and
+    the loop's variables, in the base and in the extend."""
+    deck = "for s in suit {\n    2 plain { col = s }\n  }" if looped_base else "2 plain { v = 1 }"
+    base = f'game "B"\nplayers 2\nenum suit {{ red blue }}\nzone deck hidden\ncards c in deck {{\n  {deck}\n}}\n' \
+        'turn {\n  end game\n}\n'
+    path = write(tmp_path, {"base.rules": base, "v.rules": 'extends "base.rules"\nextend cards c {\n  for s in suit {\n'
+                            '    1 gen { v = 2, col = s }\n  }\n}\n'})
+    assert main(["diff", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"  changed cards c: + gen (for each s)  ({path}:4)" in out and "None" not in out, out
+
+
 def test_diff_says_what_a_plain_value_was_and_is(tmp_path: Path, capsys) -> None:
     """``replace max_steps 100``: the old and the new number, and where each is written."""
     path = write(tmp_path, {"base.rules": BASE.replace('players 2..3\n', 'players 2..3\nmax_steps 500\n'),

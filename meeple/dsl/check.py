@@ -741,6 +741,11 @@ class Checker:
                 got = self.weighted(s, scope, path)
             else:
                 got = self.domain(s["domain"], scope, f"{path}.domain")
+                d = s["domain"]
+                lo, hi = (self.const(d["lo"]), self.const(d["hi"])) if d["hi"] is not None else (None, None)
+                if lo is not None and hi is not None and hi < lo:
+                    self.error(d["lo"], f"'random {lo}..{hi}' picks from nothing: the range runs backwards "
+                                        f"(write 'random {hi}..{lo}')", f"{path}.domain")
             if want == NONE and got in (PLAYER, TILE, CELL) or (want == NONE and got.startswith("kind:")):
                 self.var_types[s["target"]] = got  # a var that starts as none holds what it is first set to
             elif want == NONE and got not in (NONE, ANY):
@@ -880,6 +885,10 @@ class Checker:
             w = self.const(c["weight"])
             if w is not None and w < 0:
                 self.error(c["weight"], f"a weight cannot be negative ({w})", f"{path}.choices[{i}].weight")
+        weights = [self.const(c["weight"]) for c in s["choices"]]
+        if weights and all(isinstance(w, int) and w == 0 for w in weights):
+            self.error(s, "every weight of this random choice is 0: it can pick nothing (give one a weight above 0)",
+                       path)
         return got
 
     def moved_piece(self, s: dict, what: str, scope: dict, path: str) -> str:

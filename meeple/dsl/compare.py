@@ -93,8 +93,8 @@ def _listed_change(kind: str, a: dict, b: dict) -> str:
     if kind == "pieces":
         old, new = a["values"], b["values"]
     else:
-        old = [v.get("name") for v in a["varieties"]]
-        new = [v.get("name") for v in b["varieties"]]
+        old = [name for name, _ in _varieties(a["varieties"])]
+        new = [name for name, _ in _varieties(b["varieties"])]
     added, removed = [n for n in new if n not in old], [n for n in old if n not in new]
     parts = [f"+ {', '.join(map(str, added))}"] if added else []
     parts += [f"- {', '.join(map(str, removed))}"] if removed else []
@@ -108,10 +108,21 @@ def _first_added(kind: str, a: dict, b: dict, ir: dict[str, Any]) -> Optional[st
         places = (b.get("at") or {}).get("values") or []
         added = [at for value, at in zip(b["values"], places) if value not in a["values"]]
     else:
-        old = [v.get("name") for v in a["varieties"]]
-        added = [v["at"]["span"] for v in b["varieties"]
-                 if v.get("name") not in old and (v.get("at") or {}).get("span")]
+        old = [name for name, _ in _varieties(a["varieties"])]
+        added = [at["span"] for name, at in _varieties(b["varieties"]) if name not in old and at.get("span")]
     return f"{_file(ir, added[0])}:{added[0][0]}" if added else None
+
+
+def _varieties(items: list[dict], loops: str = "") -> list[tuple[str, dict]]:
+    """The varieties of a ``cards`` as written, each with its position: one made by a loop
+    (``for s in suit { 1 gen {...} }``) by its name and the loop's variables, "gen (for each s)"."""
+    out = []
+    for v in items:
+        if v.get("node") == "variety_loop":
+            out += _varieties(v.get("varieties", []), ", ".join([*filter(None, [loops]), *v.get("vars", [])]))
+        else:
+            out.append((f"{v.get('name')} (for each {loops})" if loops else str(v.get("name")), v.get("at") or {}))
+    return out
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -508,7 +508,8 @@ class Game:
         if st.outcome is None:
             return None
         if st.outcome == "step cap":
-            return f"the step cap: {self.max_steps:,} steps"
+            of = "step" if len(st.log_payload) >= self.max_steps else "turn"  # (it caps both)
+            return f"the step cap: {self.max_steps:,} {of}{'s' if self.max_steps != 1 else ''}"
         if end_at:  # (the position of the 'if' around the 'end game', or of the 'end game')
             line, where = self._source_line(end_at)
             end = "end game" + (" with no winner" if st.outcome == "draw" else "")

@@ -75,7 +75,7 @@ def bounded_multisets(present: list[int], src: list[int], lo: int, hi: int):
             if lo <= total:
                 made[0] += 1
                 if made[0] > MAX_CARD_PICKS:
-                    raise RuleRuntimeError(f"a choice of {lo}..{hi} cards among {len(present)} kinds in hand has more "
+                    raise RuleRuntimeError(f"a choice of up to {hi} cards among {len(present)} kinds in hand has more "
                                            f"than {MAX_CARD_PICKS:,} different picks here, past the limit")
                 yield tuple(picked)
             return

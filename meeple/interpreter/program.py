@@ -1044,9 +1044,9 @@ def _unmarked_step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[st
     if op == NEXT_TURN:
         if x.layout.turn_order:  # players out, or 'set next': State.pass_turn
             return ["if not st.pass_turn():", *(f"    {t}" for t in ended(b, "'end'")), "st.turns += 1",
-                    "if st.turns > cap:", *(f"    {t}" for t in ended(b, "'step cap'"))]
+                    "if st.turns >= cap:", *(f"    {t}" for t in ended(b, "'step cap'"))]
         return ["st.current = (st.current + 1) % st.players", "st.turns += 1",
-                "if st.turns > cap:", *(f"    {t}" for t in ended(b, "'step cap'"))]
+                "if st.turns >= cap:", *(f"    {t}" for t in ended(b, "'step cap'"))]
     return ended(pc, repr(a or "end"))  # END
 
 

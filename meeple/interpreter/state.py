@@ -289,7 +289,7 @@ class State:
                         self.current = (self.current + 1) % self.players
                     self.turns += 1
                     pc = b
-                    if self.turns > self.game.max_steps:
+                    if self.turns >= self.game.max_steps:
                         self.pc = pc
                         self._finish("step cap")
                         return

@@ -42,7 +42,10 @@ class Listener:
 
 def turns_played(state: Any) -> int:
     """The turns a game has had, the one it is in (or ended in) counted: ``state.turns`` counts
-    the turns passed on, so a game that ended in its 5th turn has ``turns`` 4 (as records keep it)."""
+    the turns passed on, so a game that ended in its 5th turn has ``turns`` 4 (as records keep it);
+    one stopped by the cap on turns stopped as its last turn was passed on."""
+    if state.outcome == "step cap" and state.turns >= state.game.max_steps:
+        return state.turns
     return state.turns + 1
 
 

@@ -18,7 +18,7 @@ import random
 import re
 import sys
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Optional
 
 from .bots import RandomBot, derive_seed, sample_chance
 from .events import changes, labelled_move, move_shown, move_visibility, shown_value, turns_played, unseen_view
@@ -183,7 +183,8 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     from rich.table import Table
 
     # (the rules' words are text, never rich markup)
-    labels = {k: escape(v) if isinstance(v, str) else v for k, v in (labels or {}).items()}
+    written = labels or {}  # (as the rules write them: the board of cells is escaped as a whole)
+    labels = {k: escape(v) if isinstance(v, str) else v for k, v in written.items()}
     shown_values = [(escape(str(title)), values) for title, values in shown_values or []]
 
     known = {"seat", "players", "current", "turn", "to_move", "decision", "zones", "pieces", "podium",
@@ -255,7 +256,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
 
     if cells is not None:
         from .markup import escape
-        for line in board_of_cells(cells, spots):
+        for line in board_of_cells(cells, spots, written):
             console.print(escape(line), highlight=False)
     named = obs.get("var_shown") or {}
     for name, values in (obs.get("vars") or {}).items():
@@ -300,12 +301,15 @@ def cell_label(value: Any, var: str) -> str:
     return str(value)
 
 
-def board_of_cells(board: dict[str, Any], spots: Any = ()) -> list[str]:
+def board_of_cells(board: dict[str, Any], spots: Any = (), labels: Optional[dict[str, Any]] = None) -> list[str]:
     """A board of cells as text: row y = rows-1 at the top, x growing to the right, the
     coordinates around it; each cell shows what its per-cell vars hold (several joined by "/"),
-    "." an empty cell, "+" an empty cell a move of yours can take (``spots``: (x, y) pairs)."""
+    "." an empty cell, "+" an empty cell a move of yours can take (``spots``: (x, y) pairs).
+    ``labels``: the rules' labels (a var labelled hidden is left out, another goes by its label)."""
     columns, rows = board.get("columns", 0), board.get("rows", 0)
-    values = board.get("vars") or {}
+    labels = labels or {}
+    values = {labels.get(name) or name: v for name, v in (board.get("vars") or {}).items()
+              if not (name in labels and labels[name] is None)}
     if not (isinstance(columns, int) and isinstance(rows, int)) or columns * rows <= 0:
         return []
     spots = set(spots)
