@@ -133,3 +133,49 @@ def test_a_let_and_a_phase_count(tmp_path):
 def test_no_bundled_game_or_fixture_is_warned(path):
     _, warnings = read_ir(str(path))
     assert [w.message for w in warnings if "the game can end" in w.message] == []
+
+
+LAST_ROUND = """
+game "Last round"
+players 3
+var pts per player = 0
+var last_round = false
+var starter = none
+setup {
+  set starter = current
+}
+turn {
+  choose go {
+    ok { }
+  }
+  if current == seat(1) {
+    set pts(current) = pts(current) + 1
+  }
+  if pts(current) >= 2 {
+    set last_round = true
+  }
+}
+end when last_round and current == starter
+score(p) = pts(p)
+"""
+
+
+@pytest.mark.parametrize("path", ["seeded", "explicit", "step by step"])
+def test_an_end_that_reads_who_moves_is_judged_as_the_turn_passes(tmp_path, path):
+    """'end when last_round and current == starter': the round ends as the turn comes back to the
+    starter (seat 1 scores its second point in turn 5; seat 0's turn would be the 7th), on every path."""
+    import random
+
+    game = load_text(tmp_path, LAST_ROUND)
+    if path == "step by step":
+        from meeple.interpreter.ops import CHOICE
+        game.segments = {}
+        for op, spec, _ in game.code:
+            if op == CHOICE:
+                spec.turn = None
+    st = game.new_state(3, chance="explicit") if path == "explicit" else game.new_state(3, seed=1)
+    moves = random.Random(1)
+    while not st.is_terminal():
+        st.apply(moves.choice(st.legal_actions()))
+    assert (st.outcome, st.turns, st.current, len(st.history())) == ("end", 6, 0, 6)  # (before seat 0 moves)
+    assert game.why_ended(st).startswith("end when last_round and current == starter")

@@ -8,7 +8,7 @@
     CHOICE spec      wait for a player's decision
     CHANCE spec      wait for a chance outcome
     END              the game is over
-    NEXT_TURN k      the next player's turn starts at k
+    NEXT_TURN t, k   the next player's turn starts at k (t: test the end after passing it)
 """
 
 EXEC, JUMP_IF_NOT, JUMP, CHOICE, CHANCE, END, NEXT_TURN = range(7)

@@ -289,6 +289,10 @@ class State:
                         self.current = (self.current + 1) % self.players
                     self.turns += 1
                     pc = b
+                    if a and end_test(self):  # (the end reads who moves)
+                        self.pc = pc
+                        self._finish("end")
+                        return
                     if self.turns >= self.game.max_steps:
                         self.pc = pc
                         self._finish("step cap")
