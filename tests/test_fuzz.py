@@ -219,3 +219,15 @@ def test_a_game_that_runs_past_the_time_limit_is_found_at_once(tmp_path: Path, c
     monkeypatch.setattr(fuzz_module, "time_limit", lambda: time_limit(1))
     assert main(["fuzz", str(rules), "--examples", "5", "--seed", "1"]) == 1
     assert "invariant 'ends within the time limit' broke" in capsys.readouterr().out
+
+
+def test_the_move_that_fails_is_counted_among_the_steps_of_the_game_found(tmp_path: Path, capsys) -> None:
+    """A rules error in the option taken: the game found is that one move, counted as the step it
+    is ('1 step (1 move)'), and shown as the move that fails."""
+    rules = tmp_path / "err.rules"
+    rules.write_text('game "Err"\nplayers 2\nvar n = 0\nturn {\n  choose go {\n    bad {\n'
+                     '      roll n - 1 dice of 6 into n\n    }\n  }\n}\nscore(p) = n\n')
+    assert main(["fuzz", str(rules), "--examples", "5", "--seed", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "the shortest game found: 1 step (1 move), 2 players:" in out, out
+    assert "seat 0: bad   <- this move fails" in out, out

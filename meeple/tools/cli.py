@@ -788,9 +788,10 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
     if f.state is None:
         return
     history = f.state.history()
-    moves = sum(1 for actor, _ in history if actor != "chance")
-    count = "no step, at the start" if not history else \
-        f"{_plural(len(history), 'step')} ({_plural(moves, 'move')})"
+    tried = [f.failed_move] if f.failed_move else []  # (the step that fails is one of the game's)
+    steps = len(history) + len(tried)
+    moves = sum(1 for actor, _ in [*history, *tried] if actor != "chance")
+    count = "no step, at the start" if not steps else f"{_plural(steps, 'step')} ({_plural(moves, 'move')})"
     print(f"the shortest game found: {count}, {f.state.players} players"
           f"{', params ' + str(f.params) if args.params else ''}" + (":" if history or f.failed_move else ""))
     shown = [f"  {'chance' if actor == 'chance' else f'seat {actor}'}: {text}" for actor, text in history]
