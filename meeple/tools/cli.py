@@ -40,7 +40,7 @@ meeple: a rules-as-data engine for tabletop games.
 Write a game's rules as a text file (.rules), then check it, look at the
 intermediate representation (IR) it compiles to, simulate thousands of games
 between random players, replay recorded games, or play against bots.
-Every command that takes a .rules file also takes an IR .json file."""
+Every command that takes a .rules file, but fmt, also takes an IR .json file."""
 
 EPILOG = """\
 examples:
