@@ -225,8 +225,15 @@ class Checker:
                                                           *(ph["body"] for ph in self.ir["phases"])])
                      if n.get("node") in ("choose", "place", "choose_one") and isinstance(n.get("label"), str)}
         options = {f"{label}.{o['name']}" for label, d in decisions.items() for o in d.get("options") or []}
+        labelled: dict[str, dict] = {}
         for i, lb in enumerate(self.ir.get("labels", [])):
             target = lb["target"]
+            first = labelled.get(target)
+            if first is not None and self.source_of(first) == self.source_of(lb):  # (a variant may relabel)
+                line = span(first)
+                self.warn(lb, f"'{target}' is labelled twice{f' (first at line {line[0]})' if line else ''}: "
+                              f"the last label holds", f"$.labels[{i}]", "target")
+            labelled[target] = lb
             known = target in self.sym.vars or target in self.sym.varieties or target in decisions or target in options
             if not known:
                 names = [*self.sym.vars, *self.sym.varieties, *decisions, *options]
