@@ -486,3 +486,24 @@ def test_a_show_of_a_private_or_hidden_var_is_unknown_to_the_other_seats(capsys,
     assert "their secret: seat 0: 40, seat 1: ?" in during and "hid: ?" in during and "turns: 0" in during
     assert "41" not in during and "hid: 7" not in during
     assert "their secret: seat 0: 40, seat 1: 41" in after and "hid: 7" in after
+
+
+def test_a_per_player_show_of_another_seats_private_things_is_unknown_even_in_ones_own_row(capsys, monkeypatch,
+                                                                                         tmp_path):
+    """A seat sees its own value of a per-player show only where that value reads its own private
+    things (``face(p)``, ``hand(p)``, a define given ``p``); one reading the next player's
+    (``face(next(p))``) is '?' in every row, the seat's own too, until the game is over."""
+    rules = tmp_path / "leak.rules"
+    rules.write_text('game "Leak"\nplayers 2\nzone deck hidden\nzone hand per player private\n'
+                     'cards c in deck {\n  for v in 1..5 {\n    2 num { val = v }\n  }\n}\n'
+                     'var face per player private = 0\ndefine total(q) = sum(x.val for x in hand(q))\n'
+                     'setup {\n  for p in player {\n    deal 2 from deck to hand(p)\n    set face(p) = 30 + number(p)\n'
+                     '  }\n}\nturn {\n  choose go {\n    wait { }\n    stay\n  }\n  end game\n}\n'
+                     'show "rival hand" (p) = sum(x.val for x in hand(next(p)))\nshow "rival face" (p) = face(next(p))\n'
+                     'show "my face" (p) = face(p)\nshow "rival total" (p) = total(next(p))\n'
+                     'show "my total" (p) = total(p)\n')
+    code, out = play(capsys, monkeypatch, "q\n", str(rules), "--seat", "0", "--plain", "--seed", "2")
+    for label in ("rival hand", "rival face", "rival total"):
+        assert f"{label}: seat 0: ?, seat 1: ?" in out, out
+    assert "my face: seat 0: 30, seat 1: ?" in out and "31" not in out, out
+    assert re.search(r"my total: seat 0: \d+, seat 1: \?", out), out

@@ -113,7 +113,7 @@ class Game:
                        self._placed(self.exprs.compile(sh["expr"], {}, "show", span(sh)), sh), bool(sh.get("player")),
                        checked.type_of(sh["expr"])) for sh in ir.get("shows", [])]
         # what each show reads that not every seat may see: None, "private" or "hidden"
-        self.show_secrecy = [self._secrecy(sh["expr"]) for sh in ir.get("shows", [])]
+        self.show_secrecy = [self._secrecy(sh["expr"], sh.get("player")) for sh in ir.get("shows", [])]
         self.labels = {lb["target"]: printable(lb["text"]) if lb.get("text") is not None else None
                        for lb in ir.get("labels", [])}  # (None: a var never shown)
         # (name, test(state, state before the step), where it is declared)
@@ -479,26 +479,38 @@ class Game:
             out.append((label, shown))
         return out
 
-    def _secrecy(self, expr: Any, seen: Optional[set] = None) -> Optional[str]:
+    def _secrecy(self, expr: Any, own: Optional[str] = None, seen: Optional[set] = None) -> Optional[str]:
         """What ``expr`` reads that not every seat may see: "hidden" (a hidden var, the cards of a
         hidden zone), "private" (a private var, the cards of a private zone), or None (only what all
-        may see; a zone's count is seen by all)."""
+        may see; a zone's count is seen by all). ``own``: the player a per-player show is of; a
+        private thing counts as "private" (its own seat sees it) only when it is that player's,
+        read as ``face(p)`` or ``hand(p)``, and as "hidden" when it is another's (``face(next(p))``)."""
         from meeple.dsl.walk import nodes
         seen = set() if seen is None else seen
         found: set[str] = set()
         counted = {id(n["args"][0]) for n in nodes(expr) if n.get("node") == "call" and n.get("func") == "count"
                    and len(n.get("args") or []) == 1}
+
+        def of_own(n: dict) -> bool:  # ``thing(p)``, p the show's player
+            args = n.get("args") or []
+            return own is not None and len(args) == 1 and args[0].get("node") == "name" and args[0].get("id") == own
         for n in nodes(expr):
             name = n.get("id") if n.get("node") == "name" else n.get("func") if n.get("node") == "call" else None
             if not isinstance(name, str):
                 continue
-            if name in self.sym.vars:
-                found.add(self.sym.vars[name].get("visibility", "public"))
-            elif name in self.sym.zones and id(n) not in counted:
-                found.add(self.sym.zones[name]["visibility"])
-            elif name in self.sym.defines and name not in seen:
-                seen.add(name)
-                found.add(self._secrecy(self.sym.defines[name]["body"], seen) or "public")
+            if name in self.sym.vars or (name in self.sym.zones and id(n) not in counted):
+                decl = self.sym.vars.get(name) or self.sym.zones[name]
+                visibility = decl.get("visibility", "public")
+                found.add("hidden" if visibility == "private" and not of_own(n) else visibility)
+            elif name in self.sym.defines:
+                define = self.sym.defines[name]
+                args = n.get("args") or []  # (the show's player, passed on: the define's parameter)
+                passed = [q for q, a in zip(define.get("params") or [], args)
+                          if own is not None and a.get("node") == "name" and a.get("id") == own]
+                inner = passed[0] if passed else None
+                if (name, inner) not in seen:
+                    seen.add((name, inner))
+                    found.add(self._secrecy(define["body"], inner, seen) or "public")
         return "hidden" if "hidden" in found else "private" if "private" in found else None
 
     def why_ended(self, st: State, end_at: Optional[list] = None) -> Optional[str]:
