@@ -186,6 +186,16 @@ def test_a_report_of_a_var_holding_a_value_is_tallied_by_name(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["reports"] == {"last": {"blue": 4}}
 
 
+def test_a_report_of_a_cell_is_tallied_as_x_y(tmp_path, capsys):
+    """A var set to a board's cell is reported as the moves name the cell (``x,y``), not by its
+    number (cell 0,0 was tallied as 0)."""
+    path = tmp_path / "cells.rules"
+    path.write_text('game "Cells"\nplayers 2\nboard b { columns 3 rows 2 }\nvar last = none\n'
+                    'turn {\n  set last = cell(b, 2, 1)\n  end game\n}\nreport "last" = last\nreport "none yet" = none\n')
+    assert main(["simulate", str(path), "--games", "3", "--players", "2", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["reports"]["last"] == {"2,1": 3}
+
+
 @pytest.mark.parametrize("json_out", [False, True])
 def test_simulate_exits_1_when_a_game_does_not_reach_the_end(tmp_path, capsys, json_out):
     """A script can gate on simulate: stuck, step-capped or failed games make the exit status 1,

@@ -632,6 +632,8 @@ class Game:
             return self.value_name(v)
         if t == "player":
             return "none" if v == NO_VALUE else f"seat {v}"
+        if t == "cell":  # (as a move and a show name it: "x,y")
+            return "none" if v == NO_VALUE else self.layout.cell_name(v)
         if t == "none":  # (a var only ever set to none)
             return "none" if v == NO_VALUE else v
         return v
