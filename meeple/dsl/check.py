@@ -146,7 +146,7 @@ class Checker:
             self.expect(v["init"], t, want, "a var's start value", f"$.vars[{i}].init")
             self.var_types.setdefault(v["name"], t)
             if on_board and v["init"]["node"] not in ("bool", "none_value") and self.const(v["init"]) is None \
-                    and t != ANY:
+                    and t in want:  # (one of another type has had its error)
                 self.error(v["init"], "a per-cell var's start value is a number, true/false or none, or made of "
                                       "params: the same on every cell, known before the game starts",
                            f"$.vars[{i}].init")
