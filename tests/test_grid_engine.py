@@ -346,3 +346,30 @@ def test_a_placement_within_reach_judged_per_square_keeps_its_side_rules() -> No
                         judged += 1
                 st.apply(moves.choice(legal))
     assert judged > 100 and far > 10
+
+
+def _crossroads(side: int) -> tuple[list[list[int]], list[tuple[int, ...]]]:
+    """A side × side table of crossroads (one path joining all four edges), tile y * side + x."""
+    neighbours = [[(y + 1) * side + x if y + 1 < side else -1, y * side + x + 1 if x + 1 < side else -1,
+                   (y - 1) * side + x if y > 0 else -1, y * side + x - 1 if x > 0 else -1]
+                  for y in range(side) for x in range(side)]
+    return neighbours, [(15, 15, 15, 15)] * (side * side)
+
+
+def test_a_route_search_is_bounded_and_says_so_as_a_rules_error():
+    """The longest walk is a hard search: on a table whose paths all cross it is cut off at
+    MAX_ROUTE_STATES with a rules error, instead of taking gigabytes; a small table is searched
+    to the end."""
+    from meeple.dsl.diagnostics import RuleRuntimeError
+    from meeple.dsl.limits import MAX_ROUTE_STATES
+    from meeple.interpreter.routes import route_length
+
+    neighbours, ends = _crossroads(3)
+    assert route_length(neighbours, ends, 0, 1, False, [False] * 9, {}, 0, 100) == 8
+    # 6 × 6 with two tiles that end a walk entering them: no walk enters every tile, so nothing
+    # stops the search early, and the sets of tiles a walk may have seen are too many
+    neighbours, ends = _crossroads(5)
+    assert route_length(neighbours, ends, 0, 0, False, [False] * 25, {6: 15, 9: 15}, 0, 100) == 23
+    neighbours, ends = _crossroads(6)
+    with pytest.raises(RuleRuntimeError, match=f"more than {MAX_ROUTE_STATES:,} walks"):
+        route_length(neighbours, ends, 0, 0, False, [False] * 36, {7: 15, 11: 15}, 0, 100)

@@ -36,6 +36,7 @@ MAX_RANGE = 10_000  # values of a range 'lo..hi' that a loop, a 'random' or an o
 MAX_DICE = 1_000  # dice one 'roll' throws (each one a chance event)
 MAX_CHOSEN_CARDS = 64  # cards one 'choose' may take at once (the choices grow as combinations of them)
 MAX_CARD_PICKS = 100_000  # the different sets of cards one 'choose' may offer at once (checked as it runs)
+MAX_ROUTE_STATES = 500_000  # the walks one route query may follow (tile, entry, passes, tiles seen; checked as it runs)
 MAX_NESTED_RUNS = 10_000_000  # runs of loops and aggregates inside one another (ranges known when checking)
 MAX_OPTION_VALUES = 1_000_000  # combinations of the values of one option's variables (ranges known when checking)
 # Expression nodes of the whole game with every define written out where it is used

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from meeple.dsl.diagnostics import RuleRuntimeError
+from meeple.dsl.limits import MAX_ROUTE_STATES
+
 EDGES = (0, 1, 2, 3)
 STEP = ((0, 1), (1, 0), (0, -1), (-1, 0))  # N, E, S, W as (dx, dy); y grows upwards
 
@@ -92,6 +95,10 @@ def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[in
                     limit = min(limit, reachable(neighbours, ends, start, first_exits, blocked))
                     if best >= limit:
                         return best
+                if len(seen) > MAX_ROUTE_STATES:  # (the longest walk is a hard search: its work is bounded)
+                    raise RuleRuntimeError(f"a route search followed more than {MAX_ROUTE_STATES:,} walks through "
+                                           f"the tiles (the longest found so far: {best} tiles), past the limit: "
+                                           f"the table's paths cross too often to search them all")
     return best
 
 
