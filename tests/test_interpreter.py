@@ -501,6 +501,8 @@ def _damaged(doc: dict, key: str, value) -> dict:
         out["rng"][1][0] = value
     elif key == "every var":
         out["vars"] = [value] * len(out["vars"])
+    elif key == "locals":
+        out["locals"] = ["x"] * len(out["locals"])
     else:
         out[key] = value
     return out
@@ -513,6 +515,8 @@ def _damaged(doc: dict, key: str, value) -> dict:
     ("slipstream", "zones[1][0]", 10**19), ("slipstream", "rng", -1), ("hare", "pos", None),
     ("hare", "track_length", [10**9]), ("luckydog", "grid", None), ("luckydog", "every var", 10**6),
     ("luckydog", "grid", {"tiles": [[0, 0, 99, 0]], "vars": [[], []]}),
+    ("slipstream", "pc", 0), ("hare", "pc", 2), ("luckydog", "pc", 4),  # (no decision there)
+    ("slipstream", "locals", "every local a string"),
 ])
 def test_a_damaged_saved_state_is_refused_as_damaged(game, key, value):
     """Each part of a saved state is checked for its type and range (and the cards kept: a zone
@@ -546,3 +550,24 @@ def test_the_python_api_says_what_is_wrong_with_an_argument(call, error):
     with pytest.raises(error) as info:
         call(g, st)
     assert str(info.value) and type(info.value) is error
+
+
+@pytest.mark.parametrize("game", ["slipstream", "luckydog"])
+def test_a_saved_state_waiting_in_a_loop_needs_the_loops_items_and_a_place_in_them(game):
+    """A state that waits inside a 'for' loop holds the loop's items and its index into them;
+    either damaged is refused when read (it was an IndexError or a TypeError at a later step)."""
+    from meeple.interpreter.game import StateError
+    g = meeple.load(str(ROOT / "games" / f"{game}.rules"))
+    moves = random.Random(3)
+    st = g.new_state(3, seed=3)
+    while not any(first <= st.pc < end for first, end, _, _ in g.loops):
+        st.apply(moves.choice(st.legal_actions()))
+    doc = st.to_json()
+    assert g.state_from_json(doc).to_json() == doc
+    _, _, items, index = next(loop for loop in g.loops if loop[0] <= st.pc < loop[1])
+    for slot, value in ((index, -10**6), (index, len(doc["locals"][items]) + 1), (items, 0)):
+        damaged = _damaged(doc, "locals", None)
+        damaged["locals"] = list(doc["locals"])
+        damaged["locals"][slot] = value
+        with pytest.raises(StateError, match="its 'locals' does not fit"):
+            g.state_from_json(damaged)

@@ -29,6 +29,8 @@ from .boards import MAX_COORD, Board
 from .layout import NO_VALUE, Layout
 from .codecache import ModuleCache, game_key
 from .program import compile_program, fixed_tags, write_segments
+from .ops import CHANCE as CHANCE_OP
+from .ops import CHOICE
 from .state import STATE_VERSION, IllegalAction, State, whole_number
 
 DEFAULT_MAX_STEPS = 10_000
@@ -91,7 +93,7 @@ class Game:
         slots = SlotAllocator()
         self.exprs = ExprCompiler(checked, self.layout, slots, varieties_by_zone(checked))
         self.exprs.cache = ModuleCache(game_key(ir, self.params), self.exprs.module.filename)
-        self.code, self.turn_start, self.positions = compile_program(ir, self.exprs)
+        self.code, self.turn_start, self.positions, self.loops = compile_program(ir, self.exprs)
         ends = [self.exprs.compile(e["test"], {}, "end", span(e)) for e in ir["end"]]
         self.ends = list(zip(ends, [span(e) for e in ir["end"]]))  # (for why a game ended: ``why_ended``)
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
@@ -317,6 +319,16 @@ class Game:
                 raise
             raise StateError(f"the saved state is damaged: {type(e).__name__}: {e}") from None
 
+    def _loops_fit(self, st: State) -> bool:
+        """Each loop the saved state waits in holds a list of items and an index into it (one it
+        waits outside of may hold anything a local holds)."""
+        for first, end, items, index in self.loops:
+            if st.outcome is None and first <= st.pc < end:
+                if not (isinstance(st.locals[items], list) and not isinstance(st.locals[index], bool)
+                        and isinstance(st.locals[index], int) and 0 <= st.locals[index] <= len(st.locals[items])):
+                    return False
+        return True
+
     def _board_from_json(self, doc: Any) -> Board:
         """The grid of a saved state: its tiles, each a variety and a rotation of this game's, laid
         on distinct squares, and a list per tile var."""
@@ -349,12 +361,15 @@ class Game:
              == sum(map(sum, start.zones))),
             ("vars", isinstance(st.vars, list) and len(st.vars) == var_slots
              and all(isinstance(v, int) and -MAX_NUMBER <= v <= MAX_NUMBER for v in st.vars)),
-            ("locals", isinstance(st.locals, list) and len(st.locals) == self.n_locals),
+            ("locals", isinstance(st.locals, list) and len(st.locals) == self.n_locals
+             and all(_plain_local(v) for v in st.locals) and self._loops_fit(st)),
             ("pos", isinstance(st.pos, list) and len(st.pos) == nvalues
              and all(whole_number(p) and 0 <= p <= MAX_SPACES * 2 for p in st.pos)),
             ("place", isinstance(st.place, list) and len(st.place) == nvalues
              and all(whole_number(p) and 0 <= p <= nvalues for p in st.place)),
-            ("pc", whole_number(st.pc) and 0 <= st.pc < len(self.code)),
+            ("pc", whole_number(st.pc) and 0 <= st.pc < len(self.code)  # (a game goes on where it waits)
+             and (st.outcome is not None or self.code[st.pc][0] == CHOICE
+                  or (self.code[st.pc][0] == CHANCE_OP and st.rng is None))),
             ("current", whole_number(st.current) and 0 <= st.current < st.players),
             ("turns", whole_number(st.turns) and 0 <= st.turns <= self.max_steps + 1),
             ("outcome", st.outcome in (None, "end", "draw", "step cap")),
@@ -760,6 +775,14 @@ def _known_from_json(entries: Any) -> dict[tuple[int, int], list[int]]:
             raise ValueError("'known' is a list of [zone slot, seat, counts]")
         known[e[0], e[1]] = list(e[2])
     return known
+
+
+def _plain_local(v: Any) -> bool:
+    """What a local of a saved state may hold: a number (a flag, a seat, a value, a card...) or a
+    loop's items, a list of numbers."""
+    if isinstance(v, list):
+        return len(v) <= MAX_CARDS and all(isinstance(i, int) and -MAX_NUMBER <= i <= MAX_NUMBER for i in v)
+    return isinstance(v, int) and -MAX_NUMBER <= v <= MAX_NUMBER
 
 
 def _restore_rng(st: State, doc: dict[str, Any]) -> None:

@@ -43,6 +43,8 @@ class ProgramBuilder:
         self.layout = exprs.layout
         self.code: list[Instr] = []
         self.positions: dict[int, Optional[list[int]]] = {}  # instruction → the rules statement it runs
+        # each 'for' loop: its body's instructions (first, past the last), the slots of its items and index
+        self.loops: list[tuple[int, int, int, int]] = []
         self.can_hold = exprs.can_hold or varieties_by_zone(exprs.checked)
 
     def chooser(self, s: dict, env: Env) -> Fn:
@@ -172,6 +174,7 @@ class ProgramBuilder:
         self.block(s["body"], inner)
         self.emit(JUMP, None, top)
         self.patch(top, len(self.code))
+        self.loops.append((top + 1, len(self.code), items_slot, index_slot))
 
     def s_run(self, s, env):
         self.emit(EXEC, self.x.statements(self.writer.told(("phase", s["phase"])), purpose="phase"))
@@ -702,9 +705,11 @@ def _is_range(s: dict) -> bool:
     return s["domain"]["hi"] is not None
 
 
-def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int, list[Optional[list[int]]]]:
+def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int, list[Optional[list[int]]],
+                                                              list[tuple[int, int, int, int]]]:
     """The whole game as one program: lay tracks, setup, then the turn loop.
-    Returns the code, the index where each turn starts, and each instruction's rules position."""
+    Returns the code, the index where each turn starts, each instruction's rules position, and
+    each loop's body (first instruction, past the last) and the slots of its items and index."""
     reads = end_reads(ir, exprs.checked)
     b = ProgramBuilder(exprs, ir, reads)
     b.lay_tracks(ir)
@@ -714,7 +719,7 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int, li
     b.emit(NEXT_TURN, None, turn_start)
     b.mark_end_checks(reads)
     b.thread_jumps()
-    return b.code, turn_start, [b.positions.get(n) for n in range(len(b.code))]
+    return b.code, turn_start, [b.positions.get(n) for n in range(len(b.code))], b.loops
 
 
 SEGMENT_STEPS = 60  # the most steps one segment follows before it hands back to State._advance
