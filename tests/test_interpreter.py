@@ -492,6 +492,10 @@ def test_a_number_past_the_limit_is_a_rules_error_where_it_is_made(tmp_path, whe
     assert info.value.line == line
 
 
+def _luckydog_state():
+    return meeple.load(str(ROOT / "games" / "luckydog.rules")).new_state(3, seed=1)
+
+
 def _damaged(doc: dict, key: str, value) -> dict:
     import copy
     out = copy.deepcopy(doc)
@@ -541,6 +545,12 @@ def test_a_damaged_saved_state_is_refused_as_damaged(game, key, value):
     (lambda g, st: st.set_zone("hand", {"one": -3}, 0), ValueError),
     (lambda g, st: st.set_var("space", [1], 0), ValueError), (lambda g, st: st.observation(99), ValueError),
     (lambda g, st: st.zone("hand", 1.5), ValueError), (lambda g, st: st.play_out(None), TypeError),
+    (lambda g, st: g.query(None, "drafting", 0), TypeError), (lambda g, st: g.describe(0), TypeError),
+    (lambda g, st: g.query(_luckydog_state(), "drafting", 0), ValueError),  # (a state of another game)
+    (lambda g, st: g.observe(_luckydog_state(), 0), ValueError),
+    (lambda g, st: _luckydog_state().game.route(_luckydog_state(), "drive", 3), ValueError),  # (3 players)
+    (lambda g, st: _luckydog_state().game.route(_luckydog_state(), "drive", 2**70), TypeError),
+    (lambda g, st: _luckydog_state().game.route(st, "drive", 0), ValueError),
 ])
 def test_the_python_api_says_what_is_wrong_with_an_argument(call, error):
     """A call with an argument of the wrong type or range gets an error that says so, never a

@@ -499,7 +499,8 @@ def test_a_per_player_show_of_another_seats_private_things_is_unknown_even_in_on
                      'var face per player private = 0\ndefine total(q) = sum(x.val for x in hand(q))\n'
                      'setup {\n  for p in player {\n    deal 2 from deck to hand(p)\n    set face(p) = 30 + number(p)\n'
                      '  }\n}\nturn {\n  choose go {\n    wait { }\n    stay\n  }\n  end game\n}\n'
-                     'show "rival hand" (p) = sum(x.val for x in hand(next(p)))\nshow "rival face" (p) = face(next(p))\n'
+                     'show "rival hand" (p) = sum(x.val for x in hand(next(p)))\n'
+                     'show "rival face" (p) = face(next(p))\n'
                      'show "my face" (p) = face(p)\nshow "rival total" (p) = total(next(p))\n'
                      'show "my total" (p) = total(p)\n')
     code, out = play(capsys, monkeypatch, "q\n", str(rules), "--seat", "0", "--plain", "--seed", "2")

@@ -191,7 +191,7 @@ def test_a_report_of_a_cell_is_tallied_as_x_y(tmp_path, capsys):
     number (cell 0,0 was tallied as 0)."""
     path = tmp_path / "cells.rules"
     path.write_text('game "Cells"\nplayers 2\nboard b { columns 3 rows 2 }\nvar last = none\n'
-                    'turn {\n  set last = cell(b, 2, 1)\n  end game\n}\nreport "last" = last\nreport "none yet" = none\n')
+                    'turn {\n  set last = cell(b, 2, 1)\n  end game\n}\nreport "last" = last\n')
     assert main(["simulate", str(path), "--games", "3", "--players", "2", "--seed", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["reports"]["last"] == {"2,1": 3}
 

@@ -473,6 +473,8 @@ class Game:
         for each player, or one value). A player as "seat N", a value of a kind by its name, none as
         "—", a flag as yes/no. As ``seat`` sees them (None: all of them): while the game goes on, a
         show that reads what the seat may not see is "?" (its own value of a private one it sees)."""
+        self._own(st)
+
         def text(v: Any, t: str) -> Any:
             if v is True or v is False:
                 return "yes" if v else "no"
@@ -591,18 +593,34 @@ class Game:
         before = st if before is None else before
         return [name for name, test, _ in self.invariants if not test(st, before)]
 
+    def _own(self, st: Any) -> None:
+        """``st`` must be a state of this game (of another Game object loaded from the same rules
+        and params too): a state of another game read by this one's layout gives wrong answers."""
+        if not isinstance(st, State):
+            raise TypeError(f"a state of {self.title} is wanted here, not {type(st).__name__}")
+        if st.game is not self and (st.game.game_hash != self.game_hash or st.game.program_hash != self.program_hash):
+            raise ValueError(f"the state is one of {st.game.title}, not of the game {self.title} asked")
+
     def route(self, st: State, name: str, *args: Any) -> int:
         """The value of the rules' route query ``name`` in ``st`` (args: seats, values)."""
+        self._own(st)
         if name not in self.sym.routes:
             raise KeyError(f"{self.title} declares no route '{name}'")
         wanted = len(self.sym.routes[name]["params"])
         if len(args) != wanted:
             raise TypeError(f"route '{name}' takes {wanted} argument(s), not {len(args)}")
-        return self.exprs.ns[self.exprs.route_function(name)](st, *args)
+        if not all(whole_number(a) and -MAX_NUMBER <= a <= MAX_NUMBER for a in args):
+            raise TypeError(f"route '{name}' takes seats and numbers, not {args!r}")
+        try:
+            return self.exprs.ns[self.exprs.route_function(name)](st, *args)
+        except (IndexError, TypeError, KeyError):  # (an argument that is no seat of the game)
+            raise ValueError(f"route '{name}'{args!r}: an argument is no seat or number this game has "
+                             f"there") from None
 
     def query(self, st: State, name: str, *args: Any) -> Any:
         """The value in ``st`` of the rules' define, route or var ``name``, given its arguments
         (seats, numbers, or value names such as ``"red"``), as the rules would read it."""
+        self._own(st)
         sym, lay = self.sym, self.layout
         unknown = [a for a in args if isinstance(a, str) and a not in lay.value_id]
         if unknown:
@@ -640,6 +658,7 @@ class Game:
     def report_values(self, st: State) -> dict[str, Any]:
         """Each report's value: a number or true/false as it is, a kind's value by its name, a
         player as 'seat N', and none as 'none'."""
+        self._own(st)
         return {label: self.shown_report(fn(st), t) for label, fn, t in self.reports}
 
     def shown_report(self, v: Any, t: str) -> Any:
@@ -677,6 +696,7 @@ class Game:
         return out
 
     def observe(self, st: State, seat: Optional[int]) -> dict[str, Any]:
+        self._own(st)
         lay = self.layout
         present = [p for p in lay.piece_ids if lay.piece_owner.get(p, 0) < st.players]  # (not absent seats')
         pieces = {lay.value_names[p]: st.pos[p] for p in present}
