@@ -95,14 +95,29 @@ def test_an_options_label_names_its_moves_and_a_decisions_label_does_not(capsys,
     assert f"you: {listed[1][3:]}" in out
 
 
-def test_a_label_ending_in_a_backslash_shows_as_written_in_every_place(capsys, monkeypatch, tmp_path):
-    """rich doubles a last backslash of escaped text; the hand, the move list, the move and its
-    changes show the label as the rules write it."""
+@pytest.mark.parametrize("text", ["one", "one\\", "one\\\\", "one\\\\\\", "a[b]c\\", "[/dim]\\\\", "x\\[y]"])
+def test_rules_text_escaped_for_markup_shows_as_written_wherever_it_stands(text):
+    """Any number of backslashes at the end, and brackets, show as written: alone, inside a tag,
+    before more text and before a tag (three at the end once made rich refuse the markup)."""
+    from rich.markup import render
+
+    from meeple.tools.markup import escape
+    e = escape(text)
+    assert {render(e).plain, render(f"[b]{e}[/b]").plain, render(f"{e} x").plain[:-2],
+            render(f"{e}[dim] x[/dim]").plain[:-2]} == {text}
+
+
+@pytest.mark.parametrize("ending", [1, 2, 3])
+def test_a_label_ending_in_a_backslash_shows_as_written_in_every_place(capsys, monkeypatch, tmp_path, ending):
+    """rich doubles a last backslash of escaped text (and refused three); the hand, the move list,
+    the move and its changes show the label as the rules write it (a string keeps its backslashes)."""
+    label = "one" + "\\" * ending
     rules = tmp_path / "b.rules"
-    rules.write_text((ROOT / "games" / "slipstream.rules").read_text() + 'label one "one\\\\"\n')
+    rules.write_text((ROOT / "games" / "slipstream.rules").read_text() + f'label one "{label}"\n')
     code, out = play(capsys, monkeypatch, "1\nq\n", str(rules), "--players", "2", "--seed", "1", "--plain")
-    assert code == 0 and "one\\\\" not in out, out
-    for shown in ("hand (you)     one\\, two", "1. play 1 one\\\n", "you: play 1 one\\\n", "discard: +one\\\n"):
+    assert code == 0 and label + "\\" not in out, out
+    for shown in (f"hand (you)     {label}, two", f"1. play 1 {label}\n", f"you: play 1 {label}\n",
+                  f"discard: +{label}\n"):
         assert shown in out, (shown, out)
 
 
