@@ -517,9 +517,10 @@ def test_a_per_player_show_of_another_seats_private_things_is_unknown_even_in_on
                      'show "rival hand" (p) = sum(x.val for x in hand(next(p)))\n'
                      'show "rival face" (p) = face(next(p))\n'
                      'show "my face" (p) = face(p)\nshow "rival total" (p) = total(next(p))\n'
-                     'show "my total" (p) = total(p)\n')
+                     'show "my total" (p) = total(p)\nshow "shadow" (p) = max(face(p) for p in player)\n'
+                     'define h(q) = max(face(q) for q in player)\nshow "define shadow" (p) = h(p)\n')
     code, out = play(capsys, monkeypatch, "q\n", str(rules), "--seat", "0", "--plain", "--seed", "2")
-    for label in ("rival hand", "rival face", "rival total"):
+    for label in ("rival hand", "rival face", "rival total", "shadow", "define shadow"):  # (a loop rebinds p)
         assert f"{label}: seat 0: ?, seat 1: ?" in out, out
     assert "my face: seat 0: 30, seat 1: ?" in out and "31" not in out, out
     assert re.search(r"my total: seat 0: \d+, seat 1: \?", out), out

@@ -507,6 +507,8 @@ class Game:
         found: set[str] = set()
         counted = {id(n["args"][0]) for n in nodes(expr) if n.get("node") == "call" and n.get("func") == "count"
                    and len(n.get("args") or []) == 1}
+        if own is not None and any(n.get("var") == own or own in (n.get("vars") or []) for n in nodes(expr)):
+            own = None  # (a loop inside binds the name again: what it reads may be anyone's)
 
         def of_own(n: dict) -> bool:  # ``thing(p)``, p the show's player
             args = n.get("args") or []
