@@ -177,5 +177,6 @@ def test_an_end_that_reads_who_moves_is_judged_as_the_turn_passes(tmp_path, path
     moves = random.Random(1)
     while not st.is_terminal():
         st.apply(moves.choice(st.legal_actions()))
-    assert (st.outcome, st.turns, st.current, len(st.history())) == ("end", 6, 0, 6)  # (before seat 0 moves)
+    # (before seat 0 moves: six turns played, the sixth the last one counted)
+    assert (st.outcome, st.turns, st.current, len(st.history())) == ("end", 5, 0, 6)
     assert game.why_ended(st).startswith("end when last_round and current == starter")

@@ -81,8 +81,8 @@ class ProgramBuilder:
             elif op in (CHOICE, CHANCE):  # (``b``: one category, or a tuple of those it writes)
                 a.check_end = any(w in reads for w in b) if isinstance(b, tuple) else b in reads
                 self.code[n] = (op, a, None)
-            elif op == NEXT_TURN:  # passing the turn changes who moves (and sets 'next' back to none)
-                self.code[n] = (op, "current" in reads or (self.layout.turn_order and "vars" in reads), b)
+            elif op == NEXT_TURN:  # passing the turn changes who moves
+                self.code[n] = (op, "current" in reads, b)
 
     def thread_jumps(self) -> None:
         """A jump to a plain jump goes straight to where that one goes (the end of an option's
@@ -1048,9 +1048,9 @@ def _unmarked_step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[st
                 "if st.outcome is not None:", "    return None"]
     if op == CHOICE:
         return [f"return {pc}"]
-    if op == NEXT_TURN:  # ``a``: the end reads what passing the turn changes
+    if op == NEXT_TURN:  # ``a``: the end reads who moves (judged before the turn is counted: none began)
         end = [f"if {END_TEST}(st):", *(f"    {t}" for t in ended(b, "'end'"))] if a else []
-        capped = ["st.turns += 1", *end, "if st.turns >= cap:", *(f"    {t}" for t in ended(b, "'step cap'"))]
+        capped = [*end, "st.turns += 1", "if st.turns >= cap:", *(f"    {t}" for t in ended(b, "'step cap'"))]
         if x.layout.turn_order:  # players out, or 'set next': State.pass_turn
             return ["if not st.pass_turn():", *(f"    {t}" for t in ended(b, "'end'")), *capped]
         return ["st.current = (st.current + 1) % st.players", *capped]

@@ -287,12 +287,12 @@ class State:
                             return
                     else:
                         self.current = (self.current + 1) % self.players
-                    self.turns += 1
                     pc = b
-                    if a and end_test(self):  # (the end reads who moves)
+                    if a and end_test(self):  # (the end reads who moves; no turn began: none is counted)
                         self.pc = pc
                         self._finish("end")
                         return
+                    self.turns += 1
                     if self.turns >= self.game.max_steps:
                         self.pc = pc
                         self._finish("step cap")
