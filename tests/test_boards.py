@@ -157,6 +157,8 @@ turn {
     # the rules' labels: a var labelled hidden is not drawn, another goes by its label
     labelled = board_of_cells(board, labels={"tally": None, "mark": "stone"})
     assert labelled[0] == "patch: 4 × 3 cells, showing stone" and labelled[-2].split() == ["0", ".", ".", "0", ".", "0"]
+    for same in ({"mark": "stone", "tally": "stone"}, {"mark": "tally"}):  # (two vars by one name: by their own)
+        assert board_of_cells(board, labels=same)[0] == "patch: 4 × 3 cells, showing mark, tally"
 
 
 def test_a_random_cell_is_one_of_the_board_named_x_y(tmp_path):

@@ -202,7 +202,8 @@ def test_with_every_player_out_the_game_ends_and_nobody_wins(tmp_path):
     assert st.winners() == [] and st.returns() == [0.0, 0.0, 0.0]
 
 
-@pytest.mark.parametrize("turn, warned", [("set out(current) = true", False), ("let x = out(current)", True)])
+@pytest.mark.parametrize("turn, warned", [("set out(current) = true", False), ("let x = out(current)", True),
+                                           ("set out(current) = false", True)])
 def test_a_game_that_puts_players_out_is_not_said_to_have_no_end(tmp_path, turn, warned):
     path = tmp_path / "g.rules"
     path.write_text(ALL_OUT.replace("set out(current) = true", turn))

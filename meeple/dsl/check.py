@@ -181,8 +181,11 @@ class Checker:
                         f"$.end[{i}].test")
             self.constant_test(e["test"], "end", f"$.end[{i}].test")
         puts_out = self.sym.vars.get("out", {}).get("builtin", False)  # (every player out ends the game)
-        if not ir["end"] and not any(n.get("node") == "end_game" or (puts_out and n.get("target") == "out")
-                                     for part in ("setup", "turn", "phases") for n in nodes(ir[part])):
+
+        def ends(n: dict) -> bool:  # 'end game', or a player put out ('set out(p) = false' puts none out)
+            return n.get("node") == "end_game" or (puts_out and n.get("target") == "out"
+                                                   and (n.get("value") or {}).get("value") is not False)
+        if not ir["end"] and not any(ends(n) for part in ("setup", "turn", "phases") for n in nodes(ir[part])):
             self.warn(at_span([1, 1, 1, 2]), "nothing ends the game: there is no 'end when TEST' and no 'end game' "
                                              "statement, so every game runs into the step cap", "$.end")
         for key in ("score", "tiebreak", "returns"):
@@ -229,10 +232,10 @@ class Checker:
         for i, lb in enumerate(self.ir.get("labels", [])):
             target = lb["target"]
             first = labelled.get(target)
-            if first is not None and self.source_of(first) == self.source_of(lb):  # (a variant may relabel)
-                line = span(first)
-                self.warn(lb, f"'{target}' is labelled twice{f' (first at line {line[0]})' if line else ''}: "
-                              f"the last label holds", f"$.labels[{i}]", "target")
+            line = span(first) if first is not None else None  # (without positions: maybe a variant's merge)
+            if line and span(lb) and self.source_of(first) == self.source_of(lb):  # (a variant may relabel)
+                self.warn(lb, f"'{target}' is labelled twice (first at line {line[0]}): the last label holds",
+                          f"$.labels[{i}]", "target")
             labelled[target] = lb
             known = target in self.sym.vars or target in self.sym.varieties or target in decisions or target in options
             if not known:

@@ -563,7 +563,7 @@ class Game:
         if not winners or self.score is None:
             return None
         scores = st.scores()
-        seats = st.seats_in() or list(range(st.players))
+        seats = st.seats_in()  # (some are in: a winner is)
         ranked = ", ".join(f"seat {s}: {scores[s]}" for s in sorted(seats, key=lambda s: -scores[s]))
         line, where = self._source_line((self.ir["score"].get("at") or {}).get("span"))
         text = f"the highest {line or 'score'} ({where}): {ranked}" if where else f"the highest score: {ranked}"

@@ -308,8 +308,11 @@ def board_of_cells(board: dict[str, Any], spots: Any = (), labels: Optional[dict
     ``labels``: the rules' labels (a var labelled hidden is left out, another goes by its label)."""
     columns, rows = board.get("columns", 0), board.get("rows", 0)
     labels = labels or {}
-    values = {labels.get(name) or name: v for name, v in (board.get("vars") or {}).items()
-              if not (name in labels and labels[name] is None)}
+    kept = {name: v for name, v in (board.get("vars") or {}).items() if not (name in labels and labels[name] is None)}
+    called = [labels.get(name) or name for name in kept]
+    if len(set(called)) < len(called):  # (two vars that would go by one name: each by its own)
+        called = list(kept)
+    values = dict(zip(called, kept.values()))
     if not (isinstance(columns, int) and isinstance(rows, int)) or columns * rows <= 0:
         return []
     spots = set(spots)
