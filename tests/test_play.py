@@ -241,11 +241,16 @@ class Terminal:
     def screen(self) -> str:
         return self.tmux("capture-pane", "-t", "t", "-p")
 
-    def wait_for(self, pattern: str, timeout: float = 30) -> str:
+    def wait_for(self, pattern: str, timeout: float = 30, settled: float = 0.3) -> str:
+        """The screen once ``pattern`` is on it and it has not changed for ``settled`` seconds (a
+        screen being redrawn may show the last prompt still, or half the new one)."""
         end = time.monotonic() + timeout
+        last, since = None, time.monotonic()
         while time.monotonic() < end:
             shown = self.screen()
-            if re.search(pattern, shown):
+            if shown != last:
+                last, since = shown, time.monotonic()
+            elif re.search(pattern, shown) and time.monotonic() - since >= settled:
                 return shown
             time.sleep(0.05)
         raise AssertionError(f"{pattern!r} not on the screen:\n{self.screen()}")
@@ -524,3 +529,13 @@ def test_a_per_player_show_of_another_seats_private_things_is_unknown_even_in_on
         assert f"{label}: seat 0: ?, seat 1: ?" in out, out
     assert "my face: seat 0: 30, seat 1: ?" in out and "31" not in out, out
     assert re.search(r"my total: seat 0: \d+, seat 1: \?", out), out
+
+
+def test_a_game_stopped_by_the_cap_on_turns_says_the_turn_it_stopped_in(capsys, monkeypatch, tmp_path):
+    """'max_steps 10' of a game with no decision: ten turns played, and the outcome, the reason
+    and the last view all say turn 10."""
+    rules = tmp_path / "cap.rules"
+    rules.write_text('game "Cap"\nplayers 2\nmax_steps 10\nvar x = 0\nturn {\n  set x = x + 1\n}\nscore(p) = x\n')
+    code, out = play(capsys, monkeypatch, "", str(rules), "--seed", "1", "--plain")
+    assert "step cap in turn 10" in out and "Why: the step cap: 10 turns" in out and "Turn 10 ·" in out, out
+    assert "x: 10" in out, out

@@ -749,7 +749,9 @@ class Session:
         if won:
             console.print(f"Won by: {escape(won)}", soft_wrap=True)
         console.print("[dim]everything revealed:[/dim]")
-        render_observation(game.observe(st, None), self.eyes, console, self.view, plain=self.plain,
+        everything = game.observe(st, None)
+        everything["turn"] = turns_played(st) - 1  # (the turn it ended in, as the outcome says)
+        render_observation(everything, self.eyes, console, self.view, plain=self.plain,
                            var_types=game.checked.var_types, labels=game.labels, shown_values=game.shown(st))
         winners = st.winners()
         t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
