@@ -178,6 +178,21 @@ def test_case_needs_else_and_one_type() -> None:
     one_error(text, "false", "the cases give a number and true/false")
 
 
+@pytest.mark.parametrize("arms", ["1: wood, else: none", "1: none, 2: wood, else: grain"])
+def test_a_case_may_give_none_where_its_values_are_values_of_a_kind(tmp_path: Path, arms: str) -> None:
+    """As 'if ... then wood else none' may: none stands for no value of the kind (or no player),
+    in any arm; with numbers it is still an error."""
+    path = tmp_path / "c.rules"
+    body = 'game "C"\nplayers 2\nenum res { wood grain ore }\nvar r = none\nvar die = 0\nturn {\n' \
+        f'  set die = random 1..6\n  set r = case die {{ {arms} }}\n  end game\n}}\nreport "r" = r\n'
+    path.write_text(body)
+    read_ir(str(path))
+    path.write_text(body.replace("var r = none", "var r = 0").replace("wood,", "3,").replace("wood }", "3 }")
+                    .replace("grain }", "4 }"))
+    with pytest.raises(RulesSemanticError, match="the cases give"):
+        read_ir(str(path))
+
+
 def test_an_unknown_start_value_is_reported_once() -> None:
     """The var's type is unknown after the error: no follow-on 'holds any' error, no repeat."""
     text = change("var roll = 1", "var roll = dice")

@@ -75,6 +75,17 @@ def test_zero_sum_returns_that_do_not_add_up_are_a_located_rules_error(tmp_path)
         "zero_sum returns(p) = chips(p)") + 1
 
 
+@pytest.mark.parametrize("returns", ["zero_sum returns(p) = chips(p)", "returns(p) = chips(p)"])
+def test_a_game_the_step_cap_stopped_returns_nothing_to_anyone(tmp_path, returns):
+    """The rules did not end it: 0 for every seat (the declared returns are not asked, so the
+    zero_sum check of returns that would not add up does not fail)."""
+    g = load_text(tmp_path, COIN.replace("RETURNS", returns).replace("max_steps 60", "max_steps 3"))
+    st = g.new_state(2, seed=0)
+    for a in ("keep", "keep", "keep"):
+        take(st, a)
+    assert st.outcome == "step cap" and st.returns() == [0.0, 0.0] and st.winners() == []
+
+
 def test_returns_not_declared_zero_sum_may_add_up_to_anything(tmp_path):
     g = coin(tmp_path, "returns(p) = chips(p)")
     st = g.new_state(3, seed=0)

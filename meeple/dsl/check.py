@@ -1478,10 +1478,14 @@ class Checker:
                 self.warn(match, f"this arm matches what arm {matched[key] + 1} of the case matches already: it "
                                  f"is never taken (the first arm that matches is)", f"{path}.arms[{i}].match")
             matched.setdefault(key, i)
+        def holds_none(t: str) -> bool:  # none stands for a player, a tile, a cell or a kind's value
+            return t in (PLAYER, TILE, CELL) or t.startswith("kind:")
         for i, v in enumerate(values):
             t = self.expr(v, scope, f"{path}.arms[{i}].value")
-            if result in (None, ANY):
+            if result in (None, ANY) or (result == NONE and holds_none(t)):
                 result = t
+            elif t == NONE and holds_none(result):
+                continue
             elif t not in (result, ANY):
                 self.error(v, f"the cases give {_show(result)} and {_show(t)}", path)
         if e["default"] is None:

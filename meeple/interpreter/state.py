@@ -410,12 +410,13 @@ class State:
 
     def returns(self) -> list[float]:
         """What each seat gets from the game: the rules' ``returns(p)`` once the game is over (all 0
-        before), or if the rules declare none, its share of the win (``win_shares``). A ``zero_sum``
-        declaration whose values do not add up to 0 is a rules error."""
+        before, and for a game the step cap stopped), or if the rules declare none, its share of the
+        win (``win_shares``). A ``zero_sum`` declaration whose values do not add up to 0 is a rules
+        error."""
         declared = self.game.declared_returns
         if declared is None:
             return self.win_shares()
-        if self.outcome is None:
+        if self.outcome in (None, "step cap"):  # (a game the rules did not end: nobody gets anything)
             return [0.0] * self.players
         values = [declared(self, s) for s in range(self.players)]
         if self.game.zero_sum and sum(values) != 0:
