@@ -35,7 +35,9 @@ HELP_KEYS = """  ?   this help and the moves again
   o   your view of the game again
   m   the moves again"""
 HELP_TILE_KEY = "  t   the tiles you may place, in each rotation"
-HELP_END = """  u   take back your last move (and the bots' moves since)
+HELP_END = """  u   take back your last move (and the bots' moves since); chance is drawn anew
+      after it, but what you saw stays seen: a bot's hidden choice made before
+      your move is not made again
   q   quit"""
 
 
