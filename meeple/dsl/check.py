@@ -1478,13 +1478,11 @@ class Checker:
                 self.warn(match, f"this arm matches what arm {matched[key] + 1} of the case matches already: it "
                                  f"is never taken (the first arm that matches is)", f"{path}.arms[{i}].match")
             matched.setdefault(key, i)
-        def holds_none(t: str) -> bool:  # none stands for a player, a tile, a cell or a kind's value
-            return t in (PLAYER, TILE, CELL) or t.startswith("kind:")
         for i, v in enumerate(values):
             t = self.expr(v, scope, f"{path}.arms[{i}].value")
-            if result in (None, ANY) or (result == NONE and holds_none(t)):
+            if result in (None, ANY) or (result == NONE and _holds_none(t)):
                 result = t
-            elif t == NONE and holds_none(result):
+            elif t == NONE and _holds_none(result):
                 continue
             elif t not in (result, ANY):
                 self.error(v, f"the cases give {_show(result)} and {_show(t)}", path)
@@ -1545,12 +1543,17 @@ class Checker:
         self.expect(e["test"], self.expr(e["test"], scope, f"{path}.test"), {BOOL}, "'if'", f"{path}.test")
         a = self.expr(e["then_"], scope, f"{path}.then_")
         b = self.expr(e["else_"], scope, f"{path}.else_")
-        for one, other in ((a, b), (b, a)):  # none stands for a player, a tile, a cell or a kind's value
-            if one == NONE and (other in (PLAYER, TILE, CELL) or other.startswith("kind:")):
+        for one, other in ((a, b), (b, a)):
+            if one == NONE and _holds_none(other):
                 return other
         if ANY not in (a, b) and a != b:
             self.error(e, f"the branches give {_show(a)} and {_show(b)}", path)
         return a if a != ANY else b
+
+
+def _holds_none(t: str) -> bool:
+    """Can a value of type ``t`` be none? None stands for no player, tile, cell or kind's value."""
+    return t in (PLAYER, TILE, CELL) or t.startswith("kind:")
 
 
 def _comparable(a: str, b: str) -> bool:

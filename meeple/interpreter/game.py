@@ -539,8 +539,7 @@ class Game:
         if st.outcome is None:
             return None
         if st.outcome == "step cap":
-            of = "step" if len(st.log_payload) >= self.max_steps else "turn"  # (it caps both)
-            return f"the step cap: {self.max_steps:,} {of}{'s' if self.max_steps != 1 else ''}"
+            return f"the step cap: {self.max_steps:,} {self.cap_reached(st)}"
         if end_at:  # (the position of the 'if' around the 'end game', or of the 'end game')
             line, where = self._source_line(end_at)
             end = "end game" + (" with no winner" if st.outcome == "draw" else "")
@@ -555,6 +554,12 @@ class Game:
         if self.turn_order and not st.seats_in():
             return "every player is out"
         return "an 'end game' of the rules"
+
+    def cap_reached(self, st: State) -> str:
+        """What of a game the step cap stopped reached the cap: "steps" or "turns" (it caps both;
+        "step" or "turn" for a cap of 1)."""
+        of = "step" if len(st.log_payload) >= self.max_steps else "turn"
+        return of + ("s" if self.max_steps != 1 else "")
 
     def why_won(self, st: State) -> Optional[str]:
         """What decided the winners of a finished game: the rules' score line and each seat's

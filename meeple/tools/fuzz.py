@@ -235,9 +235,8 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
                 check_views(g, state, params, players, f"after '{action}'")
         check_views(g, state, params, players, "at the end")
         if state.outcome == "step cap":  # as long as the cap, whatever is tried: not worth shrinking
-            of = "step" if len(state.log_payload) >= g.max_steps else "turn"  # (the cap is on both)
-            of += "s" if g.max_steps != 1 else ""
-            found(Failure("ends within the step cap", f"no end after {g.max_steps} {of}", None, g, state, params))
+            found(Failure("ends within the step cap", f"no end after {g.max_steps} {g.cap_reached(state)}", None, g,
+                          state, params))
             raise _Done
         try:  # the results are rules too: a score may fail, returns declared zero_sum may not add up to 0
             state.returns()
