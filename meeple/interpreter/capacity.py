@@ -14,11 +14,12 @@ from typing import Optional
 
 from meeple.dsl.checked import BUILTIN, DEFINE, KIND
 
-from .code import Code, lit
+from .code import Code, lit, name
 from .expressions import Env, ExprCompiler, with_local
 from .moves import SINGLES_KEPT
 
 Capacity = tuple[tuple[int, ...], int]  # (varieties counted, most the zone may hold of them)
+MOST_TABLED = 64  # limits up to this are read from a table of the most that fits (``most_by_table``)
 
 
 def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: Env) -> Optional[list[Capacity]]:
@@ -95,7 +96,8 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
     body.append(f"out = [{w.me}.nothing]" if w.nothing == "1" else "out = []" if w.nothing == "0"
                 else f"out = [{w.me}.nothing] if lo == 0 else []")
     for i in choice.alone:
-        body += w.most(i)
+        fast = w.most_by_table(i)
+        body += [*fast, "if m:"] if fast is not None else w.most(i)
         taken = f"{w.one}[{i}][{w.first}:m + 1]"
         body.append(f"    out += {taken}" if w.kept_all
                     else f"    out += {taken} if m <= {SINGLES_KEPT} else {w.me}.counted({i}, {w.first}, m)")
@@ -122,30 +124,41 @@ def pick_lines(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env,
     none = "return -1" if inline else "return None"
     body = w.start([f"_legal = {w.me}.judged(st)", "return _legal[int(rand() * len(_legal))] if _legal else None"],
                    none)
-    body.append(f"n = {w.nothing}" if w.nothing in ("0", "1") else "n = 1 if lo == 0 else 0")
-    ends = ["n"]  # how many actions come before each part, then after it
+    if w.nothing != "0":  # (placing nothing may come first)
+        body.append(f"n = {w.nothing}" if w.nothing == "1" else "n = 1 if lo == 0 else 0")
+    ends = ["n" if w.nothing != "0" else "0"]  # how many actions come before each part, then after it
     for k, i in enumerate(choice.alone):
-        body += w.most(i, else_zero=f"m{k}")
         counted = f"m{k} = m" if w.first == "1" else f"m{k} = m - {w.first} + 1 if m >= {w.first} else 0"
-        body += [f"    {counted}", f"n{k} = {ends[-1]} + m{k}"]  # (m is never below 0: the rooms are not)
+        fast = w.most_by_table(i)
+        if fast is None:
+            body += [*w.most(i, else_zero=f"m{k}"), f"    {counted}"]
+        elif w.first == "1":  # (m is already the most, and the count: 0 counts as none)
+            body += fast
+        else:
+            body += [*fast, counted]
+        m = "m" if fast is not None and w.first == "1" else f"m{k}"
+        body.append(f"n{k} = {m}" if ends[-1] == "0" else f"n{k} = {ends[-1]} + {m}")  # (m is never below 0)
         ends.append(f"n{k}")
     if choice.shared:
         body += ["found = ()", *w.shared()]
-    body += [f"total = {ends[-1]}" + (" + len(found)" if choice.shared else ""),
+    counted = [] if ends[-1] == "0" else [ends[-1]]
+    body += [f"total = {' + '.join(counted + (['len(found)'] if choice.shared else [])) or '0'}",
              "if not total:", f"    {none}",
              "k = int(rand() * total)"]
-    parts = [("k < n", f"{w.me}.nothing")]
+    parts = [("k < n", f"{w.me}.nothing")] if w.nothing != "0" else []
     for k, i in enumerate(choice.alone):
-        count = f"{w.first} + k - {ends[k]}"
+        count = f"{w.first} + k - {ends[k]}" if ends[k] != "0" else f"{w.first} + k"
         parts.append((f"k < n{k}", f"{w.one}[{i}][{count}]" if w.kept_all else
                       f"{w.one}[{i}][{count}] if {count} <= {SINGLES_KEPT} else {w.me}.action((({i}, {count}),))"))
-    last = f"found[k - {ends[-1]}]" if choice.shared else None
+    last = (f"found[k - {ends[-1]}]" if ends[-1] != "0" else "found[k]") if choice.shared else None
     if not inline:
         for test, action in parts:
             body += [f"if {test}:", f"    return {action}"]
         return body + [f"return {last}" if last else "raise AssertionError('no part holds k')"]
     for n, (test, action) in enumerate(parts):
         body += [f"{'if' if n == 0 else 'elif'} {test}:", f"    action = {action}"]
+    if not parts:
+        return body + [f"action = {last}"]
     return body + ["else:", f"    action = {last}" if last else "    raise AssertionError('no part holds k')"]
 
 
@@ -177,8 +190,10 @@ class _Writer:
             body.append(f"hi = max(_at_most_chosen({hi}), 0)")
         for c, (idx, bound) in enumerate(self.caps):
             # Varieties the zone can never hold are 0 there: counting all that it can is sum().
-            counted = "sum(D)" if set(idx) == possible else " + ".join(f"D[{i}]" for i in idx) or "0"
-            body.append(f"r{c} = {bound} - ({counted})" if " + " in counted else f"r{c} = {bound} - {counted}")
+            counted = x.zone_count(name("D"), idx).text if set(idx) == possible \
+                else " + ".join(f"D[{i}]" for i in idx) or "0"
+            body.append(f"r{c} = {bound} - ({counted})" if " + " in counted and counted[0] != "(" else
+                        f"r{c} = {bound} - {counted}")
             self.rooms.append(f"r{c}")
         if self.rooms:  # over a limit: nothing helps
             body += [f"if {' or '.join(f'{r} < 0' for r in self.rooms)}:", f"    {over}"]
@@ -191,6 +206,24 @@ class _Writer:
         for c in self.choice.limits_of[i]:
             body += [f"    if m > r{c}:", f"        m = r{c}"]
         return body if else_zero is None else [f"{else_zero} = 0", *body]
+
+    def most_by_table(self, i: int) -> Optional[list[str]]:
+        """``m``: the most cards of lone variety ``i`` that fit, read from a table of the rooms of
+        its limits (none if there is no table to make: a bound known only as the game runs, more
+        than two limits, or limits too large to tabulate). Every room is 0..its bound here, the
+        rooms below 0 having been turned away: ``table[r_a][r_b] = min(hi, r_a, r_b)``."""
+        limits = self.choice.limits_of[i]
+        bounds = [self.caps[c][1] for c in limits]
+        if not self.hi.known or not limits or len(limits) > 2 or max(bounds) > MOST_TABLED:
+            return None
+        hi = max(self.hi.value, 0)
+        if len(limits) == 1:
+            table = self.x.constant(tuple(min(hi, r) for r in range(bounds[0] + 1)), "most")
+        else:
+            table = self.x.constant(tuple(tuple(min(hi, a, b) for b in range(bounds[1] + 1))
+                                          for a in range(bounds[0] + 1)), "most")
+        reads = "".join(f"[r{c}]" for c in limits)
+        return [f"m = S[{i}]  # {self.x.layout.variety_names[i]}", f"c = {table}{reads}", "if m > c:", "    m = c"]
 
     def shared(self) -> list[str]:
         """``found``: what the groups of several varieties allow. It depends only on how many of

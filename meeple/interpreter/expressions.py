@@ -22,7 +22,7 @@ import itertools
 import re
 from dataclasses import replace
 from types import CodeType
-from typing import Any, Callable, Iterator, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Union
 
 from meeple.dsl import checked as C
 from meeple.dsl import fold
@@ -47,6 +47,7 @@ UNROLL_LIMIT = 16
 # most: each level writes its body out once per value, so deeper levels would grow the code
 # (and the time to make it) as a power of the depth.
 UNROLL_NESTING = 2
+COUNT_WRITTEN = 8  # the cards in a zone that can hold at most this many varieties are added up written out
 UNROLL_PLAYERS = 6  # 'any'/'all' over the players of a game for at most this many is written seat by seat
 UNROLLED_TEXT = 2400  # ... unless that is longer than this (in characters)
 MARK = "\x1f"  # (no generated line holds it otherwise: see ``ExprCompiler.mark``)
@@ -734,6 +735,8 @@ class ExprCompiler:
         if func in ("next", "previous") and lay.out_var is not None:  # the next player still in
             step = 1 if func == "next" else -1
             return joined(f"_next_in(st, {args[0]}, {step}, {lay.out_var})", args[0])
+        if func == "count" and args[0].word:
+            return self.zone_count(args[0], self.possible(e["args"][0], env))
         if func in BUILTIN_CODE:
             return joined(BUILTIN_CODE[func].format(*args), *args)
         if func in ("min", "max"):
@@ -813,6 +816,15 @@ class ExprCompiler:
             return lit(self.ns[column][card.value])
         return subscript(column, card, sure=NO_VALUE not in self.ns[column])
 
+    def zone_count(self, zone: Code, held: Iterable[int]) -> Code:
+        """How many cards the zone ``zone`` holds, ``held`` being the varieties it can hold: their
+        counts added up, written out when they are few and ``zone`` is a name (a zone's list
+        holds a count for every variety of the game: ``sum()`` would walk them all)."""
+        held = tuple(sorted(held))
+        if zone.word and len(held) <= COUNT_WRITTEN:
+            return self.indices_sum(zone, held)
+        return joined(f"sum({zone})", zone)
+
     def indices_sum(self, zone: Code, idx: tuple[int, ...]) -> Code:
         if not idx:
             return lit(0)
@@ -836,7 +848,7 @@ class ExprCompiler:
         if all(d is not None for d in decided):
             idx = tuple(i for i, d in enumerate(decided) if d and i in possible)
             if len(idx) > 1 and set(idx) == set(possible):
-                return joined(f"sum({zone})", zone)  # the others are never there
+                return self.zone_count(zone, possible)  # the others are never there
             return self.indices_sum(zone, idx)
         left, right = where.get("left"), where.get("right")
         if where["node"] == "bin_op" and where["op"] == "==" and left["node"] == "name" \

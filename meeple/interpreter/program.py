@@ -473,12 +473,14 @@ class ProgramBuilder:
         # is what it reads) and the step cap checked after each; ``st.pc`` stays on the draw
         # only if the game ended there.
         source = flow_zone(s["source"], x.checked)
+        in_source = self.zone_count("S", source)
         if source is None or source == flow_zone(dest, x.checked):  # the same zone, maybe: count it each time
-            total, counted, reshuffle = "sum(S)", [], [f"more = more and (any(S) or _reshuffled(S, {pile_ref}, st))"]
+            total, counted = in_source, []
+            reshuffle = [f"more = more and (any(S) or _reshuffled(S, {pile_ref}, st))"]
         else:  # the cards left in the source, kept as a number
             total, counted, reshuffle = "total", ["total -= 1"], ["if more and not total:",
                                                                   f"    more = _reshuffled(S, {pile_ref}, st)",
-                                                                  "    total = sum(S)"]
+                                                                  f"    total = {in_source}"]
         if to_draw is not None:
             more_lines, counted_down = ["due -= 1", "more = due > 0"], (to_draw, [])
         ends = "zones" in self.writer.end_reads
@@ -510,7 +512,7 @@ class ProgramBuilder:
                 "    if not more:",
                 f"        {done}"]
             start = [f"S = {source_code}", f"D = {dest_code}",
-                     *(["total = sum(S)"] if counted else []),
+                     *([f"total = {in_source}"] if counted else []),
                      *([f"due = {counted_down[0]}"] if to_draw is not None or straight else [])]  # type: ignore[index]
             if not straight:
                 return start + loop
@@ -530,6 +532,11 @@ class ProgramBuilder:
         skip = self.emit(JUMP_IF_NOT, can_draw)
         self.emit(CHANCE, draw, "zones")
         self.patch(skip, len(self.code))
+
+    def zone_count(self, local: str, zone: Optional[str]) -> str:
+        """The cards in the zone named ``zone`` (None: not known), held by the local ``local``."""
+        held = self.can_hold[zone] if zone is not None else range(len(self.layout.variety_names))
+        return self.x.zone_count(name(local), held).text
 
     def walk(self, source: Optional[str]) -> list[str]:
         """The lines that find the variety ``i`` of the ``r``-th card (from 0) of the counts ``S``:
@@ -563,8 +570,9 @@ class ProgramBuilder:
         others = [flow_zone(s["source"], x.checked)] + \
             ([flow_zone(s["reshuffle"], x.checked)] if s["reshuffle"] is not None else [])
         alone = size.known and zone is not None and None not in others and zone not in others
-        self.draw_loop(more_code, s, s["zone"], env, "draw", [f"more = sum(D) < {size}"],
-                       f"{size} - sum(D)" if alone else None)
+        in_zone = self.zone_count("D", zone)
+        self.draw_loop(more_code, s, s["zone"], env, "draw", [f"more = {in_zone} < {size}"],
+                       f"{size} - {in_zone}" if alone else None)
 
     def s_choose(self, s, env):
         x = self.x
