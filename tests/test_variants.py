@@ -327,9 +327,9 @@ def test_diff_shows_a_rules_texts_control_characters_as_escapes(tmp_path: Path, 
 
 
 def test_diff_reads_no_file_an_ir_document_names(tmp_path: Path, capsys) -> None:
-    """An IR document is the game, merged: alone it has no base to be compared with (its
-    "sources" are its word, not files to read), and beside a base, the lines shown are those of
-    the rules files given, never of a file its "sources" name."""
+    """An IR document is the game, merged: its "sources" are its word, and the files they name are
+    read only to see whether they make this very document. Those do not: alone it has no base to
+    be compared with, and beside a base, no line of a file its "sources" name is shown."""
     import json
     secret = tmp_path / "secret.rules"
     secret.write_text("".join(f"a secret line {i}\n" for i in range(100)), encoding="utf-8")
@@ -344,3 +344,41 @@ def test_diff_reads_no_file_an_ir_document_names(tmp_path: Path, capsys) -> None
     assert main(["diff", str(base), str(tmp_path / "v.json")]) == 1
     out = capsys.readouterr().out
     assert "changed define far" in out and "a secret line" not in out, out
+
+
+def test_diff_with_an_ir_document_shows_the_lines_of_the_rules_it_was_made_from(tmp_path: Path, capsys,
+                                                                                  monkeypatch) -> None:
+    """An IR document (``meeple ir``) on either side of diff: its lines are those of the rules
+    files it was made from, when they are at hand and still make it. diff showed none of its lines
+    (``@@ -1 +0,0 @@``, as if the rule had been emptied)."""
+    monkeypatch.chdir(tmp_path)  # (the document names its files as `meeple ir` was given them)
+    write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\nreplace define far(p) = goal + 2\n'})
+    for name in ("base", "v"):
+        assert main(["ir", f"{name}.rules"]) == 0
+        (tmp_path / f"{name}.json").write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["diff", "base.rules", "v.rules"]) == 1
+    expected = capsys.readouterr().out.splitlines()[1:]
+    assert expected == ["  changed define far  (v.rules:2)", "      @@ -1 +1 @@",
+                        "      -define far(p) = goal + 1", "      +define far(p) = goal + 2"], expected
+    for old, new in [("base.rules", "v.json"), ("base.json", "v.rules"), ("base.json", "v.json")]:
+        assert main(["diff", old, new]) == 1
+        assert capsys.readouterr().out.splitlines()[1:] == expected, (old, new)
+    assert main(["diff", "v.json"]) == 1  # (its base found from the rules it was made from)
+    assert capsys.readouterr().out.splitlines()[1:] == expected
+
+
+def test_diff_with_an_ir_document_whose_rules_changed_shows_the_other_sides_lines(tmp_path: Path, capsys,
+                                                                                   monkeypatch) -> None:
+    """When the rules files an IR document names no longer make it (changed since, or not in
+    this folder), its lines are not shown, and diff says so: the other side's lines alone."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\nreplace define far(p) = goal + 2\n'})
+    assert main(["ir", "v.rules"]) == 0
+    (tmp_path / "v.json").write_text(capsys.readouterr().out, encoding="utf-8")
+    (tmp_path / "v.rules").write_text('extends "base.rules"\n\nreplace define far(p) = goal + 2\n')
+    assert main(["diff", "base.rules", "v.json"]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[1:] == [
+        "  changed define far  (v.rules:2)", "      - define far(p) = goal + 1",
+        "(the lines of v.json are not shown: it is an IR document, and the rules files it was made from are not "
+        "at hand from this folder, or no longer make it)"], out

@@ -39,19 +39,22 @@ class Difference:
                 "old_at": self.old_at, "new_at": self.new_at, "old": self.old_lines, "new": self.new_lines}
 
 
-def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> list[Difference]:
+def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str],
+            new_texts: Optional[dict[str, str]] = None) -> list[Difference]:
     """How the game ``new`` differs from ``old`` (both checked IR); ``texts`` maps a file path to its
-    text, for showing declarations as written."""
+    text, for showing declarations as written (``new_texts``, when given, for ``new``'s: an IR
+    document's lines are only those of the rules files it was made from)."""
     out: list[Difference] = []
     if old["title"] != new["title"]:
         out.append(Difference("changed", "game", None, f"{old['title']!r} → {new['title']!r}"))
-    rules = _Rules(old, new, texts, out)
+    both = _Texts(texts, texts if new_texts is None else new_texts)
+    rules = _Rules(old, new, both, out)
     for kind, (key, empty) in ONE_EACH.items():
         before, after = old.get(key, empty), new.get(key, empty)  # (one added to the IR later may be left out)
         if kind in ("setup", "turn"):
             rules.block(before, after, kind)
         elif not _same(before, after):
-            out.append(_changed(kind, None, old, new, before, after, texts))
+            out.append(_changed(kind, None, old, new, before, after, both))
             if kind == "max_steps":  # a plain value: what it was and is
                 out[-1].summary = f"{before or 'not given'} → {after or 'not given'}"
                 was, at = span(old, key), span(new, key)
@@ -69,18 +72,18 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str]) -> 
             after = {k: v for k, v in after.items() if k not in common}
         for name, item in before.items():
             if name not in after:
-                out.append(Difference("removed", kind, name, old_lines=_lines(old, item, texts),
+                out.append(Difference("removed", kind, name, old_lines=_lines(old, item, both.old),
                                       old_at=_where(old, item)))
         for name, item in after.items():
             if name not in before:
-                out.append(Difference("added", kind, name, new_lines=_lines(new, item, texts),
+                out.append(Difference("added", kind, name, new_lines=_lines(new, item, both.new),
                                       new_at=_where(new, item)))
             elif kind == "param":
                 param = _param_change(before[name], item)
                 if param:
                     out.append(Difference("param", kind, name, param, new_at=_where(new, item)))
             elif not _same(before[name], item):
-                out.append(_changed(kind, name, old, new, before[name], item, texts))
+                out.append(_changed(kind, name, old, new, before[name], item, both))
                 if kind in ("cards", "pieces"):
                     out[-1].summary = _listed_change(kind, before[name], item)
                     out[-1].new_at = _first_added(kind, before[name], item, new) or out[-1].new_at
@@ -140,6 +143,14 @@ def _name(node: dict) -> Optional[str]:
     return None
 
 
+@dataclass
+class _Texts:
+    """The texts of the files each game's positions point into, by path."""
+
+    old: dict[str, str]
+    new: dict[str, str]
+
+
 # The blocks of a statement that ``_Rules`` looks into, when the rest of it is the same.
 BLOCKS = ("body", "else_", "otherwise", "options")
 
@@ -147,7 +158,7 @@ BLOCKS = ("body", "else_", "otherwise", "options")
 class _Rules:
     """Differences between two blocks of statements, rule by rule (see the module's docstring)."""
 
-    def __init__(self, old: dict, new: dict, texts: dict[str, str], out: list[Difference]):
+    def __init__(self, old: dict, new: dict, texts: "_Texts", out: list[Difference]):
         self.old, self.new, self.texts, self.out = old, new, texts, out
 
     def block(self, a: list, b: list, where: str, prefix: str = "") -> None:
@@ -214,7 +225,7 @@ class _Rules:
         for x in olds:
             name = self.named(x, prefix)
             self.out.append(Difference("removed", "rule", f"[{name}]" if name else f"in {where}",
-                                       old_lines=_lines(self.old, x, self.texts), old_at=_where(self.old, x)))
+                                       old_lines=_lines(self.old, x, self.texts.old), old_at=_where(self.old, x)))
         runs: list[list[int]] = []
         for j in news:
             if runs and runs[-1][-1] == j - 1:
@@ -226,7 +237,7 @@ class _Rules:
             name = self.named(added[0], prefix) if len(added) == 1 else None
             place = self.anchor(b[:run[0]], b[run[-1] + 1:], prefix, where)
             self.out.append(Difference("added", "rule", f"[{name}] {place}" if name else place,
-                                       new_lines=[ln for y in added for ln in _lines(self.new, y, self.texts)],
+                                       new_lines=[ln for y in added for ln in _lines(self.new, y, self.texts.new)],
                                        new_at=_where(self.new, added)))
 
     def anchor(self, ahead: list, after: list, prefix: str, where: str) -> str:
@@ -238,8 +249,11 @@ class _Rules:
         return f"in {where}"
 
 
-def render(differences: list[Difference], old_name: str, new_name: str) -> str:
-    """The differences as text: one line each, changed declarations with a diff of their lines."""
+def render(differences: list[Difference], old_name: str, new_name: str, unseen: tuple[str, ...] = ()) -> str:
+    """The differences as text: one line each, changed declarations with a diff of their lines.
+    ``unseen`` names the games ("old", "new") whose lines are not at hand (an IR document without
+    the rules files it was made from): a changed declaration shows the other's lines alone, not a
+    diff that would say all its lines were taken out, or put in."""
     if not differences:
         return f"{new_name} plays the same game as {old_name}"
     out = [f"{new_name} changes {old_name} in {len(differences)} place{'s' if len(differences) != 1 else ''}:"]
@@ -250,20 +264,27 @@ def render(differences: list[Difference], old_name: str, new_name: str) -> str:
             out.append(f"  param {d.name}: {d.summary}{where}")
             continue
         out.append(f"  {d.what} {title}{': ' + d.summary if d.summary else ''}{where}")
-        if d.what == "changed" and (d.old_lines or d.new_lines):
+        if d.what == "changed" and unseen:
+            shown = [] if len(unseen) == 2 else [f"      {'+' if 'old' in unseen else '-'} {line}"
+                                                 for line in (d.new_lines or d.old_lines)]
+            out.extend(shown)
+        elif d.what == "changed" and (d.old_lines or d.new_lines):
             diff = difflib.unified_diff(d.old_lines, d.new_lines, lineterm="", n=1)
             out.extend(f"      {line}" for line in list(diff)[2:])
         else:
             sign = "+" if d.what == "added" else "-"
             out.extend(f"      {sign} {line}" for line in (d.new_lines or d.old_lines))
+    for name in (old_name if "old" in unseen else None, new_name if "new" in unseen else None):
+        if name is not None:
+            out.append(f"(the lines of {name} are not shown: it is an IR document, and the rules files it "
+                       f"was made from are not at hand from this folder, or no longer make it)")
     from .diagnostics import printable
     return "\n".join(printable(line) for line in out)  # (a rules text's control characters, as escapes)
 
 
-def _changed(kind: str, name: Optional[str], old: dict, new: dict, a: Any, b: Any,
-             texts: dict[str, str]) -> Difference:
-    return Difference("changed", kind, name, old_lines=_lines(old, a, texts), new_lines=_lines(new, b, texts),
-                      old_at=_where(old, a), new_at=_where(new, b))
+def _changed(kind: str, name: Optional[str], old: dict, new: dict, a: Any, b: Any, texts: "_Texts") -> Difference:
+    return Difference("changed", kind, name, old_lines=_lines(old, a, texts.old),
+                      new_lines=_lines(new, b, texts.new), old_at=_where(old, a), new_at=_where(new, b))
 
 
 def _param_change(a: dict[str, Any], b: dict[str, Any]) -> str:

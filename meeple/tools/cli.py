@@ -309,7 +309,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compare two games declaration by declaration (matched by kind and name): params whose "
                     "value or range differ, declarations added, removed or changed (with their lines from both "
                     "files), and the parts a game has one of (players, setup, turn, score, ...). With one file, "
-                    "compare a variant with the base it extends.",
+                    "compare a variant with the base it extends. An IR document's lines are those of the rules "
+                    "files it was made from, when they are at hand and still make it.",
         epilog="examples:\n"
                "  meeple diff games/variants/my-variant.rules            against the base it extends\n"
                "  meeple diff games/mygame.rules games/variants/my-variant.rules\n"
@@ -592,26 +593,48 @@ def cmd_diff(args: argparse.Namespace) -> int:
         if len(args.files) == 1:
             variant = args.files[0]
             checked_new = read_checked(variant)  # first: a variant whose base is missing says so, at its 'extends'
+            new_texts = _texts_of(variant, checked_new)
             sources = checked_new.ir.get("sources") or []
-            if len(sources) < 2 or sources[1] not in checked_new.texts:  # (an IR document: the game, merged)
+            if len(sources) < 2 or sources[1] not in new_texts:  # (an IR document without its rules files)
                 raise UsageError(f"{variant} extends no base; give the base too: meeple diff BASE {variant}")
             base = sources[1]
         else:
             base, variant = args.files
             checked_new = read_checked(variant)
+            new_texts = _texts_of(variant, checked_new)
         checked_old = read_checked(base)
         old, new = _written(checked_old), _written(checked_new)
-        # the lines shown are those of the rules files read here, never of a file an IR document names
-        texts = {**checked_old.texts, **checked_new.texts}
+        old_texts = _texts_of(base, checked_old)
     except RulesError as e:
         _err(str(e))
         return 1
-    differences = compare(old, new, texts)
+    differences = compare(old, new, old_texts, new_texts)
     if args.json:
         print(json.dumps([d.to_json() for d in differences], indent=2, ensure_ascii=False))
     else:
-        print(render(differences, base, variant))
+        unseen = tuple(side for side, texts in (("old", old_texts), ("new", new_texts)) if not texts)
+        print(render(differences, base, variant, unseen))
     return 1 if differences else 0
+
+
+def _texts_of(path: str, game: Any) -> dict[str, str]:
+    """The texts of the files ``game`` (read from ``path``) was written in, for the lines diff shows:
+    a rules file's own and its bases'. An IR document's are those of the rules files its "sources"
+    name (as `meeple ir` wrote them, from the folder it ran in), and only when they still make
+    exactly this document, positions and all: else none (a document's word alone never has a file
+    shown, and lines of a file changed since would be the wrong ones)."""
+    from meeple.dsl import RulesError, looks_like_ir, read_checked, read_text
+
+    if not looks_like_ir(path, read_text(path)):
+        return game.texts
+    source = _written(game).get("source")
+    try:
+        if not isinstance(source, str) or not Path(source).is_file():  # (not a pipe: reading it would wait)
+            return {}
+        rules = read_checked(source)
+    except (RulesError, OSError, ValueError):
+        return {}
+    return rules.texts if _written(rules) == _written(game) else {}
 
 
 def _written(game: Any) -> dict[str, Any]:
