@@ -382,6 +382,37 @@ def test_cards_moved_to_the_zone_they_come_from_are_a_warning(statement: str, wa
     assert errors(text) == []
 
 
+DRAWS_INTO_ITSELF = "the refill draws from the zone it fills: that zone never grows, so a refill that draws never " \
+    "ends (the step cap stops the game)"
+REFILLED_RESHUFFLED = "the refill reshuffles the zone it fills into its source: when the source runs out, the " \
+    "cards drawn go back, and the refill never ends (the step cap stops the game)"
+PILE_IS_SOURCE = "the pile reshuffled is the zone drawn from: the reshuffle does nothing"
+
+
+@pytest.mark.parametrize("statement, at, message", [
+    ("refill hand(current) to 3 from hand(current)", "refill", DRAWS_INTO_ITSELF),
+    ("refill pile to 3 from pile reshuffling deck", "refill", DRAWS_INTO_ITSELF),
+    ("refill pile to 3 from deck reshuffling pile", "pile\n", REFILLED_RESHUFFLED),
+    ("refill pile to 3 from deck reshuffling deck", "deck\n", PILE_IS_SOURCE),
+    ("deal 2 from deck to pile reshuffling deck", "deck\n", PILE_IS_SOURCE),
+    ("refill pile to 3 from deck reshuffling hand(current)", None, None),
+    ("refill hand(current) to 3 from hand(next(current))", None, None),
+    ("deal 1 from deck to pile reshuffling pile", None, None),  # turn a card over; the pile is the next deck
+])
+def test_a_draw_into_the_zone_it_draws_from_is_a_warning(statement: str, at: str | None, message: str | None) -> None:
+    """A refill from the zone it fills, or reshuffling that zone into its source, once short of its
+    size draws until the step cap (it validated without a word); a reshuffle of the zone drawn
+    from does nothing."""
+    text = change("  move all from pile to deck\n", f"  move all from pile to deck\n  {statement}\n")
+    found = [d for d in diagnostics(text) if d[3] in (DRAWS_INTO_ITSELF, REFILLED_RESHUFFLED, PILE_IS_SOURCE)]
+    if message is None:
+        assert found == []
+    else:
+        where = text.index(at, text.index(statement))
+        assert found == [("warning", text.count("\n", 0, where) + 1, where - text.rfind("\n", 0, where), message)]
+    assert errors(text) == []
+
+
 def test_unused_declarations_are_warnings(tmp_path: Path) -> None:
     text = change("var roll = 1\n", "var roll = 1\nparam spare = 1 in 0..2\nzone attic public\ndefine idle = 1\n"
                                     "phase nap { }\nvar unread = 0\n")

@@ -737,6 +737,23 @@ class Checker:
         if same(s["source"], s["dest"]):
             self.warn(s, "the cards go from a zone to that same zone: nothing changes", path)
 
+    def warn_draw_into_itself(self, s: dict, dest: dict, path: str) -> None:
+        """A pile reshuffled into the zone it is drawn from does nothing; a refill drawing from the
+        zone it fills, or reshuffling that zone into its source, never fills it once it is short
+        (the cards drawn come back): it draws until the step cap stops the game."""
+        if s["reshuffle"] is not None and same(s["reshuffle"], s["source"]):
+            self.warn(s["reshuffle"], "the pile reshuffled is the zone drawn from: the reshuffle does nothing",
+                      f"{path}.reshuffle")
+        if s["node"] != "refill":
+            return
+        if same(s["source"], dest):
+            self.warn(s, "the refill draws from the zone it fills: that zone never grows, so a refill that "
+                         "draws never ends (the step cap stops the game)", path)
+        elif s["reshuffle"] is not None and same(s["reshuffle"], dest):
+            self.warn(s["reshuffle"], "the refill reshuffles the zone it fills into its source: when the source "
+                                      "runs out, the cards drawn go back, and the refill never ends (the step cap "
+                                      "stops the game)", f"{path}.reshuffle")
+
     def stmt(self, s: dict, scope: dict, path: str) -> None:
         node = s["node"]
         if node == "let":
@@ -828,6 +845,7 @@ class Checker:
                 self.zone(s["reshuffle"], scope, f"{path}.reshuffle")
             else:  # (reshuffling, an empty zone first takes the other's cards)
                 self.warn_same_zone(s, path)
+            self.warn_draw_into_itself(s, s["dest"], path)
         elif node == "refill":
             self.zone(s["zone"], scope, f"{path}.zone")
             self.expect(s["size"], self.expr(s["size"], scope, f"{path}.size"), {INT}, "the size", f"{path}.size")
@@ -835,6 +853,7 @@ class Checker:
             self.zone(s["source"], scope, f"{path}.source")
             if s["reshuffle"] is not None:
                 self.zone(s["reshuffle"], scope, f"{path}.reshuffle")
+            self.warn_draw_into_itself(s, s["zone"], path)
         elif node == "choose":
             self.check_choose(s, scope, path)
         elif node == "move_cards":
