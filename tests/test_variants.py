@@ -149,6 +149,25 @@ def test_missing_bases_and_cycles_are_clear_errors(tmp_path: Path) -> None:
     assert any("the variants extend each other in a cycle: a.rules → b.rules → a.rules" in m for m in found)
 
 
+def test_variants_of_variants_go_16_deep_and_one_more_is_said_at_the_file_given(tmp_path: Path) -> None:
+    """MAX_CHAIN 'extends' one after another are allowed (a chain of 16 was refused as 'more than 16
+    deep'); one more is an error at the 'extends' of the file given, not at the deepest file with
+    a note in each file between."""
+    from meeple.dsl.variants import MAX_CHAIN
+    assert MAX_CHAIN == 16
+    write(tmp_path, {"v0.rules": BASE})
+    for i in range(1, MAX_CHAIN + 2):
+        write(tmp_path, {f"v{i}.rules": f'# variant {i}\nextends "v{i - 1}.rules"\nparam goal = {i % 10}\n'})
+    assert read_ir(str(tmp_path / f"v{MAX_CHAIN}.rules"))[0]["params"][0]["default"] == MAX_CHAIN % 10
+    top = tmp_path / f"v{MAX_CHAIN + 1}.rules"
+    with pytest.raises(RulesError) as e:
+        read_ir(str(top))
+    (only,) = e.value.diagnostics
+    assert only.headline() == (f"{top}:2:9: error: variants of variants more than 16 deep: v17.rules → v16.rules → "
+                               f"v15.rules → ... → v1.rules → v0.rules is 17 deep")
+    assert main(["validate", str(top)]) == 1
+
+
 def test_a_syntax_error_in_the_base_is_shown_in_the_base(tmp_path: Path) -> None:
     path = write(tmp_path, {"base.rules": BASE.replace("define far(p) =", "define far(p) =="),
                             "v.rules": 'extends "base.rules"\n'})

@@ -26,7 +26,7 @@ from typing import Any, Optional
 from .diagnostics import Diagnostic, RulesError, RulesSemanticError, did_you_mean
 from .walk import AT, span
 
-MAX_CHAIN = 16  # variants of variants, at most this deep
+MAX_CHAIN = 16  # variants of variants, at most this deep: the 'extends' one after another from the file given
 NAMED = {  # keyword → the IR list of that kind of declaration, and the key that names an item there
     "param": ("params", "name"), "enum": ("enums", "name"), "track": ("tracks", "name"),
     "pieces": ("pieces", "name"), "grid": ("grids", "name"),
@@ -48,7 +48,22 @@ def resolve(ir: dict[str, Any], path: str) -> tuple[dict[str, Any], dict[str, st
     files read, by path, for showing their lines in diagnostics. Raises ``RulesError`` with every
     problem of the merge found."""
     texts: dict[str, str] = {}
-    return _resolve(ir, path, [str(Path(path).resolve())], texts), texts
+    try:
+        return _resolve(ir, path, [str(Path(path).resolve())], texts), texts
+    except _TooDeep as e:  # said at the 'extends' of the file given: the one whose chain is too long
+        names = [Path(p).name for p in e.chain]
+        shown = " → ".join(names if len(names) <= 6 else [*names[:3], "...", *names[-2:]])
+        raise RulesSemanticError([_diag(path, span(ir, "extends"), f"variants of variants more than {MAX_CHAIN} deep: "
+                                                                   f"{shown} is {len(names) - 1} deep")]) from None
+
+
+class _TooDeep(Exception):
+    """A chain of variants longer than MAX_CHAIN, met deep down: told to ``resolve``, past each base's
+    'has errors' note (not a ``RulesError``)."""
+
+    def __init__(self, chain: list[str]):
+        super().__init__()
+        self.chain = chain
 
 
 def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, str]) -> dict[str, Any]:
@@ -68,8 +83,8 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
     if here in chain:
         cycle = " → ".join(Path(p).name for p in [*chain[chain.index(here):], here])
         raise RulesSemanticError([_diag(path, at, f"the variants extend each other in a cycle: {cycle}")])
-    if len(chain) >= MAX_CHAIN:
-        raise RulesSemanticError([_diag(path, at, f"variants of variants more than {MAX_CHAIN} deep")])
+    if len(chain) > MAX_CHAIN:  # (this 'extends' is the chain's len(chain)-th)
+        raise _TooDeep([*chain, here])
     if Path(base_path).is_dir():
         raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is a folder ({base_path}); "
                                                   f"'extends' names a rules file")])
