@@ -149,6 +149,15 @@ def test_missing_bases_and_cycles_are_clear_errors(tmp_path: Path) -> None:
     assert any("the variants extend each other in a cycle: a.rules → b.rules → a.rules" in m for m in found)
 
 
+def test_a_base_behind_a_loop_of_links_is_said_at_the_extends(tmp_path: Path) -> None:
+    """A loop of symbolic links on the way to the base made Path.resolve fail (an internal error)."""
+    import os
+    os.symlink("loop", tmp_path / "loop")
+    path = write(tmp_path, {"v.rules": 'extends "loop/base.rules"\n'})
+    assert errors(path) == [f"{path}:1:9: error: the base file 'loop/base.rules' cannot be found: a loop of "
+                            f"symbolic links"]
+
+
 def test_variants_of_variants_go_16_deep_and_one_more_is_said_at_the_file_given(tmp_path: Path) -> None:
     """MAX_CHAIN 'extends' one after another are allowed (a chain of 16 was refused as 'more than 16
     deep'); one more is an error at the 'extends' of the file given, not at the deepest file with

@@ -78,20 +78,23 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
     try:
         base_path = os.path.normpath(Path(path).parent / ir["extends"])
         here = str(Path(base_path).resolve())
-    except (OSError, ValueError) as e:  # a NUL in the name, say
-        raise RulesSemanticError([_diag(path, at, f"the base file {ir['extends']!r} cannot be found: {e}")]) from None
+        is_dir, exists, is_file = Path(base_path).is_dir(), Path(base_path).exists(), Path(base_path).is_file()
+    except (OSError, ValueError, RuntimeError) as e:  # a NUL in the name, a name too long, a loop of links
+        name = ir["extends"] if len(ir["extends"]) <= 80 else ir["extends"][:60] + "..."
+        why = "a loop of symbolic links" if isinstance(e, RuntimeError) else getattr(e, "strerror", None) or e
+        raise RulesSemanticError([_diag(path, at, f"the base file {name!r} cannot be found: {why}")]) from None
     if here in chain:
         cycle = " → ".join(Path(p).name for p in [*chain[chain.index(here):], here])
         raise RulesSemanticError([_diag(path, at, f"the variants extend each other in a cycle: {cycle}")])
     if len(chain) > MAX_CHAIN:  # (this 'extends' is the chain's len(chain)-th)
         raise _TooDeep([*chain, here])
-    if Path(base_path).is_dir():
+    if is_dir:
         raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is a folder ({base_path}); "
                                                   f"'extends' names a rules file")])
-    if not Path(base_path).exists():
+    if not exists:
         raise RulesSemanticError([_diag(path, at, f"the base file '{ir['extends']}' does not exist "
                                                   f"(looked for {base_path}; the path is relative to this file)")])
-    if not Path(base_path).is_file():  # a device, a pipe
+    if not is_file:  # a device, a pipe
         raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is not a file ({base_path}): "
                                                   f"'extends' names a rules file")])
     try:
