@@ -274,7 +274,11 @@ def render(differences: list[Difference], old_name: str, new_name: str, unseen: 
         else:
             sign = "+" if d.what == "added" else "-"
             out.extend(f"      {sign} {line}" for line in (d.new_lines or d.old_lines))
-    for name in (old_name if "old" in unseen else None, new_name if "new" in unseen else None):
+    lacking = {side for d in differences if d.kind != "max_steps"  # (a plain value: no lines to show)
+               for side, at, whats in (("old", d.old_at, ("changed", "removed")),
+                                       ("new", d.new_at, ("changed", "added")))
+               if side in unseen and at and d.what in whats}
+    for name in (old_name if "old" in lacking else None, new_name if "new" in lacking else None):
         if name is not None:
             out.append(f"(the lines of {name} are not shown: it is an IR document, and the rules files it "
                        f"was made from are not at hand from this folder, or no longer make it)")
