@@ -410,3 +410,27 @@ def test_diff_with_an_ir_document_whose_rules_changed_shows_the_other_sides_line
         "  changed define far  (v.rules:2)", "      - define far(p) = goal + 1",
         "(the lines of v.json are not shown: it is an IR document, and the rules files it was made from are not "
         "at hand from this folder, or no longer make it)"], out
+
+
+def test_diff_of_a_variant_of_an_ir_document_shows_rules_lines_not_json(tmp_path: Path, capsys, monkeypatch) -> None:
+    """A variant may extend an IR document; the base's declarations point into the document, whose
+    lines diff showed as if they were rules ('"changes": [],'). They are the lines of the rules
+    file the document was made from, when it still makes it; else none."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"base.rules": 'game "B"\nplayers 2\nzone deck hidden\ncards c in deck {\n  2 plain { v = 1 }\n}\n'
+                                   'turn {\n  end game\n}\n',
+                     "v.rules": 'extends "base.json"\nextend cards c {\n  3 gold { v = 2 }\n}\n'
+                                'replace turn {\n  end game with no winner\n}\n'})
+    assert main(["ir", "base.rules"]) == 0
+    (tmp_path / "base.json").write_text(capsys.readouterr().out, encoding="utf-8")
+    expected = ["  removed rule in turn  (base.rules:8)", "      - end game",
+                "  added rule in turn  (v.rules:6)", "      + end game with no winner",
+                "  changed cards c: + gold  (v.rules:3)"]
+    for files in (["v.rules"], ["base.json", "v.rules"], ["base.rules", "v.rules"]):
+        assert main(["diff", *files]) == 1
+        out = capsys.readouterr().out
+        assert out.splitlines()[1:] == expected, (files, out)
+    (tmp_path / "base.rules").write_text("# gone\n")
+    assert main(["diff", "v.rules"]) == 1
+    out = capsys.readouterr().out
+    assert '"' not in out and "- end game\n" not in out, out

@@ -595,7 +595,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
             checked_new = read_checked(variant)  # first: a variant whose base is missing says so, at its 'extends'
             new_texts = _texts_of(variant, checked_new)
             sources = checked_new.ir.get("sources") or []
-            if len(sources) < 2 or sources[1] not in new_texts:  # (an IR document without its rules files)
+            if len(sources) < 2 or sources[1] not in {**checked_new.texts, **new_texts}:  # (an IR document alone)
                 raise UsageError(f"{variant} extends no base; give the base too: meeple diff BASE {variant}")
             base = sources[1]
         else:
@@ -619,22 +619,38 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def _texts_of(path: str, game: Any) -> dict[str, str]:
     """The texts of the files ``game`` (read from ``path``) was written in, for the lines diff shows:
-    a rules file's own and its bases'. An IR document's are those of the rules files its "sources"
-    name (as `meeple ir` wrote them, from the folder it ran in), and only when they still make
-    exactly this document, positions and all: else none (a document's word alone never has a file
-    shown, and lines of a file changed since would be the wrong ones)."""
-    from meeple.dsl import RulesError, looks_like_ir, read_checked, read_text
+    a rules file's own and its bases'. An IR document's, the file given or a base, are those of the
+    rules files it was made from (see ``_made_from``), never its JSON."""
+    from meeple.dsl import looks_like_ir, read_text
 
-    if not looks_like_ir(path, read_text(path)):
-        return game.texts
-    source = _written(game).get("source")
+    texts: dict[str, str] = {}
+    for file, text in {path: read_text(path), **game.texts}.items():
+        if looks_like_ir(file, text):
+            texts.update(_made_from(file))
+        else:
+            texts[file] = text
+    return texts
+
+
+def _made_from(path: str) -> dict[str, str]:
+    """The texts of the rules files the IR document at ``path`` was made from, read where its
+    "sources" name them (as `meeple ir` wrote them, from the folder it ran in), and only when they
+    still make exactly this document, positions and all: else none (a document's word alone never
+    has a file shown, and lines of a file changed since would be the wrong ones). The game of one
+    file (no "sources") also by the document's own path: a variant extending it points there."""
+    from meeple.dsl import RulesError, read_checked
+
     try:
+        doc = _written(read_checked(path))
+        source = doc.get("source")
         if not isinstance(source, str) or not Path(source).is_file():  # (not a pipe: reading it would wait)
             return {}
         rules = read_checked(source)
     except (RulesError, OSError, ValueError):
         return {}
-    return rules.texts if _written(rules) == _written(game) else {}
+    if _written(rules) != doc:
+        return {}
+    return {**rules.texts, **({} if doc.get("sources") else {path: rules.texts[source]})}
 
 
 def _written(game: Any) -> dict[str, Any]:
