@@ -231,3 +231,14 @@ def test_the_move_that_fails_is_counted_among_the_steps_of_the_game_found(tmp_pa
     out = capsys.readouterr().out
     assert "the shortest game found: 1 step (1 move), 2 players:" in out, out
     assert "seat 0: bad   <- this move fails" in out, out
+
+
+def test_a_state_that_does_not_load_again_is_found(monkeypatch) -> None:
+    """A state the engine made that ``state_from_json`` refuses is a broken round trip, reported
+    as one (it was an internal error of the command)."""
+    from meeple.interpreter.state import State
+    real = State.to_json
+    monkeypatch.setattr(State, "to_json", lambda self: {**real(self), "pos": [-1] * len(self.pos)})
+    report = fuzz(meeple.load(str(HARE)), examples=5, seed=1, shrink_seconds=2, view_every=1)
+    assert report.failure is not None and report.failure.invariant == "JSON round trip"
+    assert "to_json and back fails" in report.failure.message and "'pos' does not fit" in report.failure.message

@@ -581,3 +581,53 @@ def test_a_saved_state_waiting_in_a_loop_needs_the_loops_items_and_a_place_in_th
         damaged["locals"][slot] = value
         with pytest.raises(StateError, match="its 'locals' does not fit"):
             g.state_from_json(damaged)
+
+
+FAR = """game "Far"
+players 2
+{track} lane {{ spaces 1 }}
+pieces runner on lane {{ x }}
+var n = 0
+turn {{
+  move x by {steps}
+  set n = n + 1
+  choose go {{ on {{ }} }}
+}}
+end when n >= 3
+score(p) = n
+"""
+
+
+@pytest.mark.parametrize("track", ["track", "circuit"])
+def test_a_piece_moved_far_is_saved_and_restored(tmp_path, track):
+    """A piece's progress grows past its track's end (a move of 20,001 on a track of 1 space),
+    and lap after lap on a circuit: a state the engine made loads again whatever it is (a pos
+    over 20,000 was refused as damaged, and fuzz, which round-trips states, failed inside)."""
+    rules = tmp_path / "far.rules"
+    rules.write_text(FAR.format(track=track, steps=20001))
+    g = meeple.load(str(rules))
+    st = g.new_state(2, seed=1)
+    st.apply(st.legal_actions()[0])
+    assert st.pos == [40002]
+    doc = st.to_json()
+    assert g.state_from_json(doc).to_json() == doc
+
+
+def test_a_piece_moved_past_the_largest_number_is_a_rules_error(tmp_path):
+    """Progress is a number like a var's: a move that takes it past ±(2**53 - 1) is a rules error
+    at the move (a saved state holds no larger pos)."""
+    from meeple.interpreter.game import StateError
+    rules = tmp_path / "far.rules"
+    rules.write_text(FAR.format(track="circuit", steps=9007199254740991))
+    g = meeple.load(str(rules))
+    st = g.new_state(2, seed=1)
+    assert st.pos == [9007199254740991]
+    assert g.state_from_json(st.to_json()).pos == st.pos
+    with pytest.raises(RuleRuntimeError, match=r"'x' would be moved to progress 18,014,398,509,481,982: beyond "
+                                               r"the numbers meeple supports") as info:
+        st.apply(st.legal_actions()[0])
+    assert info.value.line == 7
+    doc = st.to_json()
+    doc["pos"] = [9007199254740992]
+    with pytest.raises(StateError, match="its 'pos' does not fit"):
+        g.state_from_json(doc)

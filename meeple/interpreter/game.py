@@ -364,7 +364,7 @@ class Game:
             ("locals", isinstance(st.locals, list) and len(st.locals) == self.n_locals
              and all(_plain_local(v) for v in st.locals) and self._loops_fit(st)),
             ("pos", isinstance(st.pos, list) and len(st.pos) == nvalues
-             and all(whole_number(p) and 0 <= p <= MAX_SPACES * 2 for p in st.pos)),
+             and all(whole_number(p) and 0 <= p <= MAX_NUMBER for p in st.pos)),  # (as State.move_piece)
             ("place", isinstance(st.place, list) and len(st.place) == nvalues
              and all(whole_number(p) and 0 <= p <= nvalues for p in st.place)),
             ("pc", whole_number(st.pc) and 0 <= st.pc < len(self.code)  # (a game goes on where it waits)

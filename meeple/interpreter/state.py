@@ -339,7 +339,8 @@ class State:
         """Move forward (or back, never behind the start) ``steps`` spaces; stop on the first
         space tagged ``stop_tag`` entered; crossing the last space of its way (the track's last,
         or the last of its home stretch) puts it on the podium, which never happens on a circuit
-        without home stretches. ``pos`` counts the piece's progress (see ``space_of``)."""
+        without home stretches. ``pos`` counts the piece's progress (see ``space_of``): a number
+        meeple supports, like a var's (a saved state holds no other), else a rules error."""
         start = self.pos[piece]
         length = self.track_length[track]
         lay = self.game.layout
@@ -349,6 +350,10 @@ class State:
                                    f"{self.players} player{'s' if self.players != 1 else ''}, so it cannot move")
         home = lay.piece_home.get(piece, 0)
         end = max(0, start + steps)
+        if end > MAX_NUMBER:  # (round a circuit, or past a track's end: progress has no other bound)
+            name = lay.value_names[piece]
+            raise RuleRuntimeError(f"'{name}' would be moved to progress {end:,}: beyond the numbers meeple "
+                                   f"supports (±{MAX_NUMBER:,})")
         if stop_tag is not None and end > start:
             tags = self.tags[track]
             # The spaces of the track it enters: up to the last, or on a circuit without home
