@@ -631,3 +631,39 @@ def test_a_piece_moved_past_the_largest_number_is_a_rules_error(tmp_path):
     doc["pos"] = [9007199254740992]
     with pytest.raises(StateError, match="its 'pos' does not fit"):
         g.state_from_json(doc)
+
+
+@pytest.mark.parametrize("game", ["hare", "luckydog", "slipstream", "reversi", "leduc"])
+def test_a_saved_state_with_a_damaged_local_is_refused_or_plays_on(game):
+    """Each local holds what the compiler puts there: a loop's items a list, the others a number;
+    a seat, a tile, a card, a cell or a kind's value one of the game's; an option's number, a
+    track's space, the dice left within their range. A local damaged to something else is refused
+    when read, or is harmless: the game plays on (a placed tile of 7 or [] in Lucky Dog loaded, then
+    failed inside the next legal_actions or apply with an IndexError or a TypeError)."""
+    from meeple.interpreter.game import StateError
+    g = meeple.load(str(ROOT / "games" / f"{game}.rules"))
+    for seed, steps in ((1, 3), (2, 9), (3, 20)):
+        st = g.new_state(min(4, g.max_players), seed=seed)
+        moves = random.Random(seed)
+        for _ in range(steps):
+            if not st.is_terminal():
+                st.apply(moves.choice(st.legal_actions()))
+        doc = st.to_json()
+        assert g.state_from_json(doc).to_json() == doc
+        for slot in range(len(doc["locals"])):
+            for value in (7, -5, 10**6, [], [0], [10**6], [1, 2, 3]):
+                damaged = json.loads(json.dumps(doc))
+                damaged["locals"][slot] = value
+                try:
+                    again = g.state_from_json(damaged)
+                except StateError as e:
+                    assert "its 'locals' does not fit this game" in str(e)
+                    continue
+                then = random.Random(1)
+                for _ in range(6):
+                    if again.is_terminal() or not again.legal_actions():
+                        break
+                    try:
+                        again.apply(then.choice(again.legal_actions()))
+                    except RuleRuntimeError:
+                        break

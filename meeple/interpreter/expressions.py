@@ -1348,6 +1348,12 @@ class SlotAllocator:
 
     def __init__(self) -> None:
         self.count = 0
+        # What a slot holds that a saved state may wait with (a loop's items, a binding, a placed
+        # tile...), for ``Game.state_from_json`` to check: a type as the checker names them ("player",
+        # "kind:NAME", "tile", "cell", "int"), "card" (a variety), "items:" and the type of each item,
+        # "option:N" (one of N options), "space:T" (a space of track T), "dice" (dice left to roll).
+        # Any other slot holds a number.
+        self.holds: dict[int, str] = {}
 
     def new(self) -> int:
         self.count += 1

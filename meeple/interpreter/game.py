@@ -16,7 +16,7 @@ from typing import Any, Optional
 from meeple import __version__
 from meeple.dsl import check_ir, ir_from_json, read_checked
 from meeple.dsl.checked import CheckedGame
-from meeple.dsl.limits import MAX_CARDS, MAX_NUMBER, MAX_SPACES
+from meeple.dsl.limits import MAX_CARDS, MAX_DICE, MAX_NUMBER, MAX_SPACES
 from meeple.dsl.diagnostics import Diagnostic, RuleRuntimeError, RulesError, RulesSemanticError, printable
 from meeple.dsl.walk import positionless, span, unnamed
 
@@ -29,6 +29,7 @@ from .boards import MAX_COORD, Board
 from .layout import NO_VALUE, Layout
 from .codecache import ModuleCache, game_key
 from .program import compile_program, fixed_tags, write_segments
+from .moves import TileLay
 from .ops import CHANCE as CHANCE_OP
 from .ops import CHOICE
 from .state import STATE_VERSION, IllegalAction, State, whole_number
@@ -125,6 +126,7 @@ class Game:
                                                           kept=True), self.sym.vars[n])
                           for n in self.layout.var_names]
         self.n_locals = slots.count
+        self.local_holds = slots.holds  # what a saved state's locals may hold (``_locals_fit``)
         self.const = {  # counts known once the params are: cards, track lengths
             # (a count that depends on the number of players is a function of the state)
             "cards": [self._count(v["count"]) for c in ir["cards"] for v in c["varieties"]],
@@ -329,6 +331,52 @@ class Game:
                     return False
         return True
 
+    def _locals_fit(self, st: State) -> bool:
+        """Each local holds what the compiler put there (``SlotAllocator.holds``), or 0, where every
+        local starts: a loop's items a list of what its variable takes, the others a number, and a
+        seat, a tile, a cell, a card or a kind's value one of this game's (the generated code indexes
+        the state by them); an option's number, a track's space, the dice left within their range.
+        (A local not read again before it is set may hold a stale value: it is one of these too.)"""
+        if not (whole_number(st.pc) and 0 <= st.pc < len(self.code) and isinstance(st.track_length, list)
+                and len(st.track_length) == len(self.const["track_length"])
+                and all(whole_number(n) for n in st.track_length)):
+            return True  # (their own checks refuse them)
+        for slot, v in enumerate(st.locals):
+            holds = self.local_holds.get(slot, "int")
+            items = holds.startswith("items:")
+            if isinstance(v, list) != items and not (items and v == 0):
+                return False
+            values = v if isinstance(v, list) else [v]
+            allowed = self._allowed(holds.removeprefix("items:"), st)
+            if allowed is not None and not all(whole_number(i) and (i in allowed or i == 0) for i in values):
+                return False
+        waits = self.code[st.pc][1] if st.outcome is None else None
+        if isinstance(waits, TileLay):  # (the space whose tile is drawn: one of the track's)
+            return 1 <= st.locals[waits.slot] <= st.track_length[waits.track]
+        return True
+
+    def _allowed(self, t: str, st: State) -> Optional[Any]:
+        """The values a var or local of type ``t`` may hold in ``st`` (a range or a set), or None:
+        any number. A player, a tile, a cell or a kind's value may be none."""
+        tiles = len(st.grid) if st.grid is not None else 0
+        if t == "player":
+            return range(NO_VALUE, st.players)
+        if t == "tile":
+            return range(NO_VALUE, tiles)
+        if t == "cell":
+            return range(NO_VALUE, self.layout.cells)
+        if t == "card":
+            return range(len(self.layout.variety_names))
+        if t.startswith("option:"):
+            return range(int(t[7:]))
+        if t.startswith("space:"):  # (past the loop that lays a track's tiles: one past its last space)
+            return range(st.track_length[int(t[6:])] + 2)
+        if t == "dice":
+            return range(MAX_DICE + 1)
+        if t[5:] in self.layout.kind_values:
+            return {NO_VALUE, *self.layout.kind_values[t[5:]]}
+        return None
+
     def _board_from_json(self, doc: Any) -> Board:
         """The grid of a saved state: its tiles, each a variety and a rotation of this game's, laid
         on distinct squares, and a list per tile var."""
@@ -362,7 +410,7 @@ class Game:
             ("vars", isinstance(st.vars, list) and len(st.vars) == var_slots
              and all(isinstance(v, int) and -MAX_NUMBER <= v <= MAX_NUMBER for v in st.vars)),
             ("locals", isinstance(st.locals, list) and len(st.locals) == self.n_locals
-             and all(_plain_local(v) for v in st.locals) and self._loops_fit(st)),
+             and all(_plain_local(v) for v in st.locals) and self._loops_fit(st) and self._locals_fit(st)),
             ("pos", isinstance(st.pos, list) and len(st.pos) == nvalues
              and all(whole_number(p) and 0 <= p <= MAX_NUMBER for p in st.pos)),  # (as State.move_piece)
             ("place", isinstance(st.place, list) and len(st.place) == nvalues
@@ -393,11 +441,9 @@ class Game:
 
     def _values_out_of_range(self, st: State) -> str:
         """A var that holds a player, a tile or a value of a kind, holding none of them; or ""."""
-        tiles = len(st.grid) if st.grid is not None else 0
         for i, name in enumerate(self.layout.var_names):
             t = self.checked.var_types.get(name, "")
-            allowed = range(-1, st.players) if t == "player" else range(-1, tiles) if t == "tile" else \
-                {NO_VALUE, *self.layout.kind_values[t[5:]]} if t[5:] in self.layout.kind_values else None
+            allowed = self._allowed(t, st) if t in ("player", "tile") or t.startswith("kind:") else None
             base = st.var_base[i]
             wrong = [v for v in st.vars[base:base + self.layout.var_size(name, st.players)]
                      if allowed is not None and not (whole_number(v) and v in allowed)]

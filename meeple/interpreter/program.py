@@ -153,6 +153,8 @@ class ProgramBuilder:
         x = self.x
         kind, values = x.domain_code(s["domain"], env)
         items_slot, index_slot, var_slot = x.slots.new(), x.slots.new(), x.slots.new()
+        holds = x.slots.holds[var_slot] = self.holds(s["domain"], kind)
+        x.slots.holds[items_slot] = "items:" + holds
         items = f"_cards({values})" if kind == "cards" else f"list({values})"
         self.emit(EXEC, x.statements([f"L[{items_slot}] = {items}", f"L[{index_slot}] = 0"], purpose="loop"))
         inner = dict(env)
@@ -216,6 +218,7 @@ class ProgramBuilder:
         the faces summed in a local, the sum set into v after the last die."""
         x = self.x
         total, left = x.slots.new(), x.slots.new()
+        x.slots.holds[left] = "dice"
         self.emit(EXEC, x.statements([f"L[{total}] = 0", f"L[{left}] = _dice({x.gen(s['count'], env)})"],
                                      purpose="roll"))
         top = self.emit(JUMP_IF_NOT, x.function(Code(f"L[{left}] > 0"), purpose="dice_left"))
@@ -269,6 +272,7 @@ class ProgramBuilder:
     def s_place(self, s, env):
         x, lay = self.x, self.layout
         slot = x.slots.new()
+        x.slots.holds[slot] = "tile"  # (or none)
         chooser = self.chooser(s, env)
         within = x.compile(s["within"], env) if s["within"] is not None else (lambda st: 1)
         source_code = x.gen(s["source"], env)
@@ -336,6 +340,7 @@ class ProgramBuilder:
                     if test:
                         loops.append(f"if {x.gen(_and(test), in_loop)}")
                     slot = x.slots.new()
+                    x.slots.holds[slot] = self.holds(b["domain"], kind)
                     slots.append(slot)
                     shown.append(self.shown_as(b["domain"], kind))
                     inner[b["var"]] = local(slot)
@@ -347,6 +352,7 @@ class ProgramBuilder:
                     values = (row, " ".join(loops), len(o["bindings"]))
                 options.append((o["name"], slots, shown, first_code, values))
                 inners.append(inner)
+        x.slots.holds[option_slot] = f"option:{len(options)}"
         spec = OptionChoice(s["label"], chooser, [o[:3] for o in options], option_slot, self.value_text)
         plain = {k: x.constant(Action(spec, (k, ())), "plain") for k, o in enumerate(options) if o[4] is None}
         spec.legal = self.option_legal(spec, options, plain, sets)
@@ -436,6 +442,13 @@ class ProgramBuilder:
                                                      self.x.checked.types.get(id(lo)) == CELLS):
             return "cell"
         return "card" if kind == "cards" else "value"
+
+    def holds(self, d: dict, kind: str) -> str:
+        """What a loop's or an option's variable over the domain ``d`` holds (``SlotAllocator.holds``)."""
+        shown = self.shown_as(d, kind)
+        if shown == "value":  # a kind's values (anything else: a number)
+            return f"kind:{d['lo']['id']}" if d["lo"].get("node") == "name" else "int"
+        return shown
 
     def value_text(self, shown_as: str, v: int, square: tuple[int, int] | None) -> str:
         if shown_as == "player":
@@ -621,6 +634,7 @@ class ProgramBuilder:
         for ti, t in enumerate(ir["tracks"]):
             if t["tiles"]:
                 slot = self.x.slots.new()
+                self.x.slots.holds[slot] = f"space:{ti}"
                 start = self.x.statements([f"L[{slot}] = 0"], purpose="lay")
                 skip = [f"while L[{slot}] in {self.x.constant(dict(sorted(fixed[ti].items())), 'fixed')}:",
                         f"    L[{slot}] += 1"] if fixed[ti] else []

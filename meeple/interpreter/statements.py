@@ -89,6 +89,7 @@ class StatementWriter:
     # ---- statements: each gives its lines (nested blocks as (line, position) pairs) ----
     def w_let(self, s, env):
         slot = self.x.slots.new()
+        self.x.slots.holds[slot] = self.x.checked.type_of(s["value"])
         value = self.kept(self.x.gen(s["value"], env))
         env[s["name"]] = replace(local(slot), reads=value.reads)  # none, if what it keeps may be
         return [f"L[{slot}] = {value}"]
