@@ -551,6 +551,13 @@ def test_a_damaged_saved_state_is_refused_as_damaged(game, key, value):
     (lambda g, st: _luckydog_state().game.route(_luckydog_state(), "drive", 3), ValueError),  # (3 players)
     (lambda g, st: _luckydog_state().game.route(_luckydog_state(), "drive", 2**70), TypeError),
     (lambda g, st: _luckydog_state().game.route(st, "drive", 0), ValueError),
+    (lambda g, st: g.why_won(_luckydog_state()), ValueError), (lambda g, st: g.why_won(None), TypeError),
+    (lambda g, st: g.why_ended(_luckydog_state()), ValueError), (lambda g, st: g.why_ended(None), TypeError),
+    (lambda g, st: g.zone_view(_luckydog_state(), 0), ValueError), (lambda g, st: g.zone_view(None, 0), TypeError),
+    (lambda g, st: g.zone_view(st, 5), ValueError), (lambda g, st: g.observe(st, -1), ValueError),
+    (lambda g, st: g.shown(st, 2), ValueError), (lambda g, st: g.cap_reached(None), TypeError),
+    (lambda g, st: g.broken_invariants(_luckydog_state()), ValueError),
+    (lambda g, st: g.broken_invariants(st, _luckydog_state()), ValueError),
 ])
 def test_the_python_api_says_what_is_wrong_with_an_argument(call, error):
     """A call with an argument of the wrong type or range gets an error that says so, never a

@@ -519,7 +519,7 @@ class Game:
         for each player, or one value). A player as "seat N", a value of a kind by its name, none as
         "—", a flag as yes/no. As ``seat`` sees them (None: all of them): while the game goes on, a
         show that reads what the seat may not see is "?" (its own value of a private one it sees)."""
-        self._own(st)
+        self._own_seat(st, seat)
 
         def text(v: Any, t: str) -> Any:
             if v is True or v is False:
@@ -582,6 +582,7 @@ class Game:
         """Why a finished game ended, in rules terms: the ``end when`` that holds (its file, line and
         text), an ``end game`` of the rules (its line, when ``end_at``, its position, is known: a
         state's listener hears it), every player out, or the step cap; None while it goes on."""
+        self._own(st)
         if st.outcome is None:
             return None
         if st.outcome == "step cap":
@@ -604,12 +605,14 @@ class Game:
     def cap_reached(self, st: State) -> str:
         """What of a game the step cap stopped reached the cap: "steps" or "turns" (it caps both;
         "step" or "turn" for a cap of 1)."""
+        self._own(st)
         of = "step" if len(st.log_payload) >= self.max_steps else "turn"
         return of + ("s" if self.max_steps != 1 else "")
 
     def why_won(self, st: State) -> Optional[str]:
         """What decided the winners of a finished game: the rules' score line and each seat's
         score, highest first (and the tiebreak, when it decided); None without a score or a winner."""
+        self._own(st)
         winners = st.winners()
         if not winners or self.score is None:
             return None
@@ -643,7 +646,9 @@ class Game:
     def broken_invariants(self, st: State, before: Optional[State] = None) -> list[str]:
         """The names of the rules' invariants that do not hold in ``st``, ``before`` being the
         state before the last step (``was(e)`` reads it; at the start, ``st`` itself)."""
+        self._own(st)
         before = st if before is None else before
+        self._own(before)
         return [name for name, test, _ in self.invariants if not test(st, before)]
 
     def _own(self, st: Any) -> None:
@@ -653,6 +658,12 @@ class Game:
             raise TypeError(f"a state of {self.title} is wanted here, not {type(st).__name__}")
         if st.game is not self and (st.game.game_hash != self.game_hash or st.game.program_hash != self.program_hash):
             raise ValueError(f"the state is one of {st.game.title}, not of the game {self.title} asked")
+
+    def _own_seat(self, st: Any, seat: Any) -> None:
+        """``st`` a state of this game (``_own``) and ``seat`` one of its seats, or None (all)."""
+        self._own(st)
+        if seat is not None and not (whole_number(seat) and 0 <= seat < st.players):
+            raise ValueError(f"seat {seat!r}: the game has seats 0..{st.players - 1}")
 
     def route(self, st: State, name: str, *args: Any) -> int:
         """The value of the rules' route query ``name`` in ``st`` (args: seats, values)."""
@@ -729,6 +740,7 @@ class Game:
         """Zones as ``seat`` sees them (``None``: everything): a zone it may see as its cards by
         variety, another as ``{"size": n}``, with ``"known"``: the cards of it that 'reveal'
         showed the seat, while they are there."""
+        self._own_seat(st, seat)
         names = self.layout.variety_names
         out: dict[str, Any] = {}
         for zi, zname in enumerate(self.layout.zone_names):
@@ -749,7 +761,7 @@ class Game:
         return out
 
     def observe(self, st: State, seat: Optional[int]) -> dict[str, Any]:
-        self._own(st)
+        self._own_seat(st, seat)
         lay = self.layout
         present = [p for p in lay.piece_ids if lay.piece_owner.get(p, 0) < st.players]  # (not absent seats')
         pieces = {lay.value_names[p]: st.pos[p] for p in present}
