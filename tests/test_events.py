@@ -158,3 +158,27 @@ def test_a_stop_is_told_only_when_the_tag_cut_the_move_short():
     st.pos[sheep] = stream - 2
     st.move_piece(sheep, 0, 5, "stream")  # would pass it: stopped there
     assert st.pos[sheep] == stream and heard == [("stop", sheep, 0, "stream", stream)]
+
+
+def test_the_events_api_says_what_is_wrong_with_an_argument():
+    """``changes`` compares two observations, a ``Listener`` listens to a game of so many players,
+    and the labelled moves take a game, its state and a text: anything else is a TypeError (or a
+    ValueError) that says what was expected, never an AttributeError from inside."""
+    import pytest
+
+    from meeple.tools.events import Listener, labelled_cards, labelled_move, turns_played
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    st = game.new_state(3, seed=1)
+    view = st.observation(0)
+    for call, error in [
+        (lambda: changes(None, view, game.labels), TypeError), (lambda: changes(view, [], game.labels), TypeError),
+        (lambda: changes(view, view, 5), TypeError), (lambda: changes(view, view, game.labels, heard=5), TypeError),
+        (lambda: Listener(None, 3), TypeError), (lambda: Listener(game, 99), ValueError),
+        (lambda: labelled_move(game, None, "x"), TypeError), (lambda: labelled_move(game, st, 3), TypeError),
+        (lambda: labelled_move(meeple.load(str(ROOT / "games" / "slipstream.rules")), st, "x"), ValueError),
+        (lambda: labelled_cards(None, "x"), TypeError), (lambda: turns_played(None), TypeError),
+    ]:
+        with pytest.raises(error) as info:
+            call()
+        assert type(info.value) is error and str(info.value)
+    assert changes(view, view, game.labels) == []

@@ -674,3 +674,30 @@ def test_a_saved_state_with_a_damaged_local_is_refused_or_plays_on(game):
                         again.apply(then.choice(again.legal_actions()))
                     except RuleRuntimeError:
                         break
+
+
+@pytest.mark.parametrize("params", [{"finish": "13"}, {1: 2}, {"finish": None}, {"finish": 13.0},
+                                    {"finish": True}, [("finish", 13)], "finish=13"])
+def test_params_given_from_python_are_a_dict_of_names_to_numbers(params):
+    """Params of another shape are the caller's mistake, said as such (a TypeError), not a Python
+    error from inside the checker nor an error blamed on the rules file."""
+    rules = str(ROOT / "games" / "slipstream.rules")
+    with pytest.raises(TypeError, match="params is a dict of param names") as info:
+        meeple.load(rules, params)
+    assert type(info.value) is TypeError
+    with pytest.raises(TypeError, match="params is a dict of param names"):
+        meeple.Game(meeple.load(rules).ir, params)
+    with pytest.raises(TypeError, match="load takes the path"):
+        meeple.load(None)
+
+
+def test_reveal_given_no_zone_of_the_state_says_so():
+    st = meeple.load(str(ROOT / "games" / "slipstream.rules")).new_state(2, seed=1)
+    with pytest.raises(TypeError, match="one of the state's zones"):
+        st.reveal(None, 0)
+    with pytest.raises(TypeError, match="one of the state's zones"):
+        st.reveal(list(st.zones[0]), 0)  # (a copy is no zone of the state)
+    with pytest.raises(ValueError, match="seat 2"):
+        st.reveal(st.zones[0], 2)
+    with pytest.raises(ValueError, match="variety 99"):
+        st.reveal(st.zones[0], 0, 99)

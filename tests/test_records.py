@@ -316,3 +316,30 @@ def test_replay_names_moves_and_cards_by_the_rules_labels_as_play_does(tmp_path,
     assert main(["replay", "-v", str(tmp_path / "l.jsonl")]) == 0
     out = capsys.readouterr().out
     assert "deal red ruby" in out and "seat 0   lay down red ruby" in out, out
+
+
+@pytest.mark.parametrize("args, error", [
+    (lambda g, st, p: (p, g, None), TypeError), (lambda g, st, p: (p, None, st), TypeError),
+    (lambda g, st, p: (p, g, "state"), TypeError), (lambda g, st, p: (None, g, st), TypeError),
+    (lambda g, st, p: (p, g, st, {"track_length": "13"}), TypeError), (lambda g, st, p: (p, g, st, None, 5), TypeError),
+    (lambda g, st, p: (p, g, st, None, None, 5), TypeError),
+    (lambda g, st, p: (p, g, st, None, None, [("x",)]), TypeError),
+    (lambda g, st, p: (p, meeple.load(str(ROOT / "games" / "hare.rules")), st), ValueError),
+])
+def test_write_record_says_what_is_wrong_with_an_argument(tmp_path, args, error):
+    """A record of no game, of no state, or with params, rules or moves after it of another shape
+    is a TypeError (or ValueError) that says what was expected, never an AttributeError."""
+    from meeple.tools.records import record_lines, result_of
+    g = meeple.load(str(ROOT / "games" / "hare.rules"))
+    st = g.new_state(3, seed=1)
+    given = args(g, st, tmp_path / "game.jsonl")
+    with pytest.raises(error) as info:
+        write_record(*given)
+    assert type(info.value) is error and str(info.value)
+    assert not (tmp_path / "game.jsonl").exists()
+    if given[0] is not None:
+        with pytest.raises(error):
+            record_lines(*given[1:])
+    for call in (state_hash, result_of):
+        with pytest.raises(TypeError, match="a game's state"):
+            call(None)

@@ -247,6 +247,9 @@ def read_checked(path: str, params: Optional[dict[str, int]] = None) -> "Checked
     Raises ``RulesError`` carrying every problem found. IR that comes from text is valid
     against the schema by construction (a test holds the lowering to that); IR read as
     JSON is validated against the schema first."""
+    if not isinstance(path, str):
+        raise TypeError(f"read_checked takes the path of a rules or IR file as a str, not {type(path).__name__}")
+    given_params(params)
     text = read_text(path)
     is_json = looks_like_ir(path, text)
     from .limits import MAX_SOURCE_BYTES
@@ -274,6 +277,21 @@ def read_checked(path: str, params: Optional[dict[str, int]] = None) -> "Checked
     return game
 
 
+def given_params(params: Any) -> None:
+    """Params given from Python are a dict of param names to whole numbers, or None: anything else
+    is the caller's mistake, a ``TypeError`` (a value outside a param's range, or a name the rules do
+    not declare, is the rules' answer: a ``RulesError``)."""
+    if params is None:
+        return
+    if not isinstance(params, dict):
+        raise TypeError(f"params is a dict of param names (str) to whole numbers, not {type(params).__name__}")
+    for name, value in params.items():
+        if not isinstance(name, str):
+            raise TypeError(f"params is a dict of param names (str) to whole numbers: {name!r} is no name")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"params is a dict of param names (str) to whole numbers: {name!r} is {value!r}")
+
+
 def looks_like_ir(path: str, text: str) -> bool:
     """Is this file an IR document (else rules text)? A ``.json`` file is; so is any file that is a
     JSON object with a "meeple" key (an IR file saved under another name). A rules file that
@@ -294,6 +312,7 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
     """The checked game of an IR document read from ``path`` (``text``: its rules text, None
     for IR read as JSON, whose problems then name JSON paths). Raises ``RulesError``."""
     from .check import checked_game
+    given_params(params)
     is_json = text is None
     texts: dict[str, str] = {}
     if ir.get("extends") is not None:  # ("" too: said to name no file)

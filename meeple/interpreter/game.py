@@ -10,6 +10,7 @@ import linecache
 import random
 import re
 from collections.abc import Callable
+from os import PathLike
 from pathlib import Path
 from typing import Any, Optional
 
@@ -42,7 +43,10 @@ class StateError(ValueError):
 
 
 def load(path: str, params: Optional[dict[str, int]] = None) -> "Game":
-    """Load, check and compile a ``.rules`` file (or an IR ``.json``). Raises ``RulesError``."""
+    """Load, check and compile a ``.rules`` file (or an IR ``.json``). Raises ``RulesError`` (and a
+    ``TypeError`` for a path that is no path, or params that are not a dict of names to numbers)."""
+    if not isinstance(path, (str, PathLike)):
+        raise TypeError(f"load takes the path of a rules or IR file (a str or a Path), not {type(path).__name__}")
     return compile_checked(read_checked(str(path), params))
 
 

@@ -581,7 +581,13 @@ class State:
         ``seat`` (None: to every player). A seat that sees the zone anyway learns nothing; one
         that may not see it knows, from then on, that many more cards of that variety are there
         (never more than there are), until cards of it leave the zone (``forget``)."""
-        slot = next(i for i, z in enumerate(self.zones) if z is zone)
+        slot = next((i for i, z in enumerate(self.zones) if z is zone), None)
+        if slot is None:  # (the rules' code passes a zone of the state, and a seat and variety it checked)
+            raise TypeError(f"reveal takes one of the state's zones (a list of State.zones), not {type(zone).__name__}")
+        if seat is not None and not (whole_number(seat) and 0 <= seat < self.players):
+            raise ValueError(f"seat {seat!r}: the game has seats 0..{self.players - 1} (or None: every seat)")
+        if variety is not None and not (whole_number(variety) and 0 <= variety < len(zone)):
+            raise ValueError(f"variety {variety!r}: the game has varieties 0..{len(zone) - 1} (or None: every card)")
         for s in range(self.players) if seat is None else (seat,):
             if self.game.sees(slot, s, self.players):
                 continue

@@ -16,6 +16,10 @@ class Listener:
     ``state.listen``; ``take()`` gives what was heard since the last call and forgets it."""
 
     def __init__(self, game: Any, players: int):
+        from meeple.interpreter.state import whole_number
+        _a_game(game)
+        if not (whole_number(players) and game.min_players <= players <= game.max_players):
+            raise ValueError(f"players: {game.title} is for {game.min_players}..{game.max_players}, not {players!r}")
         self.game, self.players = game, players
         self.heard: list[tuple] = []
         self.end_at: Optional[list] = None  # where the 'end game' that ended the game is
@@ -44,9 +48,22 @@ def turns_played(state: Any) -> int:
     """The turns a game has had, the one it is in (or ended in) counted: ``state.turns`` counts
     the turns passed on, so a game that ended in its 5th turn has ``turns`` 4 (as records keep it);
     one stopped by the cap on turns stopped as its last turn was passed on."""
+    _a_state(state)
     if state.outcome == "step cap" and state.turns >= state.game.max_steps:
         return state.turns
     return state.turns + 1
+
+
+def _a_game(game: Any) -> None:
+    from meeple.interpreter.game import Game
+    if not isinstance(game, Game):
+        raise TypeError(f"a game (a meeple.Game) is wanted here, not {type(game).__name__}")
+
+
+def _a_state(state: Any) -> None:
+    from meeple.interpreter.state import State
+    if not isinstance(state, State):
+        raise TypeError(f"a game's state (a meeple.State) is wanted here, not {type(state).__name__}")
 
 
 def unseen_view(view: Any) -> bool:
@@ -78,6 +95,15 @@ def changes(before: dict[str, Any], after: dict[str, Any], labels: Optional[dict
     var's type, so that a var holding no player or value reads as —; ``heard``: what a
     ``Listener`` heard in the step; ``value_text(name, value, observation)``: a var's value as
     the board names it, a cell or an edge, in a game with tiles)."""
+    for what, given in (("before", before), ("after", after)):
+        if not isinstance(given, dict):
+            raise TypeError(f"changes compares two observations (dicts, from State.observation): {what} is "
+                            f"{type(given).__name__}")
+    for what, given, whose in (("labels", labels, "Game.labels"), ("types", types, "CheckedGame.var_types")):
+        if given is not None and not isinstance(given, dict):
+            raise TypeError(f"{what} is a dict (as {whose}) or None, not {type(given).__name__}")
+    if not (isinstance(heard, (list, tuple)) and all(isinstance(e, tuple) and e for e in heard)):
+        raise TypeError("heard is what a Listener heard (Listener.take()): a list of events, each a tuple")
     labels, types = labels or {}, types or {}
     seat = after.get("seat")
     stops = {e[1]: e for e in heard if e[0] == "stop"}
@@ -308,6 +334,12 @@ def labelled_move(game: Any, state: Any, text: str) -> str:
     (``label decision.option``), a choice of cards or a placement by the decision's, and each card
     variety by its own (what ``play`` lists and ``replay -v`` prints)."""
     from meeple.interpreter.moves import OptionChoice
+    _a_game(game)
+    _a_state(state)
+    if state.game is not game:
+        raise ValueError(f"the state is one of {state.game.title}, not of the game {game.title} given")
+    if not isinstance(text, str):
+        raise TypeError(f"a move's text is a str, not {type(text).__name__}")
     labels = game.labels
     decision = state.decision()
     options = isinstance(game.code[state.pc][1], OptionChoice)  # (its moves start with the option)
@@ -323,5 +355,8 @@ def labelled_move(game: Any, state: Any, text: str) -> str:
 
 def labelled_cards(game: Any, text: str) -> str:
     """``text`` with each card variety named by its label."""
+    _a_game(game)
+    if not isinstance(text, str):
+        raise TypeError(f"a move's text is a str, not {type(text).__name__}")
     labels, varieties = game.labels, game.layout.variety_names
     return " ".join(labels[w] if w in varieties and labels.get(w) else w for w in text.split(" "))

@@ -86,10 +86,36 @@ class ReplayReport:
 
 
 # ---- writing ----
+def _a_state(state: Any) -> None:
+    from meeple.interpreter.state import State
+    if not isinstance(state, State):
+        raise TypeError(f"a game's state (a meeple.State) is wanted here, not {type(state).__name__}")
+
+
+def _writable(game: Any, state: Any, params: Any, rules: Any, then: Any) -> None:
+    """The arguments of ``record_lines`` and ``write_record``, each what it should be (else a
+    ``TypeError`` or ``ValueError`` that says what was expected)."""
+    from meeple.dsl import given_params
+    from meeple.interpreter.game import Game
+    if not isinstance(game, Game):
+        raise TypeError(f"a game (a meeple.Game) is wanted here, not {type(game).__name__}")
+    _a_state(state)
+    if state.game is not game:
+        raise ValueError(f"the state is one of {state.game.title}, not of the game {game.title} given")
+    given_params(params)
+    if rules is not None and not isinstance(rules, (str, Path)):
+        raise TypeError(f"rules is the path of the rules file (str) or None, not {type(rules).__name__}")
+    if not isinstance(then, (tuple, list)) or not all(
+            isinstance(t, (tuple, list)) and len(t) == 2 and isinstance(t[0], (int, str)) and isinstance(t[1], str)
+            for t in then):
+        raise TypeError(f"then is a tuple of (actor, move text) pairs, not {then!r}"[:200])
+
+
 def state_hash(state: State) -> str:
     """A hash of where the game stands: ``to_json()`` without the history, the random generator,
     the document's own format and game hash, and the engine's bookkeeping (program counter, locals),
     which depends on how meeple compiles the rules rather than on the game."""
+    _a_state(state)
     doc = {k: v for k, v in state.to_json().items()
            if k not in ("history", "rng", "meeple_state", "game", "program", "pc", "locals")}
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
@@ -98,6 +124,7 @@ def state_hash(state: State) -> str:
 
 def result_of(state: State) -> dict[str, Any]:
     """The record's final line for ``state``."""
+    _a_state(state)
     scores = state.scores() if state.game.score is not None else []
     return {
         "outcome": state.outcome,
@@ -110,9 +137,10 @@ def result_of(state: State) -> dict[str, Any]:
 
 def record_lines(game: Game, state: State, params: dict[str, int] | None = None,
                  rules: str | None = None, then: tuple[tuple[int | str, str], ...] = ()) -> list[str]:
+    _writable(game, state, params, rules, then)
     header = {
         "meeple_record": RECORD_VERSION,
-        "rules": rules if rules is not None else game.source_path,
+        "rules": str(rules) if rules is not None else game.source_path,
         "rules_hash": game.source_hash,
         "params": dict(params if params is not None else game.params),
         "players": state.players,
@@ -129,8 +157,9 @@ def write_record(path: str | Path, game: Game, state: State, params: dict[str, i
 
     ``params`` defaults to the game's parameter values; ``rules`` to the path the game was loaded from;
     ``then`` are (actor, action) lines after the history (a move that fails: replay stops there)."""
-    if state.game is not game:
-        raise ValueError(f"the state is one of {state.game.title}, not of the game {game.title} given")
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"write_record takes a path, not {type(path).__name__}")
+    _writable(game, state, params, rules, then)
     Path(path).write_text("\n".join(record_lines(game, state, params, rules, then)) + "\n", encoding="utf-8")
 
 
