@@ -620,12 +620,14 @@ def test_a_piece_moved_far_is_saved_and_restored(tmp_path, track):
     assert g.state_from_json(doc).to_json() == doc
 
 
-def test_a_piece_moved_past_the_largest_number_is_a_rules_error(tmp_path):
+@pytest.mark.parametrize("track", ["track", "circuit"])
+def test_a_piece_moved_past_the_largest_number_is_a_rules_error(tmp_path, track):
     """Progress is a number like a var's: a move that takes it past ±(2**53 - 1) is a rules error
-    at the move (a saved state holds no larger pos)."""
+    at the move (a saved state holds no larger pos), on a plain track too, where the move is
+    written out in the game's module (it went past, and the state it made was refused)."""
     from meeple.interpreter.game import StateError
     rules = tmp_path / "far.rules"
-    rules.write_text(FAR.format(track="circuit", steps=9007199254740991))
+    rules.write_text(FAR.format(track=track, steps=9007199254740991))
     g = meeple.load(str(rules))
     st = g.new_state(2, seed=1)
     assert st.pos == [9007199254740991]

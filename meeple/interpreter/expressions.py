@@ -40,6 +40,7 @@ from .layout import NO_VALUE, Layout
 from .module import Module, literal
 from .moves import at_most_chosen, reshuffled
 from .routes import route_length
+from .state import moved_too_far
 
 Fn = Callable[[Any], Any]
 UNROLL_LIMIT = 16
@@ -237,6 +238,11 @@ def _cards(zone: list[int]) -> list[int]:
     return [i for i, c in enumerate(zone) for _ in range(c)]
 
 
+def _too_far(st: Any, p: int, to: int) -> None:
+    """A move written out (statements.w_move) that would take piece ``p`` past the largest number."""
+    raise moved_too_far(st, p, to)
+
+
 def _move_piece(st: Any, tracks: dict, p: int, steps: int, stop_tag: Any) -> None:
     track = tracks.get(p)
     if track is None:  # none: a card without the attribute, a var never set
@@ -408,7 +414,7 @@ HELPERS: dict[str, Callable] = {
     "_col": _col, "_row": _row, "_neighbour": _neighbour, "_open": _open, "_joined": _joined, "_edge": _edge,
     "_seat": _seat, "_tile_value": _tile_value, "_tile_attr": _tile_attr, "_turned": _turned,
     "_route_length": route_length, "_range": _range, "_number": _number, "_seat_of": _seat_of,
-    "_set_tile": _set_tile, "_cards": _cards, "_move_piece": _move_piece, "_move_all": _move_all,
+    "_set_tile": _set_tile, "_cards": _cards, "_move_piece": _move_piece, "_too_far": _too_far, "_move_all": _move_all,
     "_move_card": _move_card, "_move_cards": _move_cards, "_shown_to": _shown_to, "_reshuffled": reshuffled,
     "_at_most_chosen": at_most_chosen, "_tagged": _tagged,
     "_seat_number": _seat_number, "_cell_value": _cell_value, "_set_cell": _set_cell, "_cell": _cell,

@@ -351,9 +351,7 @@ class State:
         home = lay.piece_home.get(piece, 0)
         end = max(0, start + steps)
         if end > MAX_NUMBER:  # (round a circuit, or past a track's end: progress has no other bound)
-            name = lay.value_names[piece]
-            raise RuleRuntimeError(f"'{name}' would be moved to progress {end:,}: beyond the numbers meeple "
-                                   f"supports (±{MAX_NUMBER:,})")
+            raise moved_too_far(self, piece, end)
         if stop_tag is not None and end > start:
             tags = self.tags[track]
             # The spaces of the track it enters: up to the last, or on a circuit without home
@@ -635,3 +633,10 @@ def _plain(x: Any) -> Any:
 def whole_number(n: Any) -> bool:
     """A whole number (not true or false, which Python counts as 1 and 0)."""
     return isinstance(n, int) and not isinstance(n, bool)
+
+
+def moved_too_far(st: State, piece: int, end: int) -> RuleRuntimeError:
+    """The error of a move that would take ``piece`` to progress ``end``, past the largest number."""
+    name = st.game.layout.value_names[piece]
+    return RuleRuntimeError(f"'{name}' would be moved to progress {end:,}: beyond the numbers meeple "
+                            f"supports (±{MAX_NUMBER:,})")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from meeple.dsl.limits import MAX_NUMBER
 from meeple.dsl.checked import CheckedGame
 from meeple.dsl.walk import names, span
 
@@ -187,7 +188,8 @@ class StatementWriter:
         # A piece known when compiling, no stop: State.move_piece written out (never behind the
         # start; past the last space, onto the podium once).
         p, by = piece.value, steps if steps.plain or steps.known else paren(steps)
-        return [f"_to = P[{p}] + {by}", "if _to < 0:", "    _to = 0", f"P[{p}] = _to",
+        return [f"_to = P[{p}] + {by}", "if _to < 0:", "    _to = 0", f"elif _to > {MAX_NUMBER}:",
+                f"    _too_far(st, {p}, _to)", f"P[{p}] = _to",
                 f"if _to > st.track_length[{track}] and not PL[{p}]:", f"    _podium = st.podium[{track}]",
                 f"    _podium.append({p})", f"    PL[{p}] = len(_podium)", *self.check_end("pieces")]
 
