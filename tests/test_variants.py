@@ -434,3 +434,28 @@ def test_diff_of_a_variant_of_an_ir_document_shows_rules_lines_not_json(tmp_path
     assert main(["diff", "v.rules"]) == 1
     out = capsys.readouterr().out
     assert '"' not in out and "- end game\n" not in out, out
+
+
+def test_diff_with_an_ir_document_made_over_an_ir_base_or_naming_itself(tmp_path: Path, capsys, monkeypatch) -> None:
+    """The IR of a variant whose base is an IR document: its lines are those of the rules files
+    beneath both documents (diff showed none). An IR document whose source names itself (a rules
+    file overwritten by its own IR) has no lines to show, and diff says so (it failed inside with
+    a KeyError, exit 3)."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\nreplace define far(p) = goal + 2\n'})
+    assert main(["ir", "v.rules"]) == 0
+    (tmp_path / "v.json").write_text(capsys.readouterr().out, encoding="utf-8")
+    (tmp_path / "w.rules").write_text('extends "v.json"\n', encoding="utf-8")
+    assert main(["ir", "w.rules"]) == 0
+    (tmp_path / "w.json").write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["diff", "base.rules", "w.json"]) == 1
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        "  changed define far  (v.rules:2)", "      @@ -1 +1 @@",
+        "      -define far(p) = goal + 1", "      +define far(p) = goal + 2"]
+    (tmp_path / "g.rules").write_text(BASE, encoding="utf-8")
+    assert main(["ir", "g.rules"]) == 0
+    (tmp_path / "g.rules").write_text(capsys.readouterr().out, encoding="utf-8")
+    for files in (["g.rules", "v.rules"], ["v.rules", "g.rules"]):
+        assert main(["diff", *files]) == 1
+        out = capsys.readouterr().out
+        assert "the lines of g.rules are not shown" in out, out

@@ -632,14 +632,18 @@ def _texts_of(path: str, game: Any) -> dict[str, str]:
     return texts
 
 
-def _made_from(path: str) -> dict[str, str]:
+def _made_from(path: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
     """The texts of the rules files the IR document at ``path`` was made from, read where its
     "sources" name them (as `meeple ir` wrote them, from the folder it ran in), and only when they
     still make exactly this document, positions and all: else none (a document's word alone never
     has a file shown, and lines of a file changed since would be the wrong ones). The game of one
-    file (no "sources") also by the document's own path: a variant extending it points there."""
-    from meeple.dsl import RulesError, read_checked
+    file (no "sources") also by the document's own path: a variant extending it points there. A
+    source that is itself an IR document stands for the rules files it was made from in turn
+    (``seen``: the documents on the way, a document that names itself standing for none)."""
+    from meeple.dsl import RulesError, looks_like_ir, read_checked
 
+    if path in seen:
+        return {}
     try:
         doc = _written(read_checked(path))
         source = doc.get("source")
@@ -650,7 +654,12 @@ def _made_from(path: str) -> dict[str, str]:
         return {}
     if _written(rules) != doc:
         return {}
-    return {**rules.texts, **({} if doc.get("sources") else {path: rules.texts[source]})}
+    texts: dict[str, str] = {}
+    for file, text in rules.texts.items():
+        texts.update(_made_from(file, seen | {path}) if looks_like_ir(file, text) else {file: text})
+    if not doc.get("sources") and source in texts:
+        texts[path] = texts[source]
+    return texts
 
 
 def _written(game: Any) -> dict[str, Any]:
