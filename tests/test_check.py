@@ -620,3 +620,42 @@ def test_an_ir_decision_among_no_options_is_an_error_not_a_crash(tmp_path: Path,
         info.value.diagnostics
     for command in ("validate", "compile", "simulate"):
         assert main([command, str(path)]) == 1
+
+
+UNSEEN = """game "Steal"
+players 2
+zone deck {deck}
+zone hand per player {hand}
+zone up public
+cards c in deck {{ 5 gem {{ v = 5 }} 5 rock {{ v = 0 }} }}
+setup {{ for p in player {{ deal 2 from deck to hand(p) }} }}
+turn {{
+  choose grab {{
+    steal k in hand(next(current)) {{ move k to hand(current) }}
+    pass
+  }}
+  for p in player {{
+    choose own by p: 0..1 cards from hand(p) to up
+  }}
+  choose flip: 0..1 cards from deck to up
+  if count(hand(current)) >= 4 {{ end game }}
+}}
+score(p) = sum(k.v for k in hand(p))
+"""
+
+
+@pytest.mark.parametrize("deck, hand, warned", [
+    ("hidden", "private", [(10, "hand", "private to another player"), (16, "deck", "hidden")]),
+    ("public", "public", []),
+    ("private", "hidden", [(10, "hand", "hidden"), (14, "hand", "hidden"), (16, "deck", "private (seen by no one)")]),
+])
+def test_a_decision_among_cards_its_chooser_cannot_see_is_warned(tmp_path, deck, hand, warned):
+    """The moves of a decision name the cards it chooses among: from a hidden zone, or another
+    player's private one, they show the chooser what it holds (a player's own private hand, or a
+    public zone, is not warned)."""
+    path = tmp_path / "steal.rules"
+    path.write_text(UNSEEN.format(deck=deck, hand=hand), encoding="utf-8")
+    found = [(w.line, w.message) for w in meeple.dsl.read_checked(str(path)).warnings
+             if "chooses among the cards" in w.message]
+    assert [(line, f"zone '{zone}', which is {whose}") for line, zone, whose in warned] == \
+        [(line, message.split(" chooses among the cards of ")[1].split(":")[0]) for line, message in found]

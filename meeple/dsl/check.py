@@ -754,6 +754,23 @@ class Checker:
                                       "runs out, the cards drawn go back, and the refill never ends (the step cap "
                                       "stops the game)", f"{path}.reshuffle")
 
+    def warn_unseen_choice(self, s: dict, zone: dict, path: str) -> None:
+        """A decision among the cards of a zone its chooser cannot see (a hidden zone, or another
+        player's private one): the legal moves name the cards, so they show what the zone holds."""
+        name = zone.get("id") if zone["node"] == "name" else zone.get("func") if zone["node"] == "call" else None
+        decl = self.sym.zones.get(name) if isinstance(name, str) else None
+        if decl is None or decl.get("visibility", "public") == "public":
+            return
+        chooser = s["chooser"] if s["chooser"] is not None else {"node": "name", "id": "current"}
+        if decl["visibility"] == "private" and decl.get("per_player") and zone["node"] == "call" \
+                and len(zone["args"]) == 1 and same(zone["args"][0], chooser):
+            return  # (the chooser's own)
+        whose = "hidden" if decl["visibility"] == "hidden" else \
+            "private to another player" if decl.get("per_player") else "private (seen by no one)"
+        self.warn(zone, f"decision '{s['label']}' chooses among the cards of zone '{name}', which is {whose}: "
+                        "its moves name the cards, so they show the chooser what the zone holds (to take "
+                        "an unseen card at random, deal it: 'deal 1 from ZONE to ...')", path)
+
     def stmt(self, s: dict, scope: dict, path: str) -> None:
         node = s["node"]
         if node == "let":
@@ -1051,6 +1068,8 @@ class Checker:
                     self.error(b, f"'{b['var']}' is bound twice in option '{o['name']}'", f"{opath}.bindings[{j}]",
                                "var")
                 inner[b["var"]] = self.domain(b["domain"], inner, f"{opath}.bindings[{j}].domain")
+                if b["domain"]["hi"] is None and not b["domain"]["players"] and inner[b["var"]] == CARD:
+                    self.warn_unseen_choice(s, b["domain"]["lo"], f"{opath}.bindings[{j}].domain.lo")
             self.option_values(o, opath)
             if o["where"] is not None:
                 self.expect(o["where"], self.expr(o["where"], inner, f"{opath}.where"), {BOOL}, "'where'",
@@ -1086,6 +1105,7 @@ class Checker:
                        "same")
         self.zone(s["source"], scope, f"{path}.source")
         self.zone(s["dest"], scope, f"{path}.dest")
+        self.warn_unseen_choice(s, s["source"], f"{path}.source")
         if s["keeping"] is not None:
             self.expect(s["keeping"], self.expr(s["keeping"], scope, f"{path}.keeping"), {BOOL}, "'keeping'",
                         f"{path}.keeping")
