@@ -459,3 +459,16 @@ def test_diff_with_an_ir_document_made_over_an_ir_base_or_naming_itself(tmp_path
         assert main(["diff", *files]) == 1
         out = capsys.readouterr().out
         assert "the lines of g.rules are not shown" in out, out
+
+
+def test_an_error_the_checker_finds_in_a_base_has_a_note_at_the_variants_extends(tmp_path: Path) -> None:
+    """errors.md: a problem in a base file is shown in the base, with a note at the variant's
+    'extends'. A syntax error had it; an error the checker finds in the merged game (an unknown
+    name in the base, or one a variant's replace made) had none."""
+    write(tmp_path, {"base.rules": 'game "B"\nplayers 2\nvar n = 0\nturn {\n  if tru { set n = 1 }\n  end game\n}\n',
+                     "var.rules": 'extends "base.rules"\ngame "V"\n'})
+    with pytest.raises(RulesError) as info:
+        meeple.dsl.read_checked(str(tmp_path / "var.rules"))
+    found = [(Path(d.file).name, d.kind, d.line, d.message) for d in info.value.diagnostics]
+    assert ("base.rules", "error", 5, "unknown name 'tru'") in found
+    assert ("var.rules", "note", 1, "'base.rules', extended here, has errors in the game this file makes") in found

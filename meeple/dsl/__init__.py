@@ -315,8 +315,11 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
     given_params(params)
     is_json = text is None
     texts: dict[str, str] = {}
+    extends = None  # (a variant's 'extends': where a problem found in its base is noted)
     if ir.get("extends") is not None:  # ("" too: said to name no file)
         from .variants import resolve
+        from .walk import span
+        extends = (ir["extends"], span(ir, "extends"))
         try:
             ir, texts = resolve(ir, path)
         except RulesError as e:
@@ -335,6 +338,10 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
         diags.append(Diagnostic(path, f"and {len(unknown) - 20:,} more unknown params", param=unknown[20]))
     game, found = checked_game(ir, path, params)
     diags += found
+    if extends is not None and not is_json and any(d.kind == "error" and d.file != path for d in diags):
+        line, col, end_line, end_col = (extends[1] or [0, 0, 0, 0])[:4]
+        diags.append(Diagnostic(path, f"'{extends[0]}', extended here, has errors in the game this file makes",
+                                line, col, end_line, end_col, kind="note"))
     if is_json:
         diags = [_json_diagnostic(d, path, ir.get("source", "")) for d in diags]
     if game is None or any(d.kind == "error" for d in diags):
