@@ -187,6 +187,19 @@ def test_hot_seat_passes_the_screen_and_keeps_each_view(capsys, monkeypatch):
         assert re.search(r"hand \(seat 2\)\s+\d+ unseen", body)
 
 
+def test_hot_seat_a_move_typed_where_the_screen_is_passed_is_the_next_answer(capsys, monkeypatch):
+    """A piped script (or a quick player) that answers the pass-the-screen prompt with a move: it
+    is that seat's move, not dropped (every later answer came one prompt late)."""
+    with_blank = "\n".join(["1", "", "1", "", "1", "", "q"]) + "\n"
+    typed = "\n".join(["1", "1", "1", "q"]) + "\n"
+    moves = []
+    for answers in (with_blank, typed):
+        code, out = play(capsys, monkeypatch, answers, HARE, "--players", "3", "--seat", "0,2", "--seed", "4")
+        assert code == 0 and "Not a legal move" not in out
+        moves.append(re.findall(r"(?m)^(?:you|seat \d)[^\n]*: play [^\n]*", out))
+    assert moves[0] and moves[0] == moves[1], moves
+
+
 def test_hot_seat_seats_are_checked(capsys, monkeypatch):
     code, out = play(capsys, monkeypatch, "", HARE, "--players", "3", "--seat", "0,3")
     assert code == 2 and "--seat 3: with 3 players the seats are 0..2" in out

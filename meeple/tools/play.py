@@ -429,6 +429,7 @@ class Session:
         from .events import Listener
         self.game, self.players, self.seats, self.seed = game, players, seats, seed
         self.console, self.read_line, self.ask_forced, self.screen = console, read_line, ask_forced, screen
+        self.typed_ahead: str | None = None  # a move typed where the screen was passed: the next answer
         self.listener = Listener(game, players)
         self.state = game.new_state(players, seed=derive_seed(seed, 0, "chance"), listen=self.listener)
         self.bots = {s: RandomBot(derive_seed(seed, 0, "seat", s)) for s in range(players) if s not in seats}
@@ -537,6 +538,8 @@ class Session:
         if answer.strip().lower() in ("q", "quit", "exit"):
             self.console.print("Quit.")
             return "q"
+        if answer.strip():  # (a move typed at once, or a script's next line: it answers the move prompt)
+            self.typed_ahead = answer
         self.wipe()
         self.eyes = seat
         self.log = []
@@ -640,7 +643,9 @@ class Session:
         shown = [self.move_text(a.text) for a in legal]
         self.draw(seat, legal, places, spots, shown)
         while True:
-            answer = self.read_line(f"move 1..{len(legal)} (? help, u undo, q quit)> ")
+            answer, self.typed_ahead = self.typed_ahead, None
+            if answer is None:
+                answer = self.read_line(f"move 1..{len(legal)} (? help, u undo, q quit)> ")
             if answer is None:  # a script's answers ran out before the game ended: not a success
                 console.print("\nEnd of input before the game ended: leaving it.")
                 return None
