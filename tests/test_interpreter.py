@@ -703,3 +703,27 @@ def test_reveal_given_no_zone_of_the_state_says_so():
         st.reveal(st.zones[0], 2)
     with pytest.raises(ValueError, match="variety 99"):
         st.reveal(st.zones[0], 0, 99)
+
+
+def test_two_option_variables_over_one_zone_take_two_cards(tmp_path):
+    """An option binding two cards of one zone offers a variety for both only when the zone holds
+    two of it (it offered 'pair gem gem' with one gem there, and taking it was a rules error)."""
+    rules = tmp_path / "two.rules"
+    rules.write_text('game "Two"\nplayers 2\nzone deck hidden\nzone market public\nzone hand per player public\n'
+                     'cards c in deck { 3 gem { v = 5 } 6 rock { v = 1 } }\nsetup { deal 3 from deck to market }\n'
+                     'turn {\n  choose take {\n    pair a in market, b in market {\n      move a to hand(current)\n'
+                     '      move b to hand(current)\n    }\n    pass\n  }\n  refill market to 3 from deck\n'
+                     '  if count(deck) == 0 { end game }\n}\nscore(p) = sum(k.v for k in hand(p))\n')
+    g = meeple.load(str(rules))
+    seen_one = False
+    for seed in range(60):
+        st = g.new_state(2, seed=seed)
+        r = random.Random(seed)
+        while not st.is_terminal():
+            market = dict(zip(g.layout.variety_names, st.zones[g.layout.shared_zone_slot["market"]]))
+            texts = {a.text for a in st.legal_actions()}
+            for v, n in market.items():
+                assert (f"pair {v} {v}" in texts) == (n >= 2), (market, texts)
+                seen_one = seen_one or n == 1
+            st.apply(r.choice(st.legal_actions()))
+    assert seen_one

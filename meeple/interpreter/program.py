@@ -331,8 +331,12 @@ class ProgramBuilder:
                 for i, b in enumerate(o["bindings"]):
                     kind, dom = x.domain_code(b["domain"], in_loop)
                     var = name(f"_b{i}", sure=True)  # it runs over values that exist
+                    # Cards taken by earlier variables from this same zone are not there to take again.
+                    taken = [k for k, c in enumerate(o["bindings"][:i]) if kind != "values"
+                             and c["domain"]["hi"] is None and same(c["domain"]["lo"], b["domain"]["lo"])]
+                    held = f"_n{i}" if not taken else f"_n{i} > " + " + ".join(f"({var} == _b{k})" for k in taken)
                     loops.append(f"for {var} in {dom}" if kind == "values" else
-                                 f"for {var}, _n{i} in enumerate({dom}) if _n{i}")
+                                 f"for {var}, _n{i} in enumerate({dom}) if {held}")
                     in_loop[b["var"]] = var
                     before = set(bound)
                     bound.add(b["var"])
