@@ -552,3 +552,12 @@ def test_a_game_stopped_by_the_cap_on_turns_says_the_turn_it_stopped_in(capsys, 
     code, out = play(capsys, monkeypatch, "", str(rules), "--seed", "1", "--plain")
     assert "step cap in turn 10" in out and "Why: the step cap: 10 turns" in out and "Turn 10 ·" in out, out
     assert "x: 10" in out, out
+
+
+def test_a_decision_of_the_setup_is_shown_as_the_setup_not_turn_1(capsys, monkeypatch):
+    """Hare's bets are chosen in its setup: play named that view "Turn 1", as it names the first
+    turn after it."""
+    code, out = play(capsys, monkeypatch, "1\n1\nq\n", HARE, "--players", "2", "--seed", "1", "--plain")
+    assert code == 0
+    heads = re.findall(r"(?m)^(Setup|Turn \d+) · you are seat 0 of 2 · decision: (\w+)", out)
+    assert heads[0] == ("Setup", "bet") and all(h[0] != "Setup" for h in heads[1:]) and len(heads) > 1, heads

@@ -205,7 +205,8 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
             return value
         return board_value(view, name, value, obs)
     turn = obs.get("turn")
-    head = f"[bold]Turn {turn + 1 if isinstance(turn, int) else turn}[/bold] · you are seat {seat} of " \
+    head = f"[bold]{'Setup' if turn == 'setup' else f'Turn {turn + 1}' if isinstance(turn, int) else turn}[/bold]" \
+           f" · you are seat {seat} of " \
            f"{obs.get('players')}"
     if obs.get("decision"):
         head += f" · decision: [bold cyan]{labels.get(obs['decision']) or obs['decision']}[/bold cyan]"
@@ -525,6 +526,14 @@ class Session:
         self.game_over()
         return 0
 
+    def seen(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` sees now, its turn named "setup" while the setup's decisions are taken
+        (the first turn is not played yet: both were "Turn 1")."""
+        obs = self.state.observation(seat)
+        if self.state.outcome is None and self.state.pc < self.game.turn_start:
+            obs["turn"] = "setup"
+        return obs
+
     def pass_screen(self, seat: int) -> str | None:
         """Hot seat: hand the screen to ``seat`` and tell what changed since it last looked; "q"
         when the person quits there, None when input ended."""
@@ -566,7 +575,7 @@ class Session:
         st, game, console = self.state, self.game, self.console
 
         def view() -> None:
-            render_observation(st.observation(seat), seat, console, self.view, spots, self.plain,
+            render_observation(self.seen(seat), seat, console, self.view, spots, self.plain,
                                game.checked.var_types, game.labels, game.shown(st, seat), compact=self.screen)
 
         def moves(tiles: bool = True, listed: bool = True) -> None:
@@ -586,7 +595,7 @@ class Session:
             view()
             moves()
             return
-        obs = st.observation(seat)
+        obs = self.seen(seat)
         board, legend = [], []
         if self.view is not None and self.view.active and obs.get("grid") is not None:
             from .render import draw_grid
