@@ -659,3 +659,18 @@ def test_a_decision_among_cards_its_chooser_cannot_see_is_warned(tmp_path, deck,
              if "chooses among the cards" in w.message]
     assert [(line, f"zone '{zone}', which is {whose}") for line, zone, whose in warned] == \
         [(line, message.split(" chooses among the cards of ")[1].split(":")[0]) for line, message in found]
+
+
+def test_a_choice_from_a_private_hand_named_by_a_player_name_is_not_warned(tmp_path):
+    """A hand named by a name (a let that is current, an option's player pinned by 'where') may
+    well be the chooser's own: not warned (they were, as another player's)."""
+    path = tmp_path / "fp.rules"
+    path.write_text('game "FP"\nplayers 2..3\nzone deck hidden\nzone pile public\nzone hand per player private\n'
+                    'cards chip in deck { 6 red_chip { colour = 1 } 6 blue_chip { colour = 2 } }\n'
+                    'setup { for p in player { deal 3 from deck to hand(p) } }\nturn {\n  let me = current\n'
+                    '  choose f_alias by me: 0..1 card from hand(current) to pile\n'
+                    '  choose f2_alias: 0..1 card from hand(me) to pile\n  choose i_own {\n'
+                    '    take q in player, a in hand(q) where q == current { move a to pile }\n    pass\n  }\n'
+                    '  refill hand(current) to 3 from deck reshuffling pile\n}\n'
+                    'score(p) = 0 - count(hand(p))\nend when count(pile) > 30\n', encoding="utf-8")
+    assert not [w for w in meeple.dsl.read_checked(str(path)).warnings if "chooses among" in w.message]

@@ -727,3 +727,28 @@ def test_two_option_variables_over_one_zone_take_two_cards(tmp_path):
                 seen_one = seen_one or n == 1
             st.apply(r.choice(st.legal_actions()))
     assert seen_one
+
+
+def test_two_option_variables_over_one_zone_named_two_ways_take_two_cards(tmp_path):
+    """The zone two variables take from is judged as the game runs (hand(current) and hand(q) with
+    q the current player are one zone): every legal action applies (a card held once was offered
+    for both, and taking it was a rules error)."""
+    rules = tmp_path / "alias.rules"
+    rules.write_text('game "Alias"\nplayers 2\nzone deck hidden\nzone market public\nzone hand per player public\n'
+                     'cards c in deck { 4 gem { v = 5 } 4 rock { v = 1 } }\n'
+                     'setup { for p in player { deal 2 from deck to hand(p) } }\n'
+                     'turn {\n  choose give {\n    pair a in hand(current), q in player, b in hand(q) {\n'
+                     '      move a to market\n      move b to market\n    }\n    pass\n  }\n'
+                     '  if count(market) >= 4 { end game }\n}\nscore(p) = count(hand(p))\n')
+    g = meeple.load(str(rules))
+    applied = 0
+    for seed in range(40):
+        st = g.new_state(2, seed=seed)
+        r = random.Random(seed)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            for action in legal:
+                st.clone().apply(action)
+                applied += 1
+            st.apply(r.choice(legal))
+    assert applied > 100

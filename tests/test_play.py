@@ -561,3 +561,17 @@ def test_a_decision_of_the_setup_is_shown_as_the_setup_not_turn_1(capsys, monkey
     assert code == 0
     heads = re.findall(r"(?m)^(Setup|Turn \d+) · you are seat 0 of 2 · decision: (\w+)", out)
     assert heads[0] == ("Setup", "bet") and all(h[0] != "Setup" for h in heads[1:]) and len(heads) > 1, heads
+
+
+def test_hot_seat_a_move_typed_for_a_seat_whose_move_is_forced_answers_no_one(capsys, monkeypatch, tmp_path):
+    """A move typed at the pass-the-screen prompt of a seat whose only move is taken for it is
+    not kept for the next seat asked (it answered seat 0's next prompt)."""
+    rules = tmp_path / "forced.rules"
+    rules.write_text('game "Forced"\nplayers 2..3\nvar n = 0\nvar a = 0\nvar b = 0\nturn {\n  set n = n + 1\n'
+                     '  if current == seat(0) {\n    choose pick {\n      left { set a = a + 1 }\n'
+                     '      right { set b = b + 1 }\n    }\n  } else {\n    choose go { on { } }\n  }\n}\n'
+                     'end when n >= 6\nscore(p) = a\n', encoding="utf-8")
+    code, out = play(capsys, monkeypatch, "1\n2\n\nq\n", str(rules), "--players", "2", "--seat", "0,1",
+                     "--seed", "1", "--plain")
+    assert code == 0
+    assert "you: right" not in out and out.count("move 1..2 (? help") == 2, out

@@ -763,8 +763,8 @@ class Checker:
             return
         chooser = s["chooser"] if s["chooser"] is not None else {"node": "name", "id": "current"}
         if decl["visibility"] == "private" and decl.get("per_player") and zone["node"] == "call" \
-                and len(zone["args"]) == 1 and same(zone["args"][0], chooser):
-            return  # (the chooser's own)
+                and len(zone["args"]) == 1 and (same(zone["args"][0], chooser) or zone["args"][0]["node"] == "name"):
+            return  # (the chooser's own; or a player by a name, which may well be the chooser: not warned)
         whose = "hidden" if decl["visibility"] == "hidden" else \
             "private to another player" if decl.get("per_player") else "private (seen by no one)"
         self.warn(zone, f"decision '{s['label']}' chooses among the cards of zone '{name}', which is {whose}: "

@@ -328,15 +328,23 @@ class ProgramBuilder:
                 first = [p for p in parts if not mentions(p, names)]
                 first_code = x.gen(_and(first), env) if first else None
                 loops, in_loop, bound, slots, shown = [], dict(env), set(), [], []
+                cards: list[int] = []  # the variables so far that take cards (each zone as ``_zK``)
+                card_bindings = [b for b in o["bindings"] if b["domain"]["hi"] is None and not b["domain"]["players"]]
                 for i, b in enumerate(o["bindings"]):
                     kind, dom = x.domain_code(b["domain"], in_loop)
                     var = name(f"_b{i}", sure=True)  # it runs over values that exist
-                    # Cards taken by earlier variables from this same zone are not there to take again.
-                    taken = [k for k, c in enumerate(o["bindings"][:i]) if kind != "values"
-                             and c["domain"]["hi"] is None and same(c["domain"]["lo"], b["domain"]["lo"])]
-                    held = f"_n{i}" if not taken else f"_n{i} > " + " + ".join(f"({var} == _b{k})" for k in taken)
+                    # A card taken by an earlier variable from the same zone (the same list, as the
+                    # game runs) is not there to take again.
+                    taken = [k for k in cards if kind != "values"]
+                    held = f"_n{i}" if not taken else \
+                        f"_n{i} > " + " + ".join(f"({var} == _b{k} and _z{i} is _z{k})" for k in taken)
+                    if kind != "values" and len(card_bindings) > 1:
+                        loops.append(f"for _z{i} in ({dom},)")
+                        dom = f"_z{i}"
                     loops.append(f"for {var} in {dom}" if kind == "values" else
                                  f"for {var}, _n{i} in enumerate({dom}) if {held}")
+                    if kind != "values":
+                        cards.append(i)
                     in_loop[b["var"]] = var
                     before = set(bound)
                     bound.add(b["var"])

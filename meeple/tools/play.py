@@ -516,6 +516,7 @@ class Session:
                 if passed is None or passed == "q":
                     return 1 if passed is None else 0
             if len(legal) == 1 and not self.ask_forced:
+                self.typed_ahead = None  # (typed for this seat's move, which is taken for it)
                 self.say(f"{self.who(now)}: {escape(self.move_text(legal[0].text))} "
                          f"[dim](the only move: taken for you)[/dim]")
                 self.told(legal[0])
@@ -540,6 +541,7 @@ class Session:
         from .markup import escape
         self.wipe()
         self.console.rule(f"seat {seat} to play")
+        self.typed_ahead = None  # (what was typed for another seat is not this one's)
         answer = self.read_line(f"Pass the screen to seat {seat}, then press Enter (q quits)> ")
         if answer is None:
             self.console.print("\nEnd of input before the game ended: leaving it.")
