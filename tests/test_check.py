@@ -674,3 +674,18 @@ def test_a_choice_from_a_private_hand_named_by_a_player_name_is_not_warned(tmp_p
                     '  refill hand(current) to 3 from deck reshuffling pile\n}\n'
                     'score(p) = 0 - count(hand(p))\nend when count(pile) > 30\n', encoding="utf-8")
     assert not [w for w in meeple.dsl.read_checked(str(path)).warnings if "chooses among" in w.message]
+
+
+@pytest.mark.parametrize("value", ["3", "true"])
+def test_a_tiles_paths_of_another_type_on_a_later_card_is_an_error_not_a_crash(tmp_path, value):
+    """A grid's paths attribute given a number or a flag on a card after the first (which gives edge
+    sets) failed inside the checker (TypeError, exit 3); it is the attribute's type error."""
+    path = tmp_path / "g.rules"
+    path.write_text('game "G"\nplayers 2\nzone deck hidden\nzone table public\ncards tile in deck {\n'
+                    f'  1 a {{ roads = [N S] }}\n  1 b {{ roads = {value} }}\n}}\n'
+                    'grid board { tiles tile paths roads }\nsetup { set current = 0 }\nturn { end game }\n',
+                    encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        meeple.dsl.read_checked(str(path))
+    assert any(d.line == 7 and "attribute 'roads' is" in d.message and "set of edges on card 'a'" in d.message
+               for d in info.value.diagnostics), info.value.diagnostics

@@ -752,3 +752,20 @@ def test_two_option_variables_over_one_zone_named_two_ways_take_two_cards(tmp_pa
                 applied += 1
             st.apply(r.choice(legal))
     assert applied > 100
+
+
+def test_a_saved_loop_over_seats_holding_none_is_refused():
+    """A loop over the players never runs over none: a saved state whose loop items held -1 loaded,
+    then the game waited on seat -1, a chance node with no outcomes (stuck)."""
+    from meeple.interpreter.game import StateError
+    g = meeple.load(str(ROOT / "games" / "hare.rules"))
+    st = g.new_state(4, seed=1)
+    doc = st.to_json()
+    loops = [k for k, v in enumerate(doc["locals"]) if isinstance(v, list) and len(v) == 4]
+    assert doc["waiting"] == "bet" and loops
+    g.state_from_json(doc)
+    for k in loops:
+        damaged = json.loads(json.dumps(doc))
+        damaged["locals"][k][-1] = -1
+        with pytest.raises(StateError, match="its 'locals' does not fit"):
+            g.state_from_json(damaged)

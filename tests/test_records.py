@@ -95,6 +95,19 @@ def test_tampered_action_is_caught(records, tmp_path, capsys):
     assert "mismatch" in out and f"action {i}" in out
 
 
+@pytest.mark.parametrize("action", ["play 1 one\x00\x1b[2J\u202e", "x" * 100_000])
+def test_a_tampered_action_is_shown_escaped_and_cut_short(records, tmp_path, capsys, action):
+    """The step a record's mismatch names showed the action as written: control characters went
+    raw to the terminal (ESC [2J cleared it), and a 100,000-character action twice, in full."""
+    docs = lines(records[0])
+    i = next(k for k, d in enumerate(docs) if k and d.get("actor") not in (None, "chance"))
+    docs[i]["action"] = action
+    code, out, err = replay_cli(capsys, save(tmp_path / "t.jsonl", docs))
+    assert code == 1 and "not legal here" in out + err
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\u202e]", out + err)
+    assert max(len(line) for line in (out + err).splitlines()) < 2000
+
+
 def test_tampered_actor_is_caught(records, tmp_path, capsys):
     docs = lines(records[0])
     i = next(k for k, d in enumerate(docs) if k and isinstance(d.get("actor"), int))

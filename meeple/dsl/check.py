@@ -497,6 +497,8 @@ class Checker:
                 for c in self.ir["cards"]:
                     for v in c["varieties"] if c["name"] == g["tiles"] else ():
                         paths = next((a["value"] for a in v["attrs"] if a["name"] == g["paths"]), [])
+                        if not isinstance(paths, list) or not all(isinstance(p, list) for p in paths):
+                            continue  # (a value of another type: the cards' check says so)
                         ends = [e for p in paths for e in p]
                         if len(ends) != len(set(ends)):
                             self.error(v, f"tile '{v['name']}' has two paths through one edge", path, "name")

@@ -354,6 +354,9 @@ class Game:
             allowed = self._allowed(holds.removeprefix("items:"), st)
             if allowed is not None and not all(whole_number(i) and (i in allowed or i == 0) for i in values):
                 return False
+            of = holds.removeprefix("items:")
+            if items and (of in ("player", "tile", "cell") or of.startswith("kind:")) and NO_VALUE in values:
+                return False  # (a loop over seats, tiles, cells or a kind's values never runs over none)
         waits = self.code[st.pc][1] if st.outcome is None else None
         if isinstance(waits, TileLay):  # (the space whose tile is drawn: one of the track's)
             return 1 <= st.locals[waits.slot] <= st.track_length[waits.track]

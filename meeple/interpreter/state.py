@@ -151,7 +151,8 @@ class State:
             text = str(action).strip()
             chosen = next((a for a in options if a.text == text), None)
             if chosen is None:
-                raise IllegalAction(f"{text!r} is not legal here; legal: "
+                shown = text if len(text) <= 200 else f"{text[:100]}...{text[-100:]} ({len(text):,} characters)"
+                raise IllegalAction(f"{shown!r} is not legal here; legal: "
                                     + ", ".join(a.text for a in options[:12])
                                     + (" ..." if len(options) > 12 else ""))
         self._take(spec, chosen, actor)

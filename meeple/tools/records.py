@@ -452,7 +452,7 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
         before = state.clone(log=False)  # (for the invariants; the log would make each step cost the game so far)
         now = state.current_player()
         step = f"{rec.at(rec.lines[i - 1] if i <= len(rec.lines) else 0)}: step {i} ({_actor_name(actor)}: " \
-               f"{text if len(text) <= 80 else text[:80] + '...'})"
+               f"{_shown_path(text, 80)})"
         if now == TERMINAL:
             return _fail(report, i, f"{step}: the game is already over ({state.outcome}); "
                                     f"the record has {len(rec.actions) - i + 1} more action(s)")
