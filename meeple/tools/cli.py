@@ -373,7 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=_seats, default=[0], metavar="K[,K...]",
                    help="your seat, 0..N-1 (default 0); several, comma-separated, for people who share "
                         "the terminal (hot seat): between two of them the screen is passed with Enter (a move "
-                        "typed there is the next seat's move)")
+                        "typed there is that seat's move)")
     p.add_argument("--seed", type=_seed_arg(), metavar="S", help="seed for chance and the bots (default: random)")
     p.add_argument("--ask-forced", action="store_true",
                    help="ask for your move even when there is only one (by default it is taken for you)")
