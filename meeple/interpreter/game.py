@@ -351,10 +351,10 @@ class Game:
             if isinstance(v, list) != items and not (items and v == 0):
                 return False
             values = v if isinstance(v, list) else [v]
-            allowed = self._allowed(holds.removeprefix("items:"), st)
+            of = holds.removeprefix("items:")
+            allowed = self._allowed(of, st)
             if allowed is not None and not all(whole_number(i) and (i in allowed or i == 0) for i in values):
                 return False
-            of = holds.removeprefix("items:")
             if items and (of in ("player", "tile", "cell") or of.startswith("kind:")) and NO_VALUE in values:
                 return False  # (a loop over seats, tiles, cells or a kind's values never runs over none)
         waits = self.code[st.pc][1] if st.outcome is None else None

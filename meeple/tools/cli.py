@@ -622,15 +622,20 @@ def _texts_of(path: str, game: Any) -> dict[str, str]:
     """The texts of the files ``game`` (read from ``path``) was written in, for the lines diff shows:
     a rules file's own and its bases'. An IR document's, the file given or a base, are those of the
     rules files it was made from (see ``_made_from``), never its JSON."""
-    from meeple.dsl import looks_like_ir, read_text
+    from meeple.dsl import read_text
 
-    texts: dict[str, str] = {}
-    for file, text in {path: read_text(path), **game.texts}.items():
-        if looks_like_ir(file, text):
-            texts.update(_made_from(file))
-        else:
-            texts[file] = text
-    return texts
+    return _rules_texts({path: read_text(path), **game.texts})
+
+
+def _rules_texts(texts: dict[str, str], seen: frozenset[str] = frozenset()) -> dict[str, str]:
+    """The rules files' among ``texts`` (path → text), an IR document's standing for those of the
+    rules files it was made from (``_made_from``; ``seen``: the documents on the way)."""
+    from meeple.dsl import looks_like_ir
+
+    out: dict[str, str] = {}
+    for file, text in texts.items():
+        out.update(_made_from(file, seen) if looks_like_ir(file, text) else {file: text})
+    return out
 
 
 def _made_from(path: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
@@ -641,7 +646,7 @@ def _made_from(path: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
     file (no "sources") also by the document's own path: a variant extending it points there. A
     source that is itself an IR document stands for the rules files it was made from in turn
     (``seen``: the documents on the way, a document that names itself standing for none)."""
-    from meeple.dsl import RulesError, looks_like_ir, read_checked
+    from meeple.dsl import RulesError, read_checked
 
     if path in seen:
         return {}
@@ -655,9 +660,7 @@ def _made_from(path: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
         return {}
     if _written(rules) != doc:
         return {}
-    texts: dict[str, str] = {}
-    for file, text in rules.texts.items():
-        texts.update(_made_from(file, seen | {path}) if looks_like_ir(file, text) else {file: text})
+    texts = _rules_texts(rules.texts, seen | {path})
     if not doc.get("sources") and source in texts:
         texts[path] = texts[source]
     return texts

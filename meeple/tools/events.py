@@ -17,7 +17,7 @@ class Listener:
 
     def __init__(self, game: Any, players: int):
         from meeple.interpreter.state import whole_number
-        _a_game(game)
+        a_game(game)
         if not (whole_number(players) and game.min_players <= players <= game.max_players):
             raise ValueError(f"players: {game.title} is for {game.min_players}..{game.max_players}, not {players!r}")
         self.game, self.players = game, players
@@ -48,22 +48,29 @@ def turns_played(state: Any) -> int:
     """The turns a game has had, the one it is in (or ended in) counted: ``state.turns`` counts
     the turns passed on, so a game that ended in its 5th turn has ``turns`` 4 (as records keep it);
     one stopped by the cap on turns stopped as its last turn was passed on."""
-    _a_state(state)
+    a_state(state)
     if state.outcome == "step cap" and state.turns >= state.game.max_steps:
         return state.turns
     return state.turns + 1
 
 
-def _a_game(game: Any) -> None:
+def a_game(game: Any) -> None:
+    """``game`` a ``meeple.Game``, else a ``TypeError`` (for the tools' functions of a game)."""
     from meeple.interpreter.game import Game
     if not isinstance(game, Game):
         raise TypeError(f"a game (a meeple.Game) is wanted here, not {type(game).__name__}")
 
 
-def _a_state(state: Any) -> None:
+def a_state(state: Any, of: Any = None) -> None:
+    """``state`` a ``meeple.State`` (of the game ``of``, when given: a ``meeple.Game`` too), else a
+    ``TypeError`` or ``ValueError`` that says what was expected."""
     from meeple.interpreter.state import State
+    if of is not None:
+        a_game(of)
     if not isinstance(state, State):
         raise TypeError(f"a game's state (a meeple.State) is wanted here, not {type(state).__name__}")
+    if of is not None and state.game is not of:
+        raise ValueError(f"the state is one of {state.game.title}, not of the game {of.title} given")
 
 
 def unseen_view(view: Any) -> bool:
@@ -334,10 +341,7 @@ def labelled_move(game: Any, state: Any, text: str) -> str:
     (``label decision.option``), a choice of cards or a placement by the decision's, and each card
     variety by its own (what ``play`` lists and ``replay -v`` prints)."""
     from meeple.interpreter.moves import OptionChoice
-    _a_game(game)
-    _a_state(state)
-    if state.game is not game:
-        raise ValueError(f"the state is one of {state.game.title}, not of the game {game.title} given")
+    a_state(state, game)
     if not isinstance(text, str):
         raise TypeError(f"a move's text is a str, not {type(text).__name__}")
     labels = game.labels
@@ -355,7 +359,7 @@ def labelled_move(game: Any, state: Any, text: str) -> str:
 
 def labelled_cards(game: Any, text: str) -> str:
     """``text`` with each card variety named by its label."""
-    _a_game(game)
+    a_game(game)
     if not isinstance(text, str):
         raise TypeError(f"a move's text is a str, not {type(text).__name__}")
     labels, varieties = game.labels, game.layout.variety_names

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.dsl import RepeatedKey, is_text, object_once, repeated_keys
 
+from .events import a_state
+
 if TYPE_CHECKING:
     from meeple.interpreter.game import Game
     from meeple.interpreter.state import State
@@ -86,22 +88,11 @@ class ReplayReport:
 
 
 # ---- writing ----
-def _a_state(state: Any) -> None:
-    from meeple.interpreter.state import State
-    if not isinstance(state, State):
-        raise TypeError(f"a game's state (a meeple.State) is wanted here, not {type(state).__name__}")
-
-
 def _writable(game: Any, state: Any, params: Any, rules: Any, then: Any) -> None:
     """The arguments of ``record_lines`` and ``write_record``, each what it should be (else a
     ``TypeError`` or ``ValueError`` that says what was expected)."""
     from meeple.dsl import given_params
-    from meeple.interpreter.game import Game
-    if not isinstance(game, Game):
-        raise TypeError(f"a game (a meeple.Game) is wanted here, not {type(game).__name__}")
-    _a_state(state)
-    if state.game is not game:
-        raise ValueError(f"the state is one of {state.game.title}, not of the game {game.title} given")
+    a_state(state, game)
     given_params(params)
     if rules is not None and not isinstance(rules, (str, Path)):
         raise TypeError(f"rules is the path of the rules file (str) or None, not {type(rules).__name__}")
@@ -115,7 +106,7 @@ def state_hash(state: State) -> str:
     """A hash of where the game stands: ``to_json()`` without the history, the random generator,
     the document's own format and game hash, and the engine's bookkeeping (program counter, locals),
     which depends on how meeple compiles the rules rather than on the game."""
-    _a_state(state)
+    a_state(state)
     doc = {k: v for k, v in state.to_json().items()
            if k not in ("history", "rng", "meeple_state", "game", "program", "pc", "locals")}
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), default=str)
@@ -124,7 +115,7 @@ def state_hash(state: State) -> str:
 
 def result_of(state: State) -> dict[str, Any]:
     """The record's final line for ``state``."""
-    _a_state(state)
+    a_state(state)
     scores = state.scores() if state.game.score is not None else []
     return {
         "outcome": state.outcome,
