@@ -62,11 +62,9 @@ def a_game(game: Any) -> None:
 
 
 def a_state(state: Any, of: Any = None) -> None:
-    """``state`` a ``meeple.State`` (of the game ``of``, when given: a ``meeple.Game`` too), else a
+    """``state`` a ``meeple.State`` (of the game ``of``, when given: see ``a_game`` first), else a
     ``TypeError`` or ``ValueError`` that says what was expected."""
     from meeple.interpreter.state import State
-    if of is not None:
-        a_game(of)
     if not isinstance(state, State):
         raise TypeError(f"a game's state (a meeple.State) is wanted here, not {type(state).__name__}")
     if of is not None and state.game is not of:
@@ -341,6 +339,7 @@ def labelled_move(game: Any, state: Any, text: str) -> str:
     (``label decision.option``), a choice of cards or a placement by the decision's, and each card
     variety by its own (what ``play`` lists and ``replay -v`` prints)."""
     from meeple.interpreter.moves import OptionChoice
+    a_game(game)
     a_state(state, game)
     if not isinstance(text, str):
         raise TypeError(f"a move's text is a str, not {type(text).__name__}")

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from meeple.dsl import RepeatedKey, is_text, object_once, repeated_keys
 
-from .events import a_state
+from .events import a_game, a_state
 
 if TYPE_CHECKING:
     from meeple.interpreter.game import Game
@@ -92,6 +92,7 @@ def _writable(game: Any, state: Any, params: Any, rules: Any, then: Any) -> None
     """The arguments of ``record_lines`` and ``write_record``, each what it should be (else a
     ``TypeError`` or ``ValueError`` that says what was expected)."""
     from meeple.dsl import given_params
+    a_game(game)
     a_state(state, game)
     given_params(params)
     if rules is not None and not isinstance(rules, (str, Path)):
