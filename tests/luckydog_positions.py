@@ -111,7 +111,7 @@ def _tv(st, name: str) -> list:
 
 def clear_table(st) -> None:
     """No tile on the table, no marker on any tile."""
-    st.grid = Board(len(st.game.layout.tile_var_names))
+    st.grid = Board(len(st.game.layout.tile_var_names), st.game.tile_flags)
     for seat in range(st.players):
         _set_var(st, "start", seat, -1)
         _set_var(st, "start_edge", seat, -1)

@@ -277,6 +277,47 @@ def _tables_and_squares_near(seeds: range = range(3)):
         yield board, sorted(near - taken)
 
 
+def test_a_loop_over_the_tiles_with_a_flag_sees_exactly_those_tiles(tmp_path: Path) -> None:
+    """An option over the tiles whose test asks for a flag of the tile (``u.signal``) runs over
+    the board's list of the tiles with that flag (``Board.flagged``): in seeded games, at every
+    step, and in clones and states saved and loaded, the options are those of the test over
+    every tile, in tile order, and the list holds exactly the flagged tiles."""
+    g = load(tmp_path, """
+var marked per table = false
+var rounds = 0
+setup { for p in player { deal 4 from deck to hand(p) } }
+turn {
+  place road by current: 0..1 card from hand(current) onto table as t
+  choose mark {
+    pass { }
+    flag u in table where u.signal and not marked(u) { set marked(u) = true }
+  }
+  set rounds = rounds + 1
+  if rounds == 30 { end game }
+}
+score(p) = 0
+""")
+    signal = g.exprs.ns[g.exprs.columns["signal"]]
+    assert g.tile_flags == (signal,)  # the flag the option asks for, by variety
+    judged = 0
+    for seed in range(6):
+        st = g.new_state(2, seed=seed)
+        r = random.Random(seed)
+        while not st.is_terminal():
+            for s in (st, st.clone(), g.state_from_json(st.to_json())):
+                board = s.grid
+                flagged = [t for t, v in enumerate(board.variety) if signal[v]]
+                assert board.flagged == [flagged]
+                if str(s.legal_actions()[0]) == "pass":  # (the decision 'mark')
+                    want = [f"flag {x},{y}" for t, x, y in zip(range(len(board.x)), board.x, board.y)
+                            if signal[board.variety[t]] and not board.tv[0][t]]
+                    assert [str(a) for a in s.legal_actions()[1:]] == want
+                    judged += 1
+            legal = st.legal_actions()
+            st.apply(legal[int(r.random() * len(legal))])
+    assert judged > 20
+
+
 def test_a_square_probed_and_taken_back_leaves_the_board_as_it_was() -> None:
     """``Board.probe`` lays a tile as far as where tiles lie is concerned, linking its neighbours
     to it, and ``unprobe`` takes all of it back: on tables of seeded Lucky Dog games, every

@@ -9,6 +9,10 @@ its *frontier*: every empty square beside a tile, with the sides that touch a ti
 and those where that tile has a path end (as one number, ``touching << 4 | meeting``),
 so placements next to the table need no search.
 
+For each flag the rules look tiles up by (a true-or-false attribute of the tile's variety, as
+in ``u in table where u.signal``), it keeps the tiles that have it, in the order they were
+placed (``flagged``): a test over the tiles with that flag runs over those alone.
+
 It also keeps the *path networks*: a union-find over the paths of the tiles (a path
 of tile ``t`` is node ``4 * t + e``, ``e`` its lowest edge), two paths joined where
 they meet across a side. A walk along paths never leaves its path's network, so the
@@ -26,6 +30,12 @@ from .routes import STEP
 MAX_COORD = 1 << 20  # squares are keyed by one int; no game lays a million tiles in a row
 ROW = 2 * MAX_COORD + 1
 KEY_STEP = (1, ROW, -1, -ROW)  # the key of the square across N, E, S, W: y+1, x+1, y-1, x-1
+
+
+# GROWTH[e]: for the empty square across edge e of a tile, its key's step, (dx, dy), and its
+# frontier bits for the side that now touches a tile and for that side meeting a path end.
+GROWTH = tuple((KEY_STEP[e], STEP[e][0], STEP[e][1], 1 << (e ^ 2) << 4, 1 << (e ^ 2)) for e in range(4))
+EDGES_OF = tuple(tuple(e for e in range(4) if mask >> e & 1) for mask in range(16))  # a set of edges, listed
 
 
 def square(x: int, y: int) -> int:
@@ -88,9 +98,10 @@ class TileShapes:
 class Board:
     """The tiles on one grid, as parallel lists by tile number, and a map from square to tile."""
 
-    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier", "up", "size", "joins")
+    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier", "up", "size", "joins", "flags",
+                 "flagged")
 
-    def __init__(self, n_vars: int):
+    def __init__(self, n_vars: int, flags: tuple[tuple[bool, ...], ...] = ()):
         self.x: list[int] = []
         self.y: list[int] = []
         self.variety: list[int] = []
@@ -108,6 +119,9 @@ class Board:
         self.up: list[int] = []
         self.size: list[int] = []
         self.joins: list[list[tuple[int, int]]] = []  # (each list never changes once made)
+        # per flag looked up by: the flag of each variety, and the tiles that have it
+        self.flags = flags
+        self.flagged: list[list[int]] = [[] for _ in flags]
 
     def __len__(self) -> int:
         return len(self.x)
@@ -128,41 +142,46 @@ class Board:
         self.ends.append(ends)
         at, nb, frontier, tile_ends = self.at, self.nb, self.frontier, self.ends
         here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
-        row = [at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), at.get(here - ROW, -1)]
+        # The square's frontier entry says which sides touch a tile (no entry: none does).
+        entry = frontier.get(here) if trial else frontier.pop(here, None)
+        touching = entry[2] >> 4 if entry is not None else 0
+        row = [-1, -1, -1, -1]
         nb.append(row)
         up, size = self.up, self.size
         base = 4 * t  # the tile's paths join the path networks, each first on its own
         up += (base, base + 1, base + 2, base + 3)
         size += (1, 1, 1, 1)
         joins = []
+        for e in EDGES_OF[touching]:  # the neighbours, and the path networks joined across their sides
+            n = at[here + KEY_STEP[e]]
+            row[e] = n
+            nb[n][e ^ 2] = t
+            mine, theirs = ends[e], tile_ends[n][e ^ 2]
+            if mine and theirs:  # two paths meet across this side: their networks are one
+                a, b = base + LOWEST[mine], 4 * n + LOWEST[theirs]
+                while up[a] != a:
+                    a = up[a]
+                while up[b] != b:
+                    b = up[b]
+                if a != b:
+                    if size[a] > size[b]:
+                        a, b = b, a
+                    up[a] = b
+                    size[b] += size[a]
+                    joins.append((a, b))
         if not trial:
-            frontier.pop(here, None)
-        for e in (0, 1, 2, 3):  # one pass over the sides: neighbours, path networks, frontier
-            n = row[e]
-            if n >= 0:
-                nb[n][e ^ 2] = t
-                mine, theirs = ends[e], tile_ends[n][e ^ 2]
-                if mine and theirs:  # two paths meet across this side: their networks are one
-                    a, b = base + LOWEST[mine], 4 * n + LOWEST[theirs]
-                    while up[a] != a:
-                        a = up[a]
-                    while up[b] != b:
-                        b = up[b]
-                    if a != b:
-                        if size[a] > size[b]:
-                            a, b = b, a
-                        up[a] = b
-                        size[b] += size[a]
-                        joins.append((a, b))
-            elif not trial:
-                key = here + KEY_STEP[e]
-                side = 1 << (e ^ 2)
+            for e in EDGES_OF[~touching & 15]:  # the frontier grows across the empty sides
+                key_step, dx, dy, touch, meet = GROWTH[e]
+                key = here + key_step
                 before = frontier.get(key)
-                dx, dy = STEP[e]
-                frontier[key] = (x + dx, y + dy, (before[2] if before else 0) | side << 4 | (side if ends[e] else 0))
+                frontier[key] = (x + dx, y + dy, (before[2] if before else 0) | touch | (meet if ends[e] else 0))
         self.joins.append(joins)
         if not trial:
             at[here] = t
+        if self.flags:
+            for flag, tiles in zip(self.flags, self.flagged):
+                if flag[variety]:
+                    tiles.append(t)
         if starts:
             for values, start in zip(self.tv, starts):
                 values.append(start)
@@ -170,6 +189,12 @@ class Board:
             for values in self.tv:
                 values.append(0)
         return t
+
+    def _unflag(self, t: int) -> None:
+        """Take tile ``t`` (the last one) out of the lists of flagged tiles."""
+        for tiles in self.flagged:
+            if tiles and tiles[-1] == t:
+                tiles.pop()
 
     def _unjoin(self) -> None:
         """Take the last tile's paths out of the path networks, undoing its unions."""
@@ -238,6 +263,7 @@ class Board:
                 if n >= 0:
                     self.nb[n][e ^ 2] = -1
             self._unjoin()
+            self._unflag(t)
             for lst in (self.x, self.y, self.variety, self.rot, self.ends):
                 lst.pop()
             for values in self.tv:
@@ -257,6 +283,7 @@ class Board:
                     frontier[key] = (x2, y2, sides & ~(side << 4 | side))
         del self.at[square(x, y)]
         self._unjoin()
+        self._unflag(t)
         for lst in (self.x, self.y, self.variety, self.rot, self.ends):
             lst.pop()
         for values in self.tv:
@@ -303,6 +330,7 @@ class Board:
         b.tv = [values[:] for values in self.tv]
         b.frontier = dict(self.frontier)
         b.up, b.size, b.joins = self.up[:], self.size[:], self.joins[:]
+        b.flags, b.flagged = self.flags, [tiles[:] for tiles in self.flagged]
         return b
 
     def to_json(self) -> dict[str, Any]:
@@ -310,8 +338,8 @@ class Board:
                 "vars": [values[:] for values in self.tv]}
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any], shapes: TileShapes) -> "Board":
-        b = cls(len(doc["vars"]))
+    def from_json(cls, doc: dict[str, Any], shapes: TileShapes, flags: tuple[tuple[bool, ...], ...] = ()) -> "Board":
+        b = cls(len(doc["vars"]), flags)
         for x, y, v, r in doc["tiles"]:
             b.place(x, y, v, r, shapes.ends[v][r])
         b.tv = [list(values) for values in doc["vars"]]

@@ -472,6 +472,10 @@ class ExprCompiler:
         self.turned = {attr: self.constant(rows, f"T_{attr}") for attr, rows in shapes.masks.items()} \
             if shapes else {}
         self.route_fns: dict[tuple[str, bool], str] = {}
+        # The flags that loops over the tiles look tiles up by (``flagged_tiles``): each one's
+        # column by variety, in the order of the board's lists (``Board.flagged``).
+        self.flags: dict[str, int] = {}
+        self.flag_columns: list[tuple[bool, ...]] = []
 
     def name(self, prefix: str, sure: bool = False) -> Code:
         """A fresh name of generated code (``sure``: it only ever holds values that exist), never
@@ -899,6 +903,22 @@ class ExprCompiler:
                 return joined(f"({self.columns[name]}[G.variety[{tile}]] if {tile} >= 0 else {default})", tile)
             return joined(f"_tile_attr({self.columns[name]}, G, {tile}, {default})", tile)
         return self.attr_of(name, self.gen(e["obj"], env))
+
+    def flagged_tiles(self, parts: list[dict], var: str) -> tuple[str, list[dict]] | None:
+        """For a loop of ``var`` over the tiles on the grid and the parts of the 'and' that tests
+        each: the first part that is a flag of the tile (``var.signal``: true or false by its
+        variety, never turned) gives the list of the tiles that have it (``Board.flagged``, in
+        the order of the tiles), to run over instead of every tile. Returns that list's code and
+        the other parts, or None."""
+        for i, p in enumerate(parts):
+            if p["node"] == "attr" and p["obj"]["node"] == "name" and p["obj"]["id"] == var \
+                    and p["name"] in self.sym.tile_attrs and self.sym.attrs[p["name"]] == "bool" \
+                    and p["name"] not in self.turned:
+                if p["name"] not in self.flags:
+                    self.flags[p["name"]] = len(self.flag_columns)
+                    self.flag_columns.append(tuple(bool(v) for v in self.layout.attr_table[p["name"]]))
+                return f"G.flagged[{self.flags[p['name']]}]", parts[:i] + parts[i + 1:]
+        return None
 
     # ---- routes ----
     def route_function(self, name: str, at_least: bool = False) -> str:

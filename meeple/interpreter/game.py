@@ -142,6 +142,7 @@ class Game:
                           for _ in c["varieties"]]
         self.source_hash = _files_hash(ir.get("sources") or [source_path]) if source_path else ""
         self.module = self.exprs.module
+        self.tile_flags = tuple(self.exprs.flag_columns)  # (the flags a board keeps lists of tiles by)
         self.module.program(self.code, self.turn_start)
         self.module.publish(self)
         self.exprs.cache.save()
@@ -278,7 +279,7 @@ class Game:
         st.bags = [list(b) for b in self.const["tiles"]]
         st.locals = [0] * self.n_locals
         if self.layout.shapes is not None:
-            st.grid = Board(len(self.layout.tile_var_names))
+            st.grid = Board(len(self.layout.tile_var_names), self.tile_flags)
         return st
 
     def state_from_json(self, doc: dict[str, Any]) -> State:
@@ -397,7 +398,7 @@ class Game:
             and all(isinstance(v, list) and len(v) == len(doc["tiles"]) for v in doc["vars"])
         if not ok:
             raise StateError("the saved state is damaged: its 'grid' does not fit this game")
-        return Board.from_json(doc, shapes)
+        return Board.from_json(doc, shapes, self.tile_flags)
 
     def _shape_problem(self, st: State) -> str:
         """What is wrong with the shape of a restored state (sizes, types and ranges), or ""."""

@@ -332,6 +332,9 @@ class ProgramBuilder:
                 card_bindings = [b for b in o["bindings"] if b["domain"]["hi"] is None and not b["domain"]["players"]]
                 for i, b in enumerate(o["bindings"]):
                     kind, dom = x.domain_code(b["domain"], in_loop)
+                    flagged = x.flagged_tiles(parts, b["var"]) if dom.text == "range(len(G.x))" else None
+                    if flagged is not None:  # only the tiles with a flag the test asks for
+                        dom, parts = Code(flagged[0]), flagged[1]
                     var = name(f"_b{i}", sure=True)  # it runs over values that exist
                     # A card taken by an earlier variable from the same zone (the same list, as the
                     # game runs) is not there to take again.
