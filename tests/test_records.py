@@ -137,8 +137,9 @@ def test_dropped_action_is_caught(records, tmp_path, capsys):
     ("not json\n", "not a game record"),
     ('{"hello": 1}\n', "header"),
     ('{"meeple_record": 99, "rules": "x", "players": 2}\n', "version"),
-    ('{"meeple_record": 1, "rules": "x", "players": 2}\n{"actor": 0, "action": "a"}\n', "no result line"),
-    ('{"meeple_record": 1, "rules": "x", "players": 2}\n{"actor": true, "action": "a"}\n', "actor"),
+    ('{"meeple_record": 1, "rules": "x", "params": {}, "players": 2}\n{"actor": 0, "action": "a"}\n',
+     "no result line"),
+    ('{"meeple_record": 1, "rules": "x", "params": {}, "players": 2}\n{"actor": true, "action": "a"}\n', "actor"),
 ])
 def test_unreadable_records(tmp_path, capsys, text, message):
     path = tmp_path / "bad.jsonl"
@@ -147,6 +148,66 @@ def test_unreadable_records(tmp_path, capsys, text, message):
         read_record(path)
     code, _, err = replay_cli(capsys, path)
     assert code == 1 and message in err
+
+
+def pointed(message: str) -> str:
+    """What the caret under a record's line shown in ``message`` points at (the line from there on)."""
+    lines = message.splitlines()
+    caret = next(i for i, line in enumerate(lines) if line.rstrip().endswith("^"))
+    return lines[caret - 1][lines[caret].index("^"):]
+
+
+def _edit_header(docs, key, value=None):
+    if value is None:
+        del docs[0][key]
+    else:
+        docs[0][key] = value
+
+
+@pytest.mark.parametrize("edit,line,message,at", [
+    (lambda d: _edit_header(d, "params"), 1, "the header has no 'params'", "{"),
+    (lambda d: _edit_header(d, "players", 4.0), 1, "'players': 4.0 is not a whole number", "4.0"),
+    (lambda d: _edit_header(d, "meeple_record", 2.0), 1, "'meeple_record': 2.0 is not a whole number", "2.0"),
+    (lambda d: d[0]["params"].update(track_length=10**18), 1,
+     "'params.track_length': a number of 19 digits is too large", "1000000000000000000"),
+    (lambda d: d[0]["params"].update(track_length="11"), 1, "'params.track_length' is '11'", '"11"'),
+    (lambda d: _edit_header(d, "player", 4), 1, 'key "player" that no record has (did you mean \'players\'?)',
+     '"player"'),
+    (lambda d: d[1].update(note="mine"), 2, 'an action line has a key "note"', '"note"'),
+    (lambda d: d[1].update(actor=0.0), 2, "'actor': 0.0 is not a whole number", "0.0"),
+    (lambda d: d[-1].update(note="mine"), -1, 'the result line has a key "note"', '"note"'),
+    (lambda d: d[-1]["result"].update(turns=7.0), -1, "'result.turns': 7.0 is not a whole number", "7.0"),
+    (lambda d: d[-1]["result"].update(scores=[2, 1e3]), -1, "'result.scores[1]': 1000.0 is not", "1000.0"),
+    (lambda d: d[-1]["result"].update(winners=[True]), -1, "the result's 'winners' must be a list of seat numbers",
+     "[true]"),
+    (lambda d: d[-1]["result"].update(turn=d[-1]["result"].pop("turns")), -1,
+     'the result has a key "turn" that no record has (did you mean \'turns\'?)', '"turn"'),
+])
+def test_a_hand_edited_record_is_refused_where_it_was_edited(records, tmp_path, capsys, edit, line, message, at):
+    """A record whose header lost its params, or with a number written 2.0, or with a key meeple
+    never writes (a typo, a note), replayed "ok": 2.0 == 2 and true == 1 in Python, a missing params
+    was the rules' defaults and an unknown key was passed over. Each is refused at its line and
+    column, the line shown with a caret under the key or value; a number too long names its key."""
+    docs = lines(records[0])
+    edit(docs)
+    path = save(tmp_path / "t.jsonl", docs)
+    line = line if line > 0 else len(docs)
+    with pytest.raises(RecordError, match=re.escape(message)):
+        read_record(path)
+    code, out, err = replay_cli(capsys, path)
+    assert code == 1 and "ok" not in out and message in err
+    assert re.search(rf"t\.jsonl:{line}:\d+: ", err), err
+    assert pointed(err).startswith(at), err
+
+
+def test_a_record_without_its_rules_hash_replays_with_a_warning(records, tmp_path, capsys):
+    """The rules_hash is what tells that the rules changed since the record was made (a warning,
+    as the game may still replay the same): without it, the replay says it could not tell."""
+    docs = lines(records[0])
+    del docs[0]["rules_hash"]
+    code, out, err = replay_cli(capsys, save(tmp_path / "t.jsonl", docs))
+    assert code == 0 and "ok" in out
+    assert "warning: " in err and "t.jsonl:1: the record has no rules_hash" in err and "not checked" in err
 
 
 def test_missing_record_and_missing_rules(tmp_path, capsys):

@@ -47,10 +47,7 @@ class Diagnostic:
             width = 1
             if self.end_line == self.line and self.end_col > self.col:
                 width = self.end_col - self.col
-            text, pad, caret = shown_line(lines[self.line - 1], self.col, width)
-            gutter = f"{self.line:>5} | "
-            out.append(gutter + text)
-            out.append(" " * (len(gutter) - 2) + "| " + " " * pad + "^" * caret)
+            out.append(quoted_line(self.line, lines[self.line - 1], self.col, width))
         out.extend(f"      note: {printable(n)}" for n in self.notes)
         return "\n".join(out)
 
@@ -138,6 +135,14 @@ def source_lines(text: str) -> list[str]:
 
 
 WINDOW = 120  # characters of a long source line shown around the column
+
+
+def quoted_line(number: int, line: str, col: int, width: int = 1) -> str:
+    """Line ``number`` of a file, ``line``, as a message quotes it: in a gutter, a caret under the
+    ``width`` characters at column ``col`` (``shown_line``: escaped, a window of a long line)."""
+    text, pad, caret = shown_line(line, col, width)
+    gutter = f"{number:>5} | "
+    return f"{gutter}{text}\n{' ' * (len(gutter) - 2)}| {' ' * pad}{'^' * caret}"
 
 
 def shown_line(line: str, col: int, width: int) -> tuple[str, int, int]:

@@ -13,6 +13,10 @@ it as given, then relative to the record's folder. Replay starts a state with
 ``chance="explicit"`` and applies every line in order, chance outcomes included,
 so it needs no seed and checks the engine end to end.
 
+A record is read as it is written: every key above (``rules_hash`` may be missing, said by a
+warning at replay), no other, and no number that is not whole (``4.0``, which Python would take
+for ``4``). A mistake in a line is told at its column, the line shown with a caret.
+
 ``final_state_hash`` is a hash of where the game stands (zones, vars, pieces, turn, ...). In
 records of version 1 it also covered the engine's own bookkeeping (its program counter and
 locals), which depends on how meeple compiles the rules: those records replay and are compared
@@ -21,9 +25,11 @@ on everything else, and the hash is left out of the comparison, with a warning.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -156,9 +162,39 @@ def write_record(path: str | Path, game: Game, state: State, params: dict[str, i
 
 
 # ---- reading ----
+HEADER_KEYS = ("meeple_record", "rules", "rules_hash", "params", "players")
+ACTION_KEYS = ("actor", "action")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# the keys of a record's result: what each holds, and how a message says it
+RESULT_KEYS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "outcome": (lambda v: v is None or isinstance(v, str), "a string or null"),
+    "winners": (lambda v: isinstance(v, list) and all(map(_whole, v)), "a list of seat numbers"),
+    "scores": (lambda v: isinstance(v, list) and all(map(_whole, v)), "a list of whole numbers"),
+    "turns": (_whole, "a whole number"),
+    "final_state_hash": (lambda v: isinstance(v, str), "a string"),
+}
+
+
+class _BadNumber(ValueError):
+    """A number no record holds (too long, or not a whole number), ``token`` as the line writes it."""
+
+    def __init__(self, token: str, problem: str):
+        super().__init__(problem)
+        self.token = token
+
+
 def read_record(path: str | Path) -> Record:
     """Read and check the shape of a record. Raises ``RecordError`` with a readable message that
-    names the record's line (and column, for JSON that does not parse)."""
+    names the record's line and, for a mistake in a line, its column, with the line shown and a
+    caret under the key or value at fault."""
+    import difflib
+
+    from meeple.dsl.diagnostics import quoted_line
     from meeple.dsl.limits import MAX_NUMBER, MAX_PLAYERS
 
     from .limits import MAX_RECORD_BYTES, MAX_RECORD_LINES, MAX_RECORD_PARAMS
@@ -184,20 +220,32 @@ def read_record(path: str | Path) -> Record:
 
     def number(digits: str) -> int:
         if len(digits.lstrip("-")) > len(str(MAX_NUMBER)):
-            raise ValueError(f"a number of {len(digits.lstrip('-')):,} digits is too large")
+            raise _BadNumber(digits, f"a number of {len(digits.lstrip('-')):,} digits is too large "
+                                     f"(at most {MAX_NUMBER:,})")
         return int(digits)
+
+    def not_whole(token: str) -> Any:  # (2.0, 1e3, NaN: a record's numbers are all whole)
+        raise _BadNumber(token, f"{_shown_path(token, 40)} is not a whole number (a record's numbers all are)")
+
+    def bad(n: int, line: str, message: str, at: tuple[str | int, ...] = (), key: bool = False,
+            col: int = 0) -> RecordError:
+        """The error ``message`` of line ``n``, whose text is ``line``, at column ``col`` or else at the
+        value (``key``: the key) the JSON path ``at`` names: the line is shown, with a caret there."""
+        col = col or _column(line, at, key)
+        return RecordError(f"{where}:{n}:{col}: {message}\n{quoted_line(n, line.rstrip(chr(13)), col)}")
 
     def parsed(n: int, line: str) -> Any:
         try:
-            doc = json.loads(line, parse_int=number, object_pairs_hook=object_once)
+            doc = json.loads(line, parse_int=number, parse_float=not_whole, parse_constant=not_whole,
+                             object_pairs_hook=object_once)
             if "\\u" in line and not all(map(is_text, _strings(doc))):  # (a lone surrogate escape, '\\ud800')
                 raise RecordError(f"{where}:{n}: a string holds half of a UTF-16 surrogate pair (a '\\ud800' "
                                   f"escape alone): it is no text")
             return doc
         except RepeatedKey:
             key, _, col = (repeated_keys(line) or [("?", 1, 1)])[0]
-            raise RecordError(f"{where}:{n}:{col}: key {json.dumps(key)[:60]} appears twice in one object "
-                              f"(JSON would keep only the last)") from None
+            raise bad(n, line, f"key {json.dumps(key)[:60]} appears twice in one object (JSON would keep only "
+                               f"the last)", col=col) from None
         except json.JSONDecodeError as e:
             if n == 1 and not line.lstrip().startswith("{"):
                 raise RecordError(f"{where}:1: this is not a game record (JSON lines, as 'meeple simulate --records' "
@@ -207,44 +255,67 @@ def read_record(path: str | Path) -> Record:
                                   f"lines (an IR document? 'meeple replay' takes a record, one JSON object per "
                                   f"line)") from None
             cut = " (the record was cut short?)" if n == lines_in_all and not text.endswith("\n") else ""
-            raise RecordError(f"{where}:{n}:{e.colno}: not a JSON line: {e.msg}{cut}") from None
+            raise bad(n, line, f"not a JSON line: {e.msg}{cut}", col=e.colno) from None
         except RecursionError:
             raise RecordError(f"{where}:{n}: not a JSON line: nested too deeply") from None
-        except ValueError as e:  # a number too long to read
-            raise RecordError(f"{where}:{n}: {e}") from None
+        except _BadNumber as e:
+            at, col = next(((at, col) for at, col, token, key in _places(line) if not key and token == e.token),
+                           ((), 0))
+            raise bad(n, line, f"{_field(at)}: {e}" if at else str(e), col=col) from None
+
+    def known_keys(n: int, line: str, doc: dict[str, Any], keys: tuple[str, ...], what: str,
+                   at: tuple[str, ...] = ()) -> None:
+        """Every key of ``doc`` (at ``at`` in line ``n``) is one of ``keys``: a key a hand added or
+        misspelt is said, never passed over."""
+        extra = next((k for k in doc if k not in keys), None)
+        if extra is not None:
+            close = difflib.get_close_matches(extra, keys, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"its keys are {', '.join(keys)}"
+            raise bad(n, line, f"{what} has a key {json.dumps(extra)[:60]} that no record has ({hint})",
+                      (*at, extra), key=True)
 
     # one line at a time, kept only as what it says (a record may have a million lines)
     numbered = ((n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip())
     first = next(numbered, None)
     if first is None:
         raise RecordError(f"{where}: the record is empty")
-    n, header = first[0], parsed(*first)
+    n, line = first
+    header = parsed(n, line)
     if not isinstance(header, dict) or header.get("meeple_record") is None:
         what = " (it is an IR document: 'meeple replay' takes a game record)" \
             if isinstance(header, dict) and "meeple" in header else ""
         raise RecordError(f"{where}:{n}: the first line is not a meeple record header "
                           '(expected {"meeple_record": 1, ...})' + what)
     if header["meeple_record"] not in READ_VERSIONS or isinstance(header["meeple_record"], bool):
-        raise RecordError(f"{where}:{n}: record version {_cut(header['meeple_record'])} is not supported "
-                          f"(this meeple reads versions {', '.join(map(str, READ_VERSIONS))})")
-    rules, players, params = header.get("rules"), header.get("players"), header.get("params", {})
+        raise bad(n, line, f"record version {_cut(header['meeple_record'])} is not supported "
+                           f"(this meeple reads versions {', '.join(map(str, READ_VERSIONS))})", ("meeple_record",))
+    known_keys(n, line, header, HEADER_KEYS, "the header")
+    missing = next((k for k in HEADER_KEYS if k not in header and k != "rules_hash"), None)  # (see _replay)
+    if missing is not None:
+        raise bad(n, line, f"the header has no '{missing}' (a record's header has "
+                           f"{', '.join(HEADER_KEYS[:-1])} and {HEADER_KEYS[-1]})")
+    rules, players, params = header["rules"], header["players"], header["params"]
     if not isinstance(rules, str) or not rules:
-        raise RecordError(f"{where}:{n}: the header has no 'rules' path")
+        raise bad(n, line, "the header has no 'rules' path", ("rules",))
     if "\0" in rules:
-        raise RecordError(f"{where}:{n}: the header's 'rules' path holds a NUL character: no file has such a name")
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise RecordError(f"{where}:{n}: the header's 'players' is not a number")
+        raise bad(n, line, "the header's 'rules' path holds a NUL character: no file has such a name", ("rules",))
+    if not _whole(players):
+        raise bad(n, line, "the header's 'players' is not a number", ("players",))
     if not 1 <= players <= MAX_PLAYERS:
-        raise RecordError(f"{where}:{n}: the header's 'players' is {players}; a game has 1..{MAX_PLAYERS} players")
-    if not isinstance(params, dict) or not all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
-                                                for k, v in params.items()):
-        raise RecordError(f"{where}:{n}: the header's 'params' must map names to whole numbers")
+        raise bad(n, line, f"the header's 'players' is {players}; a game has 1..{MAX_PLAYERS} players",
+                  ("players",))
+    if not isinstance(params, dict):
+        raise bad(n, line, "the header's 'params' must map names to whole numbers", ("params",))
+    wrong = next((k for k, v in params.items() if not _whole(v)), None)
+    if wrong is not None:
+        raise bad(n, line, f"the header's 'params' must map names to whole numbers: {_field(('params', wrong))} "
+                           f"is {_cut(params[wrong])}", ("params", wrong))
     if len(params) > MAX_RECORD_PARAMS:
-        raise RecordError(f"{where}:{n}: the header names {len(params):,} params; a record may name at most "
-                          f"{MAX_RECORD_PARAMS:,}")
+        raise bad(n, line, f"the header names {len(params):,} params; a record may name at most "
+                           f"{MAX_RECORD_PARAMS:,}", ("params",))
     rules_hash = header.get("rules_hash", "")
     if not isinstance(rules_hash, str):
-        raise RecordError(f"{where}:{n}: the header's 'rules_hash' is not a string")
+        raise bad(n, line, "the header's 'rules_hash' is not a string", ("rules_hash",))
 
     actions: list[tuple[int | str, str]] = []
     lines: list[int] = []
@@ -253,27 +324,74 @@ def read_record(path: str | Path) -> Record:
     for n, line in numbered:
         doc = parsed(n, line)
         if result is not None:
-            raise RecordError(f"{where}:{n}: a line after the result line")
+            raise bad(n, line, "a line after the result line")
         if isinstance(doc, dict) and "result" in doc:
             result, result_line = doc["result"], n
+            known_keys(n, line, doc, ("result",), "the result line")
             if not isinstance(result, dict):
-                raise RecordError(f"{where}:{n}: 'result' is not an object")
+                raise bad(n, line, "'result' is not an object", ("result",))
+            known_keys(n, line, result, tuple(RESULT_KEYS), "the result", ("result",))
+            for key, value in result.items():
+                holds, what = RESULT_KEYS[key]
+                if not holds(value):
+                    raise bad(n, line, f"the result's '{key}' must be {what}", ("result", key))
             continue
         if not isinstance(doc, dict) or "actor" not in doc or not isinstance(doc.get("action"), str):
-            raise RecordError(f"{where}:{n}: expected an action line "
-                              '{"actor": seat or "chance", "action": "..."}')
+            raise bad(n, line, 'expected an action line {"actor": seat or "chance", "action": "..."}')
+        known_keys(n, line, doc, ACTION_KEYS, "an action line")
         actor = doc["actor"]
-        if not (actor == CHANCE_ACTOR or isinstance(actor, int) and not isinstance(actor, bool)):
-            raise RecordError(f"{where}:{n}: the actor must be a seat number or \"chance\", not {_cut(actor)}")
+        if not (actor == CHANCE_ACTOR or _whole(actor)):
+            raise bad(n, line, f"the actor must be a seat number or \"chance\", not {_cut(actor)}", ("actor",))
         if isinstance(actor, int) and not 0 <= actor < players:
-            raise RecordError(f"{where}:{n}: seat {actor} does not exist: the record is of {players} players, "
-                              f"seats 0..{players - 1}")
+            raise bad(n, line, f"seat {actor} does not exist: the record is of {players} players, "
+                               f"seats 0..{players - 1}", ("actor",))
         actions.append((actor, doc["action"]))
         lines.append(n)
     if result is None:
         raise RecordError(f"{where}: the record has no result line (was it cut short?)")
     return Record(rules, rules_hash, dict(params), players, actions, result, where, lines, result_line,
                   header["meeple_record"])
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+
+
+def _places(line: str) -> Iterator[tuple[tuple[str | int, ...], int, str, bool]]:
+    """Each key and value of the JSON ``line``, in order: its JSON path, its column, its text as
+    written, and whether it is a key (a plain scan, for the place a message points at)."""
+    open_: list[list[Any]] = []  # per open bracket: '{' or '[', and the key or index within it
+    key_next = False
+    for m in _TOKEN.finditer(line):
+        token, col = m.group(), m.start() + 1
+        if token in "}]":
+            if open_:
+                open_.pop()
+        elif token == ",":
+            if open_ and open_[-1][0] == "[":
+                open_[-1][1] += 1
+            key_next = bool(open_) and open_[-1][0] == "{"
+        elif token != ":":
+            if key_next:
+                with contextlib.suppress(ValueError):
+                    open_[-1][1] = json.loads(token)
+                yield tuple(at for _, at in open_), col, token, True
+            else:
+                yield tuple(at for _, at in open_), col, token, False
+                if token in "{[":
+                    open_.append([token, 0 if token == "[" else None])
+            key_next = token == "{"
+
+
+def _column(line: str, at: tuple[str | int, ...], key: bool = False) -> int:
+    """The column of the value (``key``: the key) at the JSON path ``at`` in ``line``; else where it starts."""
+    return next((col for place, col, _, is_key in _places(line) if place == at and is_key == key),
+                len(line) - len(line.lstrip()) + 1)
+
+
+def _field(at: tuple[str | int, ...]) -> str:
+    """A JSON path of a record's line as a message names it: 'params.goal', 'result.scores[1]'."""
+    from meeple.dsl.diagnostics import printable
+    return "'" + printable("".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in at).lstrip(".")) + "'"
 
 
 def _cut(value: Any, limit: int = 60) -> str:
@@ -418,6 +536,9 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
     if rec.rules_hash and game.source_hash and rec.rules_hash != game.source_hash:
         report.warnings.append(f"{header}: {rules_path} has changed since the record was made (its rules_hash "
                                f"differs), or the record is of other rules: the replay may part from it")
+    elif not rec.rules_hash:
+        report.warnings.append(f"{header}: the record has no rules_hash (meeple writes one): whether {rules_path} "
+                               f"changed since the record was made is not checked")
     listener = None
     if verbose is not None:
         from .events import Listener, changes, labelled_cards, labelled_move, move_visibility
