@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -88,6 +89,22 @@ def test_validate_not_utf8_and_directory(capsys, tmp_path):
     assert code == 1 and "junk.rules" in err
     code, _, err = run(capsys, "validate", str(junk), str(tmp_path))  # a folder: a usage mistake, said first
     assert code == 2 and "is a folder" in err
+
+
+def test_validate_of_a_record_says_it_is_one_and_how_to_replay_it(capsys, tmp_path):
+    """A record given where rules are read (validate, play, ...) got the parser's "unexpected '{'"
+    under its first line, as a .jsonl; as a .json, "`meeple replay` reads it" without the file."""
+    records = tmp_path / "runs"
+    assert main(["simulate", RULES, "--games", "1", "--workers", "1", "--records", str(records), "--json"]) == 0
+    capsys.readouterr()
+    path = next(records.iterdir())
+    for name in ("game.jsonl", "game one.json"):
+        path = path.rename(tmp_path / name)
+        for command in ("validate", "play"):
+            code, _, err = run(capsys, command, str(path))
+            assert code == 1 and f"{path}:1:1: error: this is a game record (JSON lines), not a game's rules: " \
+                                 f"`meeple replay {shlex.quote(str(path))}` runs it" in err, err
+            assert "unexpected" not in err
 
 
 def test_validate_unknown_param(capsys):

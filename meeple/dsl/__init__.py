@@ -78,6 +78,10 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
     if len(text) > MAX_IR_CHARS:
         raise RulesSyntaxError([Diagnostic(file, f"file too large ({len(text):,} characters; "
                                                  f"the limit is {MAX_IR_CHARS:,})", 1, 1)], text)
+    from .text import a_record
+    record = a_record(text, file)
+    if record is not None:
+        raise RulesSyntaxError([record], text)
     try:  # a number of thousands of digits stays text here (Python refuses to read it): _ir_limits reports it
         doc = json.loads(text, parse_int=lambda s: int(s) if len(s) < 100 else _Digits(s),
                          object_pairs_hook=object_once)
@@ -85,10 +89,6 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
         if not text.strip():
             raise RulesSyntaxError([Diagnostic(file, "the file is empty: an IR document is a JSON object "
                                                      "(make one with `meeple ir RULES_FILE`)", 1, 1)], text) from None
-        first = text.lstrip().split("\n", 1)[0]
-        if e.msg == "Extra data" and '"meeple_record"' in first:
-            raise RulesSyntaxError([Diagnostic(file, "this is a game record (JSON lines), not an IR document: "
-                                                     "`meeple replay` reads it", 1, 1)], text) from None
         raise RulesSyntaxError([Diagnostic(file, f"not valid JSON: {e.msg}", e.lineno, e.colno)], text) from None
     except RecursionError:
         line, col = too_deep(text, "[{", "]}", MAX_IR_DEPTH) or (1, 1)
@@ -254,10 +254,10 @@ def read_checked(path: str, params: Optional[dict[str, int]] = None) -> "Checked
     is_json = looks_like_ir(path, text)
     from .limits import MAX_SOURCE_BYTES
     if not is_json and len(text) <= MAX_SOURCE_BYTES:
-        from .text import empty_file
-        empty = empty_file(text, path)
-        if empty is not None:
-            raise RulesSyntaxError([empty], text)
+        from .text import a_record, empty_file
+        wrong = empty_file(text, path) or a_record(text, path)
+        if wrong is not None:
+            raise RulesSyntaxError([wrong], text)
     try:
         ir = ir_from_json(text, path) if is_json else cached_ir_from_text(text, path)
     except RulesSemanticError as e:

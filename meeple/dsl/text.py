@@ -18,6 +18,24 @@ def empty_file(text: str, file: str) -> Diagnostic | None:
                             "block and an 'end when TEST' (see docs/authoring.md)", 1, 1)
 
 
+def a_record(text: str, file: str) -> Diagnostic | None:
+    """The error for a game record (JSON lines, the first an object naming "meeple_record") read
+    as a game's rules, or None."""
+    import json
+    import shlex
+    first = text.lstrip()
+    if not first.startswith("{") or '"meeple_record"' not in first.split("\n", 1)[0]:
+        return None
+    try:
+        header = json.loads(first.split("\n", 1)[0])
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(header, dict) or "meeple_record" not in header:
+        return None
+    return Diagnostic(file, f"this is a game record (JSON lines), not a game's rules: `meeple replay "
+                            f"{shlex.quote(file)}` runs it", text.count("\n", 0, len(text) - len(first)) + 1, 1)
+
+
 # Controls that change how a line reads in an editor (the "Trojan Source" characters).
 BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
