@@ -354,6 +354,18 @@ def test_diff_shows_a_rules_texts_control_characters_as_escapes(tmp_path: Path, 
     assert "\x1b" not in out and "added report r\\x1b[2Jq" in out, out
 
 
+def test_diff_shows_the_titles_as_written(tmp_path: Path, capsys) -> None:
+    """A changed title was shown as Python writes a string ('Base' → "Bob's"); it is as the rules
+    write it, its control characters as escapes, and as it is in --json."""
+    a = write(tmp_path, {"a.rules": BASE})
+    b = write(tmp_path, {"b.rules": BASE.replace('game "Base"', 'game "Bob\'s \x1b[2J game"')})
+    assert main(["diff", str(a), str(b)]) == 1
+    out = capsys.readouterr().out
+    assert "  changed game: \"Base\" → \"Bob's \\x1b[2J game\"\n" in out and "\x1b" not in out, out
+    assert main(["diff", str(a), str(b), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)[0]["summary"] == '"Base" → "Bob\'s \x1b[2J game"'
+
+
 def test_diff_reads_no_file_an_ir_document_names(tmp_path: Path, capsys) -> None:
     """An IR document is the game, merged: its "sources" are its word, and the files they name are
     read only to see whether they make this very document. Those do not: alone it has no base to

@@ -46,7 +46,7 @@ def compare(old: dict[str, Any], new: dict[str, Any], texts: dict[str, str],
     document's lines are only those of the rules files it was made from)."""
     out: list[Difference] = []
     if old["title"] != new["title"]:
-        out.append(Difference("changed", "game", None, f"{old['title']!r} → {new['title']!r}"))
+        out.append(Difference("changed", "game", None, f'"{old["title"]}" → "{new["title"]}"'))  # (as written)
     both = _Texts(texts, texts if new_texts is None else new_texts)
     rules = _Rules(old, new, both, out)
     for kind, (key, empty) in ONE_EACH.items():
