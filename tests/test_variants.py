@@ -473,6 +473,31 @@ def test_diff_with_an_ir_document_made_over_an_ir_base_or_naming_itself(tmp_path
         assert "the lines of g.rules are not shown" in out, out
 
 
+def test_diff_of_a_variant_alone_finds_the_ir_document_it_extends(tmp_path: Path, capsys, monkeypatch) -> None:
+    """diff VARIANT compares with the base its 'extends' names. Of a variant of an IR document, or
+    of that variant's IR, it took the base for the first rules file beneath: when the rules the
+    base document was made from had changed since, it said "extends no base" (giving both worked),
+    and when they had not, it named them, not the base extended."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.json"\nreplace define far(p) = goal + 2\n'})
+    for name in ("base", "v"):
+        assert main(["ir", f"{name}.rules"]) == 0
+        (tmp_path / f"{name}.json").write_text(capsys.readouterr().out, encoding="utf-8")
+    (tmp_path / "w.rules").write_text('extends "v.json"\ngame "W"\n', encoding="utf-8")
+    assert main(["ir", "w.rules"]) == 0
+    (tmp_path / "w.json").write_text(capsys.readouterr().out, encoding="utf-8")
+    for variant, base, change, changed in [("v.json", "base.json", "  changed define far  (v.rules:2)", "base.rules"),
+                                           ("w.rules", "v.json", '  changed game: "Base" → "W"', "v.rules"),
+                                           ("w.json", "v.json", '  changed game: "Base" → "W"', "v.rules")]:
+        (tmp_path / changed).write_text("# since changed\n" + (tmp_path / changed).read_text(), encoding="utf-8")
+        assert main(["diff", variant]) == 1
+        out = capsys.readouterr().out
+        assert out.startswith(f"{variant} changes {base} in 1 place:\n{change}"), (variant, out)
+    (tmp_path / "w.rules").unlink()  # (the document alone: its base is not to be had)
+    assert main(["diff", "w.json"]) == 2
+    assert "w.json extends no base; give the base too: meeple diff BASE w.json" in capsys.readouterr().err
+
+
 def test_an_error_the_checker_finds_in_a_base_has_a_note_at_the_variants_extends(tmp_path: Path) -> None:
     """errors.md: a problem in a base file is shown in the base, with a note at the variant's
     'extends'. A syntax error had it; an error the checker finds in the merged game (an unknown

@@ -45,8 +45,8 @@ ONE_EACH = {  # what a game declares once: keyword → IR key, and its value whe
 def resolve(ir: dict[str, Any], path: str) -> tuple[dict[str, Any], dict[str, str]]:
     """The whole game of the file at ``path`` whose IR is ``ir``: ``ir`` itself when it extends
     nothing, else its base (resolved in turn) merged with its changes. Also the texts of the base
-    files read, by path, for showing their lines in diagnostics. Raises ``RulesError`` with every
-    problem of the merge found."""
+    files read, by path, for showing their lines in diagnostics (the base it extends first). Raises
+    ``RulesError`` with every problem of the merge found."""
     texts: dict[str, str] = {}
     try:
         return _resolve(ir, path, [str(Path(path).resolve())], texts), texts

@@ -595,10 +595,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
             variant = args.files[0]
             checked_new = read_checked(variant)  # first: a variant whose base is missing says so, at its 'extends'
             new_texts = _texts_of(variant, checked_new)
-            sources = checked_new.ir.get("sources") or []
-            if len(sources) < 2 or sources[1] not in {**checked_new.texts, **new_texts}:  # (an IR document alone)
+            base = _base_of(variant, checked_new)
+            if base is None:  # (none, or an IR document alone)
                 raise UsageError(f"{variant} extends no base; give the base too: meeple diff BASE {variant}")
-            base = sources[1]
         else:
             base, variant = args.files
             checked_new = read_checked(variant)
@@ -646,24 +645,40 @@ def _made_from(path: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
     file (no "sources") also by the document's own path: a variant extending it points there. A
     source that is itself an IR document stands for the rules files it was made from in turn
     (``seen``: the documents on the way, a document that names itself standing for none)."""
+    if path in seen or (made := _maker(path)) is None:
+        return {}
+    source, rules = made
+    texts = _rules_texts(rules.texts, seen | {path})
+    if not _written(rules).get("sources") and source in texts:
+        texts[path] = texts[source]
+    return texts
+
+
+def _maker(path: str) -> tuple[str, Any] | None:
+    """The rules file the IR document at ``path`` was made from (its "source") and its checked game,
+    when it still makes exactly this document, positions and all; else None (see ``_made_from``)."""
     from meeple.dsl import RulesError, read_checked
 
-    if path in seen:
-        return {}
     try:
         doc = _written(read_checked(path))
         source = doc.get("source")
-        if not isinstance(source, str) or not Path(source).is_file():  # (not a pipe: reading it would wait)
-            return {}
+        if not isinstance(source, str) or source == path or not Path(source).is_file():  # (not a pipe)
+            return None
         rules = read_checked(source)
     except (RulesError, OSError, ValueError):
-        return {}
-    if _written(rules) != doc:
-        return {}
-    texts = _rules_texts(rules.texts, seen | {path})
-    if not doc.get("sources") and source in texts:
-        texts[path] = texts[source]
-    return texts
+        return None
+    return (source, rules) if _written(rules) == doc else None
+
+
+def _base_of(path: str, game: Any) -> str | None:
+    """The base the variant ``game`` (read from ``path``) extends, as its 'extends' names it (a rules
+    file or an IR document): the first file read after its own (``variants.resolve`` reads it first).
+    An IR document's, merged, is that of the rules file it was made from, when that still makes it
+    (``_maker``); None when the game extends none, or the rules of the document are not at hand."""
+    base = next((file for file in game.texts if file != path), None)
+    if base is None and (made := _maker(path)) is not None:
+        return _base_of(*made)
+    return base
 
 
 def _written(game: Any) -> dict[str, Any]:
