@@ -319,21 +319,33 @@ score(p) = 0
 
 
 def test_a_square_probed_and_taken_back_leaves_the_board_as_it_was() -> None:
-    """``Board.probe`` lays a tile as far as where tiles lie is concerned, linking its neighbours
-    to it, and ``unprobe`` takes all of it back: on tables of seeded Lucky Dog games, every
-    square beside or near the tiles, probed, sees its neighbours, and leaves the board as it was."""
-    probed = 0
+    """``Board.passing`` lays a tile on each square as far as where tiles lie is concerned,
+    linking its neighbours to it, judges the test, and takes all of it back: on tables of seeded
+    Lucky Dog games, every square beside or near the tiles, probed, sees its neighbours, the
+    squares kept are those the test passed, and the board is as it was, after a test that
+    failed with an error too."""
+    probed = []
+
+    def sees_its_neighbours(board) -> bool:
+        t, x, y = len(board.x) - 1, board.x[-1], board.y[-1]
+        for e, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
+            n = board.tile_at(x + dx, y + dy)
+            assert board.nb[t][e] == n and (n < 0 or board.nb[n][e ^ 2] == t)
+        probed.append((x, y))
+        return (x + y) % 2 == 0
+
+    def fails(board) -> bool:
+        raise RuntimeError("a rules error in the test")
+
     for board, squares in _tables_and_squares_near():
         before = ([row[:] for row in board.nb], board.x[:], board.y[:])
-        for x, y in squares:
-            t = board.probe(x, y)
-            for e, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
-                n = board.tile_at(x + dx, y + dy)
-                assert board.nb[t][e] == n and (n < 0 or board.nb[n][e ^ 2] == t)
-            board.unprobe()
-            assert ([row[:] for row in board.nb], board.x, board.y) == before
-            probed += 1
-    assert probed > 100
+        kept = board.passing([(x, y, "more") for x, y in squares], sees_its_neighbours, board)
+        assert kept == [(x, y, "more") for x, y in squares if (x + y) % 2 == 0]
+        assert ([row[:] for row in board.nb], board.x, board.y) == before
+        with pytest.raises(RuntimeError):
+            board.passing([(x, y) for x, y in squares if board.tile_at(x, y + 1) >= 0], fails, board)
+        assert ([row[:] for row in board.nb], board.x, board.y) == before
+    assert len(probed) > 100
 
 
 def test_the_sides_of_an_empty_square_are_its_touching_and_meeting_edges() -> None:

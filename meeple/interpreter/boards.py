@@ -38,6 +38,9 @@ GROWTH = tuple((KEY_STEP[e], STEP[e][0], STEP[e][1], 1 << (e ^ 2) << 4, 1 << (e 
 EDGES_OF = tuple(tuple(e for e in range(4) if mask >> e & 1) for mask in range(16))  # a set of edges, listed
 
 
+OFFSETS: dict[int, list[tuple[int, int, int]]] = {}  # squares_near's steps, by reach
+
+
 def square(x: int, y: int) -> int:
     return (x + MAX_COORD) * ROW + (y + MAX_COORD)
 
@@ -217,43 +220,6 @@ class Board:
             a = up[a]
         return self.size[a] - 1
 
-    def probe(self, x: int, y: int) -> int:
-        """A tile at (x, y) as far as where tiles lie is concerned (its square, its neighbours,
-        the count of tiles), and nothing more: for tests that look at nothing else. Taken
-        back by ``unprobe``."""
-        t = len(self.x)
-        at, nb = self.at, self.nb
-        here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
-        north, east, south, west = at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), \
-            at.get(here - ROW, -1)
-        # (each side written out: a square is probed for every test of a placement 'within N')
-        if north >= 0:
-            nb[north][2] = t
-        if east >= 0:
-            nb[east][3] = t
-        if south >= 0:
-            nb[south][0] = t
-        if west >= 0:
-            nb[west][1] = t
-        nb.append([north, east, south, west])
-        self.x.append(x)
-        self.y.append(y)
-        return t
-
-    def unprobe(self) -> None:
-        nb = self.nb
-        north, east, south, west = nb.pop()
-        if north >= 0:
-            nb[north][2] = -1
-        if east >= 0:
-            nb[east][3] = -1
-        if south >= 0:
-            nb[south][0] = -1
-        if west >= 0:
-            nb[west][1] = -1
-        self.x.pop()
-        self.y.pop()
-
     def unplace(self, trial: bool = False) -> None:
         """Take back the last tile placed (to judge a placement as if it were made)."""
         t = len(self.x) - 1
@@ -298,9 +264,13 @@ class Board:
         """Empty squares at most ``within`` steps (across sides) from a tile; the origin if none."""
         if not self.x:
             return [(0, 0)]
+        offsets = OFFSETS.get(within)
+        if offsets is None:
+            offsets = [(dx, dy, dx * ROW + dy) for dx in range(-within, within + 1)
+                       for dy in range(-within, within + 1) if 0 < abs(dx) + abs(dy) <= within]
+            if within <= 8:
+                OFFSETS[within] = offsets
         found = set()
-        offsets = [(dx, dy, dx * ROW + dy) for dx in range(-within, within + 1) for dy in range(-within, within + 1)
-                   if 0 < abs(dx) + abs(dy) <= within]
         at = self.at
         for x, y in zip(self.x, self.y):
             here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
@@ -308,6 +278,47 @@ class Board:
                 if here + step not in at:
                     found.add((x + dx, y + dy))
         return sorted(found)
+
+    def passing(self, squares: Any, test: Any, st: Any) -> list:
+        """The squares (``(x, y, ...)``) on which ``test(st)`` holds with a tile probed there: a
+        tile as far as where tiles lie is concerned (its square, its neighbours, the count of
+        tiles), and nothing more, for tests that look at nothing else; it is tile number
+        ``len(self)`` on each square, and taken back before the next."""
+        at, nb, xs, ys = self.at, self.nb, self.x, self.y
+        t = len(xs)
+        kept = []
+        for sq in squares:
+            x, y = sq[0], sq[1]
+            here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+            north, east, south, west = at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), \
+                at.get(here - ROW, -1)
+            if north >= 0:
+                nb[north][2] = t
+            if east >= 0:
+                nb[east][3] = t
+            if south >= 0:
+                nb[south][0] = t
+            if west >= 0:
+                nb[west][1] = t
+            nb.append([north, east, south, west])
+            xs.append(x)
+            ys.append(y)
+            try:
+                if test(st):
+                    kept.append(sq)
+            finally:
+                nb.pop()
+                xs.pop()
+                ys.pop()
+                if north >= 0:
+                    nb[north][2] = -1
+                if east >= 0:
+                    nb[east][3] = -1
+                if south >= 0:
+                    nb[south][0] = -1
+                if west >= 0:
+                    nb[west][1] = -1
+        return kept
 
     def sides(self, x: int, y: int) -> int:
         """For an empty square: the edges that touch a tile, and those where that tile has a path

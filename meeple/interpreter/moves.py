@@ -447,16 +447,11 @@ class TilePlacement:
             if not self.per_square:
                 return self.with_sides(board, near)
             squares = [(x, y, 0) for x, y in near]  # (their sides, for those kept)
-        where, L, slot = self.where, st.locals, self.slot
-        kept = []
+        L, slot = st.locals, self.slot
         saved = L[slot]
+        L[slot] = len(board)  # (the tile probed on each square)
         try:  # the test looks only at where tiles are: judge it once per square
-            for sq in squares:
-                L[slot] = board.probe(sq[0], sq[1])
-                ok = where(st)
-                board.unprobe()
-                if ok:
-                    kept.append(sq)
+            kept = board.passing(squares, self.where, st)
         finally:
             L[slot] = saved
         if (within == 1 and board.x) or not (self.matching or self.joining):

@@ -18,6 +18,7 @@ from .expressions import MARK, TILE, Env, ExprCompiler, Fn, TooDeep, _faces, _se
 from .statements import END_TEST, StatementWriter
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
+from meeple.dsl.limits import MAX_NUMBER
 from meeple.dsl.checked import BUILTIN, CURRENT, DEFINE, GRID, GRID_COUNT, ROUTE, TILE_VAR, VAR, ZONE, CheckedGame
 from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.dsl.checked import BOARD as BOARD_NAME
@@ -156,6 +157,9 @@ class ProgramBuilder:
         holds = x.slots.holds[var_slot] = self.holds(s["domain"], kind)
         x.slots.holds[items_slot] = "items:" + holds
         items = f"_cards({values})" if kind == "cards" else f"list({values})"
+        known = self.known_range(s["domain"], env)
+        if known is not None:  # (a few numbers known when compiling: written out)
+            items = f"[{', '.join(map(str, known))}]"
         self.emit(EXEC, x.statements([f"L[{items_slot}] = {items}", f"L[{index_slot}] = 0"], purpose="loop"))
         inner = dict(env)
         inner[s["var"]] = local(var_slot)
@@ -177,6 +181,16 @@ class ProgramBuilder:
         self.emit(JUMP, None, top)
         self.patch(top, len(self.code))
         self.loops.append((top + 1, len(self.code), items_slot, index_slot))
+
+    def known_range(self, d: dict, env: Env) -> range | None:
+        """The values of ``lo..hi``, when both are known when compiling and they are a few."""
+        if d["hi"] is None or d["players"]:
+            return None
+        lo, hi = self.x.gen(d["lo"], env), self.x.gen(d["hi"], env)
+        if not (lo.known and hi.known and type(lo.value) is int and type(hi.value) is int):
+            return None
+        few = 0 <= hi.value - lo.value < RANGE_WRITTEN and -MAX_NUMBER <= lo.value and hi.value <= MAX_NUMBER
+        return range(lo.value, hi.value + 1) if few else None
 
     def s_run(self, s, env):
         self.emit(EXEC, self.x.statements(self.writer.told(("phase", s["phase"])), purpose="phase"))
@@ -761,6 +775,7 @@ def compile_program(ir: dict, exprs: ExprCompiler) -> tuple[list[Instr], int, li
 
 SEGMENT_STEPS = 60  # the most steps one segment follows before it hands back to State._advance
 WALK_WRITTEN = 12  # a draw from a zone that can hold more varieties finds the card's by a loop
+RANGE_WRITTEN = 16  # a loop over at most this many numbers known when compiling lists them in its code
 OPTIONS_WRITTEN = 200  # a choice among more options is picked from its legal list and applied by its apply
 
 
