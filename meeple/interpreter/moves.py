@@ -51,6 +51,7 @@ class Action:
 SINGLES_KEPT = 16
 KNOWN_KEPT = 100_000  # a bound on the positions a choice remembers what it allows in
 PLACEMENTS_KEPT = 100_000  # a bound on the squares remembered (far more than any table covers)
+SIDES = itemgetter(2)  # of a frontier entry (x, y, sides)
 COUNTS_KEPT = 4096  # a bound on the sets of tile varieties in hand whose placements are counted
 
 
@@ -398,6 +399,8 @@ class TilePlacement:
                             and not (joining and not shapes.opens[v][r] & p & 15))
                       for p in range(256)] for v in range(len(shapes.rotations))]
         self.per_square = per_square  # ``where`` looks only at where tiles are: judge it once per square
+        # the squares are those beside a tile, as the board's frontier has them, all of them
+        self.frontier_only = getattr(within, "constant", None) == 1 and where is None
         self.nothing = Action(self, None)
         # frontier entry (x, y, sides) → for each variety, its placements
         # there. Actions are immutable: each is made once and shared by every state and game.
@@ -472,7 +475,7 @@ class TilePlacement:
         (``pick`` when no test is judged per placement.)"""
         src = self.source(st)
         present = tuple(compress(self.tile_varieties, map(src.__getitem__, self.tile_varieties)))
-        first = 1 if self.optional else 0  # (placing nothing comes first)
+        total = first = 1 if self.optional else 0  # (placing nothing comes first)
         squares: Any = ()
         upto: list[int] = [0]  # the placements on the squares up to each one
         if present:
@@ -481,10 +484,11 @@ class TilePlacement:
                 if len(self.counts) > COUNTS_KEPT:
                     self.counts.clear()
                 counts = self.counts[present] = list(map(sum, zip(*(self.fit_counts[v] for v in present))))
-            squares = self.squares(st)
+            board = st.grid
+            squares = board.frontier.values() if self.frontier_only and board.x else self.squares(st)
             if squares:
-                upto = list(accumulate(map(counts.__getitem__, map(itemgetter(2), squares))))
-        total = first + upto[-1]
+                upto = list(accumulate(map(counts.__getitem__, map(SIDES, squares))))
+                total += upto[-1]
         if not total:
             return None
         k = int(rand() * total) - first

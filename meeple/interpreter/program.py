@@ -288,7 +288,7 @@ class ProgramBuilder:
         slot = x.slots.new()
         x.slots.holds[slot] = "tile"  # (or none)
         chooser = self.chooser(s, env)
-        within = x.compile(s["within"], env) if s["within"] is not None else (lambda st: 1)
+        within = x.compile(s["within"], env) if s["within"] is not None else _beside
         source_code = x.gen(s["source"], env)
         source = x.function(source_code)
         where = None
@@ -723,6 +723,14 @@ def _and(parts: list[dict]) -> dict:
     for p in parts[1:]:
         test = {"node": "bin_op", "op": "and", "left": test, "right": p}
     return test
+
+
+def _beside(st) -> int:
+    """A placement's reach with no 'within': the squares beside a tile."""
+    return 1
+
+
+_beside.constant = 1  # type: ignore[attr-defined]
 
 
 def conjuncts(e: dict) -> list[dict]:
