@@ -157,6 +157,8 @@ class ProgramBuilder:
         holds = x.slots.holds[var_slot] = self.holds(s["domain"], kind)
         x.slots.holds[items_slot] = "items:" + holds
         items = f"_cards({values})" if kind == "cards" else f"list({values})"
+        if values.generator and values.text.startswith("(") and values.text.endswith(")"):
+            items = f"[{values.text[1:-1]}]"  # (a list comprehension: no generator to run)
         known = self.known_range(s["domain"], env)
         if known is not None:  # (a few numbers known when compiling: written out)
             items = f"[{', '.join(map(str, known))}]"
