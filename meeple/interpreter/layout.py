@@ -21,6 +21,7 @@ class Layout:
     def __init__(self, ir: dict, sym: Symbols, params: dict[str, int]):
         self.sym = sym
         self.params = params
+        self.max_players: int = ir["players"]["hi"]
         self.value_names: list[str] = []
         self.value_id: dict[str, int] = {}
         self.kind_values: dict[str, list[int]] = {}
