@@ -370,13 +370,40 @@ def test_a_damaged_version_1_document_gets_schema_errors(node: dict) -> None:
 
 
 def test_a_document_wrong_everywhere_gets_its_first_problems_in_order_and_a_count() -> None:
-    """A million wrong entries took minutes and gigabytes (every problem made, sorted as text):
+    """150,000 wrong entries took a minute and gigabytes (every problem made, sorted as text):
     the first 100 are said, by index in number order, then that there are more."""
     doc = json.loads(json.dumps(read_ir(str(Path(__file__).resolve().parents[1] / "games" / "hare.rules"))[0]))
-    doc["zones"] += [0] * 200_000
+    doc["zones"] += [0] * 150_000  # (more would pass the limit of values, test_a_document_too_large_...)
     with pytest.raises(RulesError) as info:
         ir_from_json(json.dumps(doc), "many.json")
     diags = info.value.diagnostics
     assert len(diags) == 101 and "in more places" in diags[-1].message
     indices = [int(d.path.split("[")[1].rstrip("]")) for d in diags[:-1]]
     assert indices == sorted(indices) and all(d.path.startswith("$.zones[") for d in diags[:-1])
+
+
+def test_a_document_too_large_is_refused_before_its_schema_is_checked(hare_ir: dict) -> None:
+    """100,000 zones (12 MB, within the size limit of then) took 50 s to validate, two thirds of it
+    in the schema: a document of more values than any game needs is one error, said at once."""
+    import time
+
+    from meeple.dsl.limits import MAX_IR_VALUES
+    doc = copy.deepcopy(hare_ir)
+    doc["zones"] += [{"node": "zone", "name": f"z{i}", "per_player": False, "visibility": "hidden"}
+                     for i in range(100_000)]
+    text = json.dumps(doc)
+    start = time.process_time()
+    with pytest.raises(RulesError) as info:
+        ir_from_json(text, "big.json")
+    assert time.process_time() - start < 5
+    [d] = info.value.diagnostics
+    assert d.path == "$" and d.message.startswith(f"IR document too large: it holds more than {MAX_IR_VALUES:,} values")
+    assert f"this one is {len(text):,} characters, its \"zones\" lists 100,006 items" in d.message
+
+
+def test_the_values_limit_counts_every_value() -> None:
+    from meeple.dsl import _ir_limits
+    from meeple.dsl.limits import MAX_IR_VALUES
+    assert _ir_limits([0] * (MAX_IR_VALUES - 1), "x.json", 1) == []  # (the list is a value too)
+    [d] = _ir_limits([[0]] * (MAX_IR_VALUES // 2), "x.json", 1)
+    assert "more than" in d.message and d.path == "$"

@@ -102,7 +102,7 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
             said.append(Diagnostic(file, f"and more keys named twice (the first {REPEATED_KEYS_SHOWN} are shown)",
                                    *found[-1][1:]))
         raise RulesSyntaxError(said, text) from None
-    problems = _ir_limits(doc, file)
+    problems = _ir_limits(doc, file, len(text))
     if not problems:
         problems = _ir_version(doc, file)
     if not problems:
@@ -182,34 +182,50 @@ class _Digits(str):
     """An integer too long to read, as its digits."""
 
 
-def _ir_limits(doc: Any, file: str) -> list[Diagnostic]:
-    """Numbers in the IR are integers within MAX_NUMBER, and it nests at most MAX_IR_DEPTH
-    levels: each problem (the first ten) with its JSON path."""
-    from .limits import MAX_IR_DEPTH, MAX_NUMBER
+def _ir_limits(doc: Any, file: str, chars: int) -> list[Diagnostic]:
+    """The IR holds at most MAX_IR_VALUES values (counted as they are met, so a larger one is
+    refused before it is walked whole), numbers in it are integers within MAX_NUMBER, and it nests
+    at most MAX_IR_DEPTH levels: each problem (the first ten) with its JSON path."""
+    from .limits import MAX_IR_DEPTH, MAX_IR_VALUES, MAX_NUMBER
     out: list[Diagnostic] = []
     stack: list[tuple[Any, tuple, int]] = [(doc, (), 0)]
+    values = 1
     while stack and len(out) < 10:
         x, path, depth = stack.pop()
-        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+        problem = None
         if depth > MAX_IR_DEPTH:
             if not any(d.message.startswith("IR nested") for d in out):  # once: the rest is as deep
-                out.append(Diagnostic(file, f"IR nested deeper than {MAX_IR_DEPTH} levels", path=where))
-        elif isinstance(x, dict):
-            stack.extend((v, (*path, k), depth + 1) for k, v in x.items())
-            stack.extend((k, (*path, k), depth + 1) for k in x if not is_text(k))  # (a key: said as a value)
-        elif isinstance(x, list):
-            stack.extend((v, (*path, i), depth + 1) for i, v in enumerate(x))
+                problem = f"IR nested deeper than {MAX_IR_DEPTH} levels"
+        elif isinstance(x, (dict, list)):
+            values += len(x)
+            if values > MAX_IR_VALUES:
+                return [_too_many_values(doc, file, chars)]
+            if isinstance(x, dict):
+                stack.extend((v, (*path, k), depth + 1) for k, v in x.items())
+                stack.extend((k, (*path, k), depth + 1) for k in x if not is_text(k))  # (a key: said as a value)
+            else:
+                stack.extend((v, (*path, i), depth + 1) for i, v in enumerate(x))
         elif isinstance(x, str) and not isinstance(x, _Digits) and not is_text(x):
-            out.append(Diagnostic(file, "a string holds half of a UTF-16 surrogate pair (a '\\ud800' escape "
-                                        "alone): it is no text", path=where))
+            problem = "a string holds half of a UTF-16 surrogate pair (a '\\ud800' escape alone): it is no text"
         elif isinstance(x, _Digits) or (isinstance(x, int) and not isinstance(x, bool) and abs(x) > MAX_NUMBER):
-            digits = len(str(x).lstrip("-"))
-            out.append(Diagnostic(file, f"a number of {digits:,} digits is too large (at most {MAX_NUMBER:,})",
-                                  path=where))
+            problem = f"a number of {len(str(x).lstrip('-')):,} digits is too large (at most {MAX_NUMBER:,})"
         elif isinstance(x, float):
-            out.append(Diagnostic(file, f"the number {x!r} is not a whole number (the IR holds integers)",
-                                  path=where))
+            problem = f"the number {x!r} is not a whole number (the IR holds integers)"
+        if problem:
+            where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+            out.append(Diagnostic(file, problem, path=where))
     return out
+
+
+def _too_many_values(doc: Any, file: str, chars: int) -> Diagnostic:
+    """An IR document past MAX_IR_VALUES: the limit, the document's size and its longest list."""
+    from .limits import MAX_IR_VALUES
+    longest = max(((len(v), k) for k, v in doc.items() if isinstance(v, list)), default=None) \
+        if isinstance(doc, dict) else None
+    most = f", its {json.dumps(longest[1])[:40]} lists {longest[0]:,} items" if longest else ""
+    return Diagnostic(file, f"IR document too large: it holds more than {MAX_IR_VALUES:,} values (objects, lists, "
+                            f"strings and numbers; a real game holds some thousands): this one is {chars:,} "
+                            f"characters{most}", path="$")
 
 
 def is_text(s: str) -> bool:
