@@ -413,6 +413,46 @@ def test_a_draw_into_the_zone_it_draws_from_is_a_warning(statement: str, at: str
     assert errors(text) == []
 
 
+@pytest.mark.parametrize("old, new, needle, message, hidden", [
+    ("  move all from pile to deck\n",
+     "  move all from pile to deck\n  for q in player {\n    choose swap {\n"
+     "      pair a in hand(q), q in player { move a to hand(q) }\n      pass\n    }\n  }\n", "q in player { move",
+     "option variable 'q' hides the loop variable 'q' of line {line}: inside, 'q' means this option variable; rename "
+     "one of them", "q in player {\n"),
+    ("points(p) + count(hand(p))", "sum(points(p) for p in player)", "p in player)",
+     "loop variable 'p' hides the parameter 'p' of line {line}: inside, 'p' means this loop variable; rename one of "
+     "them", "p)"),
+    ("  move all from pile to deck\n", "  move all from pile to deck\n  let n = 2\n"
+     "  for c in pile { set roll = sum(n for n in 1..3) }\n", "n in 1..3",
+     "loop variable 'n' hides the 'let' name 'n' of line {line}: inside, 'n' means this loop variable; rename one of "
+     "them", "n = 2"),
+    ("    deal 2 from deck to hand(p)\n", "    deal 2 from deck to hand(p)\n    for p in 1..2 { set roll = p }\n",
+     "p in 1..2", "loop variable 'p' hides the loop variable 'p' of line {line}: inside, 'p' means this loop "
+     "variable; rename one of them", "p in player"),
+])
+def test_a_variable_that_hides_a_local_it_stands_in_is_warned(old, new, needle, message, hidden) -> None:
+    """``for q in player { choose x { pair a in hand(q), q in player ... } }``: the option's 'q' hides
+    the loop's, and the option reads hand(q) with its own (surely not what was meant). A loop's or an
+    option's variable named as a local around it is warned at both places."""
+    text = change(old, new)
+    [found] = [d for d in check(ir_from_text(text, "t.rules"), "t.rules") if "hides" in d.message]
+    line, col = locate(text, hidden)
+    assert (found.kind, found.line, found.col) == ("warning", *locate(text, needle))
+    assert found.message == message.format(line=line)
+    name = message.split("'")[1]
+    assert found.notes == (f"the hidden '{name}' is bound at t.rules:{line}:{col}",)
+    assert errors(text) == []
+
+
+def test_the_same_name_in_scopes_side_by_side_is_not_warned() -> None:
+    """The base game binds 'p' in the setup's loop, a define and the end's 'any': none is inside another;
+    two variables of one option of the same name are an error of its own, not this warning too."""
+    assert diagnostics(BASE) == []
+    text = change("  move all from pile to deck\n", "  move all from pile to deck\n  choose two {\n"
+                                                     "    pair q in player, q in player { set roll = 1 }\n  }\n")
+    assert [m for kind, _, _, m in diagnostics(text) if "'q'" in m] == ["'q' is bound twice in option 'pair'"]
+
+
 def test_unused_declarations_are_warnings(tmp_path: Path) -> None:
     text = change("var roll = 1\n", "var roll = 1\nparam spare = 1 in 0..2\nzone attic public\ndefine idle = 1\n"
                                     "phase nap { }\nvar unread = 0\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 from dataclasses import replace
 
 from collections.abc import Iterator
@@ -24,6 +25,8 @@ from .symbols import (AGGREGATES, ANY, BOARD, BOOL, BUILTIN_VARS, BUILTINS, CARD
 from .walk import at_span, children, names, nodes, same, span
 
 WAS = "was"  # was(e) in an invariant: the value of e before the step
+BINDERS = {"for": "loop variable", "comprehension": "loop variable", "binding": "option variable",
+           "place": "placement's tile"}  # the nodes that bind a variable ('var'), as a message names each
 ARITH = {"+", "-", "*", "/", "%"}
 ORDER = {"<", "<=", ">", ">="}
 EQUALITY = {"==", "!="}
@@ -114,8 +117,9 @@ class Checker:
         at = span(node, at_field) or span(node)
         return (f"the first is at {self.where_file(at)}:{at[0]}:{at[1]}",) if at else ()
 
-    def warn(self, node: Any, message: str, path: str, at_field: Optional[str] = None) -> None:
-        self.error(node, message, path, at_field, kind="warning")
+    def warn(self, node: Any, message: str, path: str, at_field: Optional[str] = None,
+             notes: tuple[str, ...] = ()) -> None:
+        self.error(node, message, path, at_field, kind="warning", notes=notes)
 
     def suggest(self, name: str, *groups: Any) -> str:
         """``did_you_mean`` over the names of ``groups``, while the work allowed lasts: each
@@ -974,6 +978,7 @@ class Checker:
             self.error(e, f"a count of {what} cannot be negative ({value})", path)
 
     def check_for(self, s: dict, scope: dict, path: str) -> None:
+        self.warn_hidden_local(s, scope, path)
         inner = dict(scope)
         inner[s["var"]] = self.domain(s["domain"], scope, f"{path}.domain")
         with self.nested(s["domain"], f"{path}.domain"):
@@ -1069,6 +1074,7 @@ class Checker:
                 if any(c["var"] == b["var"] for c in o["bindings"][:j]):
                     self.error(b, f"'{b['var']}' is bound twice in option '{o['name']}'", f"{opath}.bindings[{j}]",
                                "var")
+                self.warn_hidden_local(b, scope, f"{opath}.bindings[{j}]")
                 inner[b["var"]] = self.domain(b["domain"], inner, f"{opath}.bindings[{j}].domain")
                 if b["domain"]["hi"] is None and not b["domain"]["players"] and inner[b["var"]] == CARD:
                     self.warn_unseen_choice(s, b["domain"]["lo"], f"{opath}.bindings[{j}].domain.lo")
@@ -1451,6 +1457,52 @@ class Checker:
                           path)
         self.expect(where, self.expr(where, inner, path), {BOOL}, "'where'", path)
 
+    def warn_hidden_local(self, binder: dict, scope: dict, path: str) -> None:
+        """A loop's or an option's variable (``binder`` at ``path``) that takes the name of a local it
+        stands in (a parameter, a 'let', an outer loop's or option's variable) hides that local inside:
+        ``for q in player { choose x { pair a in hand(q), q in player ... } }`` reads ``hand(q)`` with
+        the option's ``q`` in the option's body. Warned, with where the hidden one is bound."""
+        name = binder["var"]
+        if name not in scope or isinstance(scope[name], _Attr):
+            return
+        what = "option variable" if binder["node"] == "binding" else "loop variable"
+        outer, at = self.bound_before(path, name)
+        line = f" of line {at[0]}" if at else ""
+        self.warn(binder, f"{what} '{name}' hides the {outer} '{name}'{line}: inside, '{name}' means this {what}; "
+                          f"rename one of them", path, "var",
+                  notes=(f"the hidden '{name}' is bound at {self.where_file(at)}:{at[0]}:{at[1]}",) if at else ())
+
+    def bound_before(self, path: str, name: str) -> tuple[str, Optional[list]]:
+        """What binds the local ``name`` where ``path`` stands, and where: the innermost of the
+        parameters, loops, options and 'let's (and placements) around it or before it in its blocks."""
+        found: tuple[str, Optional[list]] = ("local", None)
+        x: Any = self.ir
+        for key, index in re.findall(r"\.(\w+)|\[(\d+)\]", path):
+            step: Any = int(index) if index else key
+            if isinstance(x, list):  # a block (or an option's variables): what the items before bind
+                for s in x[:step]:
+                    kind = s.get("node") if isinstance(s, dict) else None
+                    if kind == "let" and s["name"] == name:
+                        found = ("'let' name", span(s, "name"))
+                    elif kind in ("place", "binding") and s["var"] == name:
+                        found = (BINDERS[kind], span(s, "var"))
+            elif isinstance(x, dict):
+                kind = x.get("node")
+                if kind in BINDERS and x.get("var") == name and step in ("body", "where", "while_", "otherwise"):
+                    found = (BINDERS[kind], span(x, "var"))
+                elif kind == "option" and step in ("body", "where"):
+                    for b in x["bindings"]:
+                        if b["var"] == name:
+                            found = ("option variable", span(b, "var"))
+                elif name in (x.get("params") or ()):
+                    spans = (x.get("at") or {}).get("params") or []
+                    i = x["params"].index(name)
+                    found = ("parameter", spans[i] if i < len(spans) else span(x, "name"))
+                elif x.get("player") == name and step == "expr":
+                    found = ("player name", span(x, "player"))
+            x = x[step]
+        return found
+
     def check_reveal(self, s: dict, scope: dict, path: str) -> None:
         """'reveal c [to p]' of a card a loop or an option took from a zone, or 'reveal zone [to p]'."""
         what = s["what"]
@@ -1472,6 +1524,7 @@ class Checker:
                       path)
 
     def e_comprehension(self, e, scope, path):
+        self.warn_hidden_local(e, scope, path)
         inner = dict(scope)
         inner[e["var"]] = self.domain(e["domain"], scope, f"{path}.domain")
         with self.nested(e["domain"], f"{path}.domain"):
