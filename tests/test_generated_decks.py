@@ -110,3 +110,36 @@ def test_an_ir_loop_with_more_names_than_domains_is_refused(tmp_path):
     (tmp_path / "game.json").write_text(json.dumps(ir))
     with pytest.raises(RulesError, match=r"names 2 value\(s\) for 1 domain\(s\)"):
         read_ir(str(tmp_path / "game.json"))
+
+
+EMPTY_LOOP = "this loop of the deck writes out no variety (its braces are empty)"
+
+
+@pytest.mark.parametrize("loop", ["for s in suit { }", "for s in suit, r in 1..3 {\n  }"])
+def test_a_loop_with_empty_braces_is_one_error_at_the_loop(tmp_path, loop):
+    """An empty loop gave three parse errors (the braces wanted a variety; the parser then lost its
+    way in what follows): it is one error at the 'for', with the file's other errors."""
+    import meeple
+    from meeple.dsl import RulesError
+    text = HEAD.replace("CARDS", f"cards playing_card in deck {{\n  2 joker {{ rank = 0 }}\n  {loop}\n}}"
+                        ).replace("  end game", "  set nothing = 1\n  end game")
+    (tmp_path / "game.rules").write_text(text)
+    with pytest.raises(RulesError) as info:
+        meeple.load(str(tmp_path / "game.rules"))
+    found = sorted((d.line, d.col, d.message.split(":")[0]) for d in info.value.diagnostics if d.kind == "error")
+    assert found == [(9, 3, EMPTY_LOOP), (text.count("\n", 0, text.index("set nothing")) + 1, 7,
+                                          "unknown var 'nothing'")]
+
+
+def test_an_ir_loop_with_no_variety_is_the_same_error(tmp_path):
+    import json
+
+    from meeple.dsl import RulesError, read_ir
+    deck(tmp_path, "cards playing_card in deck {\n  for r in 1..2 {\n    1 card { rank = r }\n  }\n}")
+    ir, _ = read_ir(str(tmp_path / "game.rules"))
+    ir["cards"][0]["varieties"][0]["varieties"] = []
+    (tmp_path / "game.json").write_text(json.dumps(ir))
+    with pytest.raises(RulesError) as info:
+        read_ir(str(tmp_path / "game.json"))
+    [d] = [d for d in info.value.diagnostics if d.message.startswith(EMPTY_LOOP)]  # (and 'rank', on no card)
+    assert d.path == "$.cards[0].varieties[0]" and "(from " in d.message

@@ -42,15 +42,20 @@ def checked_game(ir: dict, file: str, params: Optional[dict[str, int]] = None
                  ) -> tuple[Optional[C.CheckedGame], list[Diagnostic]]:
     """Check ``ir``: its diagnostics, and the checked game when none of them is an error."""
     written = ir
-    loops = [v for c in ir.get("cards", ()) for v in c.get("varieties", ()) if v.get("node") == "variety_loop"]
+    loops = {f"$.cards[{i}].varieties[{j}]": v for i, c in enumerate(ir.get("cards", ()))
+             for j, v in enumerate(c.get("varieties", ())) if v.get("node") == "variety_loop"}
     ir, problems = generate_varieties(ir, params or {})  # a generated deck, written out
     checker = Checker(ir, file, params or {})
-    checker.used.update(names(loops))  # (the params and kinds its loops ran over)
+    checker.used.update(names(list(loops.values())))  # (the params and kinds its loops ran over)
     if problems:
         for node, message in problems:
             checker.error(node, message, "$.cards")
         return None, checker.diags
     diags = checker.run()
+    for path, loop in loops.items():
+        if not loop["varieties"]:
+            checker.error(loop, "this loop of the deck writes out no variety (its braces are empty): put the "
+                                "varieties it makes in them, as 'for s in suit { 1 card { suit = s } }'", path)
     if any(d.kind == "error" for d in diags):
         return None, diags
     game = C.CheckedGame(ir, checker.sym, dict(checker.values), file, [d for d in diags if d.kind != "error"],
