@@ -24,10 +24,11 @@ MAX_NUMBER = 2**53 - 1
 # ---- IR read as JSON (dsl/__init__.py) ----
 # An IR document is read whole (as JSON), then each of its values is checked against the schema,
 # some 10 microseconds each: its values are bounded, so that the largest document allowed is
-# checked in a few seconds. The largest bundled game (a variant written out with its base) is
-# 200 kB of IR as `meeple ir` indents it, about 7,000 values.
-MAX_IR_CHARS = 10_000_000  # characters of an IR document
-MAX_IR_VALUES = 200_000  # values of an IR document: objects, lists, strings, numbers, true, false and null
+# checked in seconds, not minutes. The largest bundled game (a variant written out with its base)
+# is 200 kB of IR as `meeple ir` indents it, about 7,000 values; the IR of the largest rules file
+# allowed (MAX_TOKENS) is about 470,000 values, 13 MB indented, and must load too.
+MAX_IR_CHARS = 20_000_000  # characters of an IR document (and of a rules file)
+MAX_IR_VALUES = 500_000  # values of an IR document: objects, lists, strings, numbers, true, false and null
 MAX_IR_DEPTH = 200  # JSON nesting of an IR document (lowered IR nests about as deep as its parse tree)
 
 # ---- what a game declares (dsl/check.py) ----
