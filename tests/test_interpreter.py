@@ -503,6 +503,11 @@ def _damaged(doc: dict, key: str, value) -> dict:
         out["zones"][1][0] = value
     elif key == "rng":
         out["rng"][1][0] = value
+    elif key == "a card of another variety":  # (as many cards as before: one of them changed)
+        zone = next(z for z in out["zones"] if any(z) and len(z) > 1)
+        i = next(i for i, n in enumerate(zone) if n)
+        zone[i] -= 1
+        zone[(i + 1) % len(zone)] += value
     elif key == "every var":
         out["vars"] = [value] * len(out["vars"])
     elif key == "locals":
@@ -521,10 +526,12 @@ def _damaged(doc: dict, key: str, value) -> dict:
     ("luckydog", "grid", {"tiles": [[0, 0, 99, 0]], "vars": [[], []]}),
     ("slipstream", "pc", 0), ("hare", "pc", 2), ("luckydog", "pc", 4),  # (no decision there)
     ("slipstream", "locals", "every local a string"),
+    ("hare", "a card of another variety", 1), ("luckydog", "a card of another variety", 1),
 ])
 def test_a_damaged_saved_state_is_refused_as_damaged(game, key, value):
-    """Each part of a saved state is checked for its type and range (and the cards kept: a zone
-    of 10**19 cards hung the next step), so that a damaged one is a StateError when read, never
+    """Each part of a saved state is checked for its type and range (and the cards kept, of each
+    variety: a zone of 10**19 cards hung the next step, a hand of more cards of a variety than the
+    game has would index past a table made for them), so that a damaged one is a StateError when read, never
     a Python error at a later step or a game that plays on wrongly."""
     from meeple.interpreter.game import StateError
     g = meeple.load(str(ROOT / "games" / f"{game}.rules"))

@@ -10,7 +10,7 @@ test is left to be judged as written.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from meeple.dsl.checked import BUILTIN, DEFINE, KIND
 
@@ -61,6 +61,13 @@ def _collect(e: dict, dest: str, x: ExprCompiler, env: Env, out: list[Capacity])
         out.append((idx, bound - 1 if op == "<" else bound))
         return True
     return False
+
+
+def _mins(hi: int, ranges: list[range], *chosen: int) -> Any:
+    """The table of ``min(hi, *chosen)`` over the ranges given, one index per range."""
+    if not ranges:
+        return min(hi, *chosen)
+    return tuple(_mins(hi, ranges[1:], *chosen, v) for v in ranges[0])
 
 
 def _collect_define(define: dict, args: list[Code], dest: str, x: ExprCompiler, out: list[Capacity]) -> bool:
@@ -217,13 +224,16 @@ class _Writer:
         if not self.hi.known or not limits or len(limits) > 2 or max(bounds) > MOST_TABLED:
             return None
         hi = max(self.hi.value, 0)
-        if len(limits) == 1:
-            table = self.x.constant(tuple(min(hi, r) for r in range(bounds[0] + 1)), "most")
-        else:
-            table = self.x.constant(tuple(tuple(min(hi, a, b) for b in range(bounds[1] + 1))
-                                          for a in range(bounds[0] + 1)), "most")
+        name = self.x.layout.variety_names[i]
+        copies = self.x.layout.variety_copies[i]  # (the most the source can hold)
+        rooms = [range(b + 1) for b in bounds]
+        if copies is not None and 0 <= copies <= MOST_TABLED and (copies + 1) * len(rooms[0]) * len(rooms[-1]) <= 4096:
+            rooms.append(range(copies + 1))  # ... and the cards held too: table[r_a][r_b][held]
+        table = self.x.constant(_mins(hi, rooms), "most")
         reads = "".join(f"[r{c}]" for c in limits)
-        return [f"m = S[{i}]  # {self.x.layout.variety_names[i]}", f"c = {table}{reads}", "if m > c:", "    m = c"]
+        if len(rooms) > len(limits):
+            return [f"m = {table}{reads}[S[{i}]]  # {name}"]
+        return [f"m = S[{i}]  # {name}", f"c = {table}{reads}", "if m > c:", "    m = c"]
 
     def shared(self) -> list[str]:
         """``found``: what the groups of several varieties allow. It depends only on how many of

@@ -413,8 +413,7 @@ class Game:
             ("zones", isinstance(st.zones, list) and len(st.zones) == zone_slots
              and all(isinstance(z, list) and len(z) == nv and all(whole_number(c) and c >= 0 for c in z)
                      for z in st.zones)),
-            ("zones", sum(map(sum, st.zones)) + (len(st.grid) if st.grid is not None else 0)  # (cards kept)
-             == sum(map(sum, start.zones))),
+            ("zones", _cards_by_variety(st) == _cards_by_variety(start)),  # (cards kept, each variety's)
             ("vars", isinstance(st.vars, list) and len(st.vars) == var_slots
              and all(isinstance(v, int) and -MAX_NUMBER <= v <= MAX_NUMBER for v in st.vars)),
             ("locals", isinstance(st.locals, list) and len(st.locals) == self.n_locals
@@ -868,6 +867,14 @@ def _known_from_json(entries: Any) -> dict[tuple[int, int], list[int]]:
             raise ValueError("'known' is a list of [zone slot, seat, counts]")
         known[e[0], e[1]] = list(e[2])
     return known
+
+
+def _cards_by_variety(st: State) -> list[int]:
+    """How many cards of each variety the state holds, in its zones and on its grid."""
+    counts = [sum(column) for column in zip(*st.zones)]
+    for v in st.grid.variety if st.grid is not None else ():
+        counts[v] += 1
+    return counts
 
 
 def _plain_local(v: Any) -> bool:
