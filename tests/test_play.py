@@ -71,6 +71,22 @@ def test_a_word_said_whole_picks_the_move_it_is_a_word_of_over_those_it_begins()
     assert chosen is None and candidates == legal[:3]
 
 
+def test_the_parts_of_a_name_joined_by_underscores_are_words_of_the_move():
+    """A generated deck names its cards 'card_hearts_3': 'hearts 3' is that card, '3' said whole picks
+    it over 'card_hearts_13'; a move whose own words fit wins over one whose parts do."""
+    from types import SimpleNamespace
+
+    from meeple.tools.play import match_answer
+    legal = [SimpleNamespace(text=t) for t in ("play card_hearts_3", "play card_hearts_13", "play card_clubs_3")]
+    assert match_answer("hearts 3", legal, "lay")[0] is legal[0]
+    assert match_answer("club", legal, "lay")[0] is legal[2]
+    chosen, candidates = match_answer("hearts", legal, "lay")
+    assert chosen is None and candidates == legal[:2]
+    assert match_answer("spades 3", legal, "lay") == (None, [])
+    both = [SimpleNamespace(text=t) for t in ("take red_fox", "take red")]
+    assert match_answer("red", both, "buy")[0] is both[1]
+
+
 def test_a_report_that_is_a_flag_is_written_as_simulate_writes_it(capsys, monkeypatch, tmp_path):
     rules = tmp_path / "f.rules"
     rules.write_text('game "F"\nplayers 2\nvar n = 0\nturn {\n  set n = n + 1\n  if n > 2 {\n    end game\n  }\n}\n'

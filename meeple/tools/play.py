@@ -26,7 +26,8 @@ from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text. Each word you type may be the
   beginning of a word of the move, in order, and words may be left out: 'red' is
-  'play 1 red', 'play 2 bl' is 'play 2 blue', if only one move fits."""
+  'play 1 red', 'play 2 bl' is 'play 2 blue', if only one move fits; the parts of a
+  name joined by '_' count as words too: 'hearts 3' is 'play card_hearts_3'."""
 HELP_TILES = """  A placement may be written '<tile> at x,y rotation r', '<tile> x,y r' or
   '<tile> x,y r<r>'; x grows to the right, y upwards, and rotation r turns the
   tile r quarter turns clockwise (the tiles you may place are drawn in each
@@ -863,8 +864,9 @@ def match_answer(answer: str, legal: list, label: str, shown: list[str] | None =
     Tried in turn: the move's text; without the decision's name in front (in the move or the
     answer); a short placement (``<tile> x,y r``, ``<tile> at x,y rotation r``); a beginning
     (in whole words) of exactly one move; words each the beginning of a word of exactly one move,
-    in order, words of the move left out between them (``red`` for ``play 1 red``). Several moves
-    that fit are the candidates. ``shown``: each move's text as play shows it (with the rules'
+    in order, words of the move left out between them (``red`` for ``play 1 red``), and failing that
+    with the parts of a name joined by ``_`` as words (``hearts 3`` for ``play card_hearts_3``).
+    Several moves that fit are the candidates. ``shown``: each move's text as play shows it (with the rules'
     labels), matched as well as the move's own."""
     keys = []
     lab = _norm(label) + " " if label else None
@@ -894,16 +896,21 @@ def match_answer(answer: str, legal: list, label: str, shown: list[str] | None =
             return None, found
     # each word said the beginning of a word of the move, in order, words of the move skipped
     # ('red' for 'play 1 red', 'play 2 bl' for 'play 2 blue')
+    # ('hearts 3' for 'play card_hearts_3': a name joined by '_', as a generated deck names its cards,
+    # counts its parts as words too, when its words alone fit no move)
     words = said.split()
-    found = [a for a, ks in zip(legal, keys) if any(_words_begin(words, k.split()) for k in ks)]
-    if len(found) > 1:  # ('n' for 'go N' rather than 'go NE': a word said whole wins)
-        whole = [a for a, ks in zip(legal, keys)
-                 if a in found and any(_words_begin(words, k.split(), whole=True) for k in ks)]
-        if len(whole) == 1:
-            return whole[0], []
-    if len(found) == 1:
-        return found[0], []
-    return None, found
+    for split in (str.split, lambda k: k.replace("_", " ").split()):
+        found = [a for a, ks in zip(legal, keys) if any(_words_begin(words, split(k)) for k in ks)]
+        if len(found) > 1:  # ('n' for 'go N' rather than 'go NE': a word said whole wins)
+            whole = [a for a, ks in zip(legal, keys)
+                     if a in found and any(_words_begin(words, split(k), whole=True) for k in ks)]
+            if len(whole) == 1:
+                return whole[0], []
+        if len(found) == 1:
+            return found[0], []
+        if found:
+            return None, found
+    return None, []
 
 
 def _words_begin(said: list[str], move: list[str], whole: bool = False) -> bool:
