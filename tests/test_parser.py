@@ -455,6 +455,33 @@ def test_a_misspelt_word_of_the_language_is_read_as_one_so_the_next_mistake_is_s
         (3, "unexpected name 'publik'"), (4, "unexpected name 'hiden'"), (5, "unexpected name 'bogus'")]
 
 
+@pytest.mark.parametrize("line, last, then", [
+    ("  deal 1 from deck to hand(current) reshuffling", "reshuffling", "  end game"),
+    ("  move all from hand(current) to", "to", "  set total = 1"),
+    ("  set total = total +", "+", "  set total = 2"),
+])
+def test_a_line_left_wanting_a_name_before_a_statement_is_said_where_it_ends(line: str, last: str,
+                                                                             then: str) -> None:
+    """'... reshuffling' with its pile forgotten, then 'end game': 'end' is read as the pile, and the
+    parser stops at 'game' (with a note that a '{' is not closed, which it is); the mistake is the
+    line before, said where it ends."""
+    text = SMALL.replace("  set total = total + 1", f"{line}\n{then}")
+    [(at_line, col, message)] = syntax_errors(text)
+    assert (at_line, col) == locate(text, f"{last}\n")
+    word = then.split()[0]
+    assert message.endswith(f"the '{word}' that starts the next line was read as a name going on with it")
+    assert ("which a name must follow" in message) == last.isalpha()
+
+
+@pytest.mark.parametrize("line, shown", [("total = 2", "set total = ..."), ("hand(current) = 2", "set hand(current)")])
+def test_a_var_given_a_value_without_set_is_told_to_use_set(line: str, shown: str) -> None:
+    text = SMALL.replace("  set total = total + 1", f"  {line}")
+    [(at_line, col, message)] = syntax_errors(text)
+    assert (at_line, col) == locate(text, line)
+    assert message.startswith(f"unexpected name '{line.split('(')[0].split()[0]}'; expected 'set', ")
+    assert f"(a var is given a value by '{shown}" in message
+
+
 def test_a_line_left_in_the_middle_of_an_expression_is_said_where_it_ends() -> None:
     """'var a = 1 +' then 'var b = 2': the 'var' of the next line is read as a name going on with
     the expression, and the parser stops at 'b'; the mistake is the line before, said where it ends."""

@@ -37,6 +37,8 @@ MAX_RECOVERIES = 500
 # other terminal) so that the token fits; a missing ')' or '}' then costs one error.
 INSERT_FIRST = ("RPAR", "RBRACE", "LBRACE", "NAME", "INT")
 OPEN_ENDED = {"+", "-", "*", "/", "%", "and", "or", "not", "==", "!=", "<", "<=", ">", ">=", "=", ",", "(", "["}
+# Words of the language that a name (a zone, a var, a player...) must follow.
+WANTING_A_NAME = {"reshuffling", "from", "to", "into", "onto", "by"}
 MISSPELT_CHOICES = 6  # words of the language a misspelt one is read as, at most, when only they may stand
 _TOKEN = re.compile(r'#[^\n]*|\s+|"[^"\n]*"|[A-Za-z_0-9]+|\.\.|[=!<>]=|.')
 
@@ -582,6 +584,9 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         close = difflib.get_close_matches(word.lower(), [w for w in words if w.isidentifier()], n=1, cutoff=0.7)
         if close:
             return f"'{close[0]}'", f" (did you mean '{close[0]}'?)"
+        assigned = re.match(r"[ \t]*(\([^()\n]*\))?[ \t]*=(?!=)", text[tok.end_pos or 0:])
+        if "SET" in accepts and assigned:
+            return "'set'", f" (a var is given a value by 'set {word}{assigned.group(1) or ''} = ...')"
         if "CHOOSE" in accepts and re.match(r"\s*(by\b|:|\{)", text[tok.end_pos or 0:]):
             return "'choose'", f" (a decision is written 'choose {word} ...')"
     return "", ""
@@ -667,17 +672,21 @@ def _token_before(text: str, pos: Optional[int]) -> Optional[Token]:
 
 
 def _line_left_open(tok: Token, file: str, text: str) -> Optional[Diagnostic]:
-    """A declaration's keyword at the start of a line, read as a name that goes on with the line
-    before (``var a = 1 +`` then ``var b = 2``): that line is the mistake, said where it ends."""
-    if tok.type != "NAME" or tok.value.upper() not in DECLARATION_STARTS or tok.start_pos is None \
-            or not _first_on_line(text, tok.start_pos):
+    """A declaration's or a statement's keyword at the start of a line, read as a name that goes on
+    with the line before (``var a = 1 +`` then ``var b = 2``; ``deal 1 from deck to hand(p)
+    reshuffling`` then ``end game``): that line is the mistake, said where it ends."""
+    if tok.type != "NAME" or tok.value.upper() not in DECLARATION_STARTS | STATEMENT_STARTS | {"END"} \
+            or tok.start_pos is None or not _first_on_line(text, tok.start_pos):
         return None
     last = _last_token(text, tok.start_pos)
-    if last is None or last.group() not in OPEN_ENDED:
+    if last is None or last.group() not in OPEN_ENDED | WANTING_A_NAME:
         return None
     line, col = _where(text, last.start())
-    return Diagnostic(file, f"this line ends in the middle of an expression ('{last.group()}'): the "
-                            f"'{tok.value}' that starts the next line was read as a name going on with it",
+    said = f"the '{tok.value}' that starts the next line was read as a name going on with it"
+    if last.group() in WANTING_A_NAME:
+        return Diagnostic(file, f"this line ends with '{last.group()}', which a name must follow: {said}",
+                          line, col, line, col + len(last.group()))
+    return Diagnostic(file, f"this line ends in the middle of an expression ('{last.group()}'): {said}",
                       line, col, line, col + len(last.group()))
 
 
