@@ -729,3 +729,24 @@ def test_a_tiles_paths_of_another_type_on_a_later_card_is_an_error_not_a_crash(t
         meeple.dsl.read_checked(str(path))
     assert any(d.line == 7 and "attribute 'roads' is" in d.message and "set of edges on card 'a'" in d.message
                for d in info.value.diagnostics), info.value.diagnostics
+
+
+@pytest.mark.parametrize("seat, message", [
+    ("4", "seat 4 does not exist: the game is for 2..4 players, seats 0..3"),
+    ("-1", "seat -1 does not exist: the game is for 2..4 players, seats 0..3"),
+    ("2 + 3", "seat 5 does not exist: the game is for 2..4 players, seats 0..3"),
+])
+def test_a_seat_written_out_that_no_count_of_players_has_is_an_error(seat: str, message: str) -> None:
+    """seat(4) in a game for 2..4 players fails in every game it is read in: said by the checker, at the
+    number (it was a run-time error only)."""
+    text = change("set roll = random 1..3", f"set roll = number(seat({seat}))")
+    line, col = locate(text, f"seat({seat})")
+    assert errors(text) == [(line, col + len("seat("), message)]
+
+
+@pytest.mark.parametrize("seat", ["3", "goal", "roll"])
+def test_a_seat_that_some_count_of_players_has_or_that_is_worked_out_is_no_mistake(seat: str) -> None:
+    """seat(3) exists with 4 players (a rule may read it only then); a param or a var is worked out as
+    the game runs."""
+    text = change("set roll = random 1..3", f"set roll = number(seat({seat}))")
+    assert errors(text) == []

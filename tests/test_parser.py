@@ -482,6 +482,18 @@ def test_a_var_given_a_value_without_set_is_told_to_use_set(line: str, shown: st
     assert f"(a var is given a value by '{shown}" in message
 
 
+@pytest.mark.parametrize("line", ["let r = random 1..6", "set total = 1 + random 1..6"])
+def test_random_out_of_a_set_says_where_it_stands_and_over_what(line: str) -> None:
+    """'random' in an expression: said at 'random', with the forms it has (not 'random ZONE': a var
+    never holds a card)."""
+    text = SMALL.replace("  set total = total + 1", f"  {line}")
+    [(at_line, col, message)] = syntax_errors(text)
+    assert (at_line, col) == locate(text, "random")
+    assert message == ("'random' cannot stand here ('random' stands only in 'set VAR = random DOMAIN', the domain a "
+                       "range LOW..HIGH, 'player', a kind or the grid, and in 'set VAR = random { VALUE: WEIGHT, "
+                       "... }')")
+
+
 def test_a_line_left_in_the_middle_of_an_expression_is_said_where_it_ends() -> None:
     """'var a = 1 +' then 'var b = 2': the 'var' of the next line is read as a name going on with
     the expression, and the parser stops at 'b'; the mistake is the line before, said where it ends."""

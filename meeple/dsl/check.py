@@ -975,6 +975,16 @@ class Checker:
             self.warn(e, f"seat {seat} exists only with {seat + 1} or more players (the game is for "
                          f"{p['lo']}..{p['hi']}); with fewer, this fails at run time", path)
 
+    def seat_written(self, e: dict, path: str) -> None:
+        """seat(n) with n written out (no params): a seat no count of players has is an error here,
+        not a run-time error in every game. (One that only some counts have is no warning: a rule may
+        well read it only when there are that many players.)"""
+        seat = fold(e, lambda name: None)
+        p = self.ir["players"] or {"lo": 1, "hi": MAX_PLAYERS}
+        if isinstance(seat, int) and not isinstance(seat, bool) and not 0 <= seat < p["hi"]:
+            self.error(e, f"seat {seat} does not exist: the game is for {p['lo']}..{p['hi']} players, seats "
+                          f"0..{p['hi'] - 1}", path)
+
     def not_negative(self, e: dict, what: str, path: str) -> None:
         """A count that is negative whatever the game does (numbers and params): an error here, not a
         game that is stuck every time."""
@@ -1403,6 +1413,8 @@ class Checker:
                         self.error(a, f"'{func}' needs the board's name, not {_show(t)}", f"{path}.args[{i}]")
                 else:
                     self.expect(a, t, {w}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
+            if func == "seat" and types[0] == INT:
+                self.seat_written(args[0], f"{path}.args[0]")
             if func == "at_place" and args and args[0]["node"] == "name":
                 kinds = [k for k, tr in sym.piece_kinds.items() if tr == args[0]["id"]]
                 return kind_type(kinds[0]) if kinds else ANY

@@ -565,7 +565,8 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
                     "when TEST holds, and 'score' decides who wins)")
     before = _word_before(text, tok)
     if "random" in (word, before) and "RANDOM" not in accepts:
-        return "", " ('random' stands only in 'set VAR = random LOW..HIGH' or 'set VAR = random ZONE')"
+        return "", (" ('random' stands only in 'set VAR = random DOMAIN', the domain a range LOW..HIGH, 'player', "
+                    "a kind or the grid, and in 'set VAR = random { VALUE: WEIGHT, ... }')")
     if word in ("to", "-") and "DOTDOT" in accepts:
         return "'..'", " (a range is written LOW..HIGH)"
     if word in ("elif", "elsif", "elseif"):
