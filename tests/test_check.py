@@ -750,3 +750,19 @@ def test_a_seat_that_some_count_of_players_has_or_that_is_worked_out_is_no_mista
     the game runs."""
     text = change("set roll = random 1..3", f"set roll = number(seat({seat}))")
     assert errors(text) == []
+
+
+@pytest.mark.parametrize("test, shown", [
+    ("c.colour < c.value", None),  # (one side a number: that side is said, as before)
+    ("c < c", "a card with a card"),
+    ("c.colour < fox", "a value of 'colour' with a value of 'runner'"),
+])
+def test_an_order_of_two_things_that_are_not_numbers_is_one_error(test: str, shown: str | None) -> None:
+    text = change("set points(current) = points(current) + sum(c.value for c in pile)",
+                  f"set points(current) = points(current) + count({test} for c in pile)")
+    found = errors(text)
+    if shown is None:
+        assert [m for _, _, m in found] == ["'<' must be a number, not a value of 'colour'"]
+    else:
+        assert found == [(*locate(text, test), "'<' compares numbers, or values of one kind in the order "
+                                               f"declared; not {shown}")]

@@ -1626,6 +1626,10 @@ class Checker:
             return INT
         if op in ORDER and a == b and a.startswith("kind:"):
             return BOOL  # values of one kind are ordered as declared
+        if op in ORDER and INT not in (a, b) and ANY not in (a, b):  # (one mistake: said once)
+            self.error(e, f"'{op}' compares numbers, or values of one kind in the order declared; not "
+                          f"{_show(a)} with {_show(b)}", path)
+            return BOOL
         if op in ORDER:
             self.expect(e["left"], a, {INT}, f"'{op}'", f"{path}.left")
             self.expect(e["right"], b, {INT}, f"'{op}'", f"{path}.right")
