@@ -766,3 +766,12 @@ def test_an_order_of_two_things_that_are_not_numbers_is_one_error(test: str, sho
     else:
         assert found == [(*locate(text, test), "'<' compares numbers, or values of one kind in the order "
                                                f"declared; not {shown}")]
+
+
+@pytest.mark.parametrize("func", ["score", "tiebreak", "returns"])
+def test_a_rule_that_reads_a_result_is_told_to_use_a_define(func: str) -> None:
+    """'returns(p) = score(p) - 3' was "unknown query 'score' (did you mean 'space'?)"."""
+    text = BASE + f"returns(p) = {func}(p) - 3\n"
+    one_error(text, f"{func}(p) - 3", f"'{func}(p)' is worked out when the game ends, for the results; the rules "
+                                      "cannot read it: name the expression with a define (define points(p) = ...) "
+                                      "and use that in both")

@@ -1422,6 +1422,11 @@ class Checker:
         if func in AGGREGATES:
             self.error(e, f"'{func}' is written {func}(expression for x in ...)", path)
             return ANY
+        if func in ("score", "tiebreak", "returns"):
+            self.error(e, f"'{func}(p)' is worked out when the game ends, for the results; the rules cannot "
+                          f"read it: name the expression with a define (define points(p) = ...) and use that "
+                          f"in both", path)
+            return ANY
         self.error(e, f"unknown query '{func}'"
                       f"{self.suggest(func, sym.defines, sym.zones, BUILTINS, sym.vars, sym.routes)}", path)
         return ANY
