@@ -16,9 +16,9 @@ FILES = sorted(GOOD.glob("*.rules"))
 GAMES = 20
 
 
-def test_there_are_ten_good_games() -> None:
-    assert [p.stem for p in FILES] == ["bluff", "dash", "eights", "fish", "knockout", "market", "ring", "suits",
-                                       "tictac", "tricks"]
+def test_there_are_thirteen_good_games() -> None:
+    assert [p.stem for p in FILES] == ["bazaar", "bluff", "breakthrough", "dash", "eights", "fish", "knockout",
+                                       "market", "pig", "ring", "suits", "tictac", "tricks"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
