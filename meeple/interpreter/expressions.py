@@ -423,7 +423,7 @@ HELPERS: dict[str, Callable] = {
     "_move_piece_to": _move_piece_to, "_space": _space, "_cell_col": _cell_col, "_cell_row": _cell_row,
     "_cell_next": _cell_next, "_line": _line, "_players_from": _players_from,
     "_next_in": _next_in, "_dice": _dice,
-    "_while": itertools.takewhile}
+    "_while": itertools.takewhile, "_compress": itertools.compress, "_count": itertools.count}
 
 
 class ExprCompiler:
@@ -995,8 +995,8 @@ class ExprCompiler:
                 return f"{{_tile: _m for _tile in range(len(G.x)) if (_m := {mask})}}"
             test = self.gen(_all_of(guard), inner)
             k = tile_var_of_tile(test)
-            if k is not None:  # only the tiles whose flag is set can stop a walk (often none is)
-                return f"({{_tile: {mask} for _tile, _on in enumerate(G.tv[{k}]) if _on}} if any(G.tv[{k}]) else {{}})"
+            if k is not None:  # only the tiles whose flag is set can stop a walk (found in C: often none is)
+                return f"{{_tile: {mask} for _tile in _compress(_count(), G.tv[{k}])}}"
             return f"{{_tile: {mask} for _tile in range(len(G.x)) if {test}}}"
         enter = tile_clause("enter_start", every_tile=False)
         search = ("_route_length(G.nb, G.ends, _t0, _e0, "
