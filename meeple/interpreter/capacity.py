@@ -224,16 +224,9 @@ class _Writer:
         if not self.hi.known or not limits or len(limits) > 2 or max(bounds) > MOST_TABLED:
             return None
         hi = max(self.hi.value, 0)
-        name = self.x.layout.variety_names[i]
-        copies = self.x.layout.variety_copies[i]  # (the most the source can hold)
-        rooms = [range(b + 1) for b in bounds]
-        if copies is not None and 0 <= copies <= MOST_TABLED and (copies + 1) * len(rooms[0]) * len(rooms[-1]) <= 4096:
-            rooms.append(range(copies + 1))  # ... and the cards held too: table[r_a][r_b][held]
-        table = self.x.constant(_mins(hi, rooms), "most")
+        table = self.x.constant(_mins(hi, [range(b + 1) for b in bounds]), "most")
         reads = "".join(f"[r{c}]" for c in limits)
-        if len(rooms) > len(limits):
-            return [f"m = {table}{reads}[S[{i}]]  # {name}"]
-        return [f"m = S[{i}]  # {name}", f"c = {table}{reads}", "if m > c:", "    m = c"]
+        return [f"m = S[{i}]  # {self.x.layout.variety_names[i]}", f"c = {table}{reads}", "if m > c:", "    m = c"]
 
     def shared(self) -> list[str]:
         """``found``: what the groups of several varieties allow. It depends only on how many of

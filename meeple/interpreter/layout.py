@@ -58,16 +58,11 @@ class Layout:
         self.variety_names: list[str] = []
         self.variety_kind: list[str] = []
         self.variety_attrs: list[dict[str, Any]] = []
-        self.variety_copies: list[int | None] = []
         for c in ir["cards"]:
             for v in c["varieties"]:
                 self.variety_names.append(v["name"])
                 self.variety_kind.append(c["name"])
                 self.variety_attrs.append({a["name"]: a["value"] for a in v["attrs"]})
-                # how many cards of it the game has, when known before it starts (no card is ever
-                # made or lost: no zone holds more)
-                copies = fold(v["count"], lambda n: self.params.get(n["id"])) if "count" in v else None
-                self.variety_copies.append(copies if type(copies) is int else None)
         self.attr_table: dict[str, list[Any]] = {}
         for attr, t in sym.attrs.items():
             default: Any = False if t == "bool" else (0 if t in ("int", EDGES) else NO_VALUE)
