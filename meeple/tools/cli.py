@@ -544,7 +544,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
-    from meeple.dsl import RulesError, read_text
+    from meeple.dsl import RulesError, RulesSyntaxError, read_text
     from meeple.dsl.printer import print_rules
 
     if not args.check and not args.write and len(args.files) > 1:
@@ -559,6 +559,10 @@ def cmd_fmt(args: argparse.Namespace) -> int:
                 _err(f"{path}: error: this is an IR document (JSON); meeple fmt formats rules files (.rules)")
                 status = 1
                 continue
+            from meeple.dsl.text import a_record
+            record = a_record(text, path)
+            if record is not None:
+                raise RulesSyntaxError([record], text)
             canonical = print_rules(text, path)
         except RulesError as e:
             _err(str(e))
