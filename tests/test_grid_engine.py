@@ -318,6 +318,31 @@ score(p) = 0
     assert judged > 20
 
 
+def test_a_tile_known_not_none_is_read_as_one(tmp_path: Path) -> None:
+    """Right of ``u != none and ...`` a local ``u`` is read as a tile that exists (``G.x[u]``, no
+    helper that first tests for none), and the test is what it was: false for none, the tile's
+    column otherwise."""
+    g = load(tmp_path, """
+var first = none
+var seen = 0
+define at_origin(u) = u != none and col(u) == 0 and row(u) == 0
+setup { for p in player { deal 2 from deck to hand(p) } }
+turn {
+  if at_origin(first) { set seen = seen + 1 }
+  place road by current: 0..1 card from hand(current) onto table as t
+  if first == none { set first = t }
+  if t == none and first != none { end game }
+}
+score(p) = seen
+""")
+    text = g.module.text()
+    assert "G.x[st.vars[" in text and "_col(G" not in text
+    st = g.new_state(2, seed=3)
+    st.play_out(random.Random(3))
+    assert st.is_terminal() and st.grid.x and st.var("seen") >= 1  # (turns after the first tile at 0,0)
+    assert st.scores() == [st.var("seen")] * 2
+
+
 def test_a_square_probed_and_taken_back_leaves_the_board_as_it_was() -> None:
     """``Board.passing`` lays a tile on each square as far as where tiles lie is concerned,
     linking its neighbours to it, judges the test, and takes all of it back: on tables of seeded

@@ -1329,7 +1329,8 @@ class ExprCompiler:
                 return self.route_test(e["left"], op, self.gen(e["right"], env), env)
             if self.is_route_call(e["right"]):
                 return self.route_test(e["right"], FLIPPED[op], self.gen(e["left"], env), env)
-        a, b = self.gen(e["left"], env), self.gen(e["right"], env)
+        a = self.gen(e["left"], env)
+        b = self.gen(e["right"], self.narrowed(e, env) if op == "and" else env)
         if op in ("and", "or"):
             return self.logic(op, a, b)
         if a.known and b.known:
@@ -1339,6 +1340,18 @@ class ExprCompiler:
         if op == "%":
             return joined(f"_mod({a}, {b})", a, b)
         return joined(f"({a} {op} {b})", a, b)
+
+    def narrowed(self, e: dict, env: Env) -> Env:
+        """The names for the right of ``e``, an 'and': a local its left holds is not none
+        (``u != none and col(u) == 2``) is known to be some value there, so it is read as one
+        (``G.x[u]``, not a call that first tests for none)."""
+        test = e["left"]
+        if test["node"] == "bin_op" and test["op"] == "!=":
+            for one, other in ((test["left"], test["right"]), (test["right"], test["left"])):
+                if one["node"] == "name" and other["node"] == "none_value" and one["id"] in env \
+                        and self.binding(one).what == C.LOCAL:
+                    return {**env, one["id"]: _sure(env[one["id"]])}
+        return env
 
     def is_route_call(self, e: dict) -> bool:
         return e["node"] == "call" and self.binding(e).what == C.ROUTE
@@ -1357,6 +1370,11 @@ class ExprCompiler:
         # may, so what takes it as a seat checks it (``guarded``)
         none = any(x.known and x.value == NO_VALUE for x in (a, b))
         return joined(f"({a} if {t} else {b})", t, a, b, reads=frozenset({VARS}) if none else frozenset())
+
+
+def _sure(code: Code) -> Code:
+    """``code`` known never to be none (and so the code inside its parentheses)."""
+    return replace(code, sure=True, inner=_sure(code.inner) if code.inner is not None else None)
 
 
 def _conjuncts(e: dict) -> list[dict]:
