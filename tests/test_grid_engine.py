@@ -325,7 +325,7 @@ def test_a_tile_known_not_none_is_read_as_one(tmp_path: Path) -> None:
     g = load(tmp_path, """
 var first = none
 var seen = 0
-define at_origin(u) = u != none and col(u) == 0 and row(u) == 0
+define at_origin(u) = u != none and col(u) == 0 and not (u == none or row(u) != 0)
 setup { for p in player { deal 2 from deck to hand(p) } }
 turn {
   if at_origin(first) { set seen = seen + 1 }
@@ -336,7 +336,7 @@ turn {
 score(p) = seen
 """)
     text = g.module.text()
-    assert "G.x[st.vars[" in text and "_col(G" not in text
+    assert "G.x[st.vars[" in text and "G.y[st.vars[" in text and "_col(G" not in text and "_row(G" not in text
     st = g.new_state(2, seed=3)
     st.play_out(random.Random(3))
     assert st.is_terminal() and st.grid.x and st.var("seen") >= 1  # (turns after the first tile at 0,0)

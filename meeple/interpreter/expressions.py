@@ -1330,7 +1330,7 @@ class ExprCompiler:
             if self.is_route_call(e["right"]):
                 return self.route_test(e["right"], FLIPPED[op], self.gen(e["left"], env), env)
         a = self.gen(e["left"], env)
-        b = self.gen(e["right"], self.narrowed(e, env) if op == "and" else env)
+        b = self.gen(e["right"], self.narrowed(e, env) if op in ("and", "or") else env)
         if op in ("and", "or"):
             return self.logic(op, a, b)
         if a.known and b.known:
@@ -1342,11 +1342,11 @@ class ExprCompiler:
         return joined(f"({a} {op} {b})", a, b)
 
     def narrowed(self, e: dict, env: Env) -> Env:
-        """The names for the right of ``e``, an 'and': a local its left holds is not none
-        (``u != none and col(u) == 2``) is known to be some value there, so it is read as one
-        (``G.x[u]``, not a call that first tests for none)."""
+        """The names for the right of ``e``, an 'and' or an 'or': a local its left holds is not
+        none (``u != none and col(u) == 2``, ``u == none or col(u) == 2``) is known to be some
+        value there, so it is read as one (``G.x[u]``, not a call that first tests for none)."""
         test = e["left"]
-        if test["node"] == "bin_op" and test["op"] == "!=":
+        if test["node"] == "bin_op" and test["op"] == ("!=" if e["op"] == "and" else "=="):
             for one, other in ((test["left"], test["right"]), (test["right"], test["left"])):
                 if one["node"] == "name" and other["node"] == "none_value" and one["id"] in env \
                         and self.binding(one).what == C.LOCAL:
