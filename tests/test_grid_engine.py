@@ -318,6 +318,29 @@ score(p) = 0
     assert judged > 20
 
 
+def test_a_test_before_the_flag_is_judged_for_every_tile(tmp_path: Path) -> None:
+    """Only a flag that comes first in the test of an option over the tiles runs it over the
+    flagged tiles: a part before it is judged for every tile, as written, and a rules error it
+    meets on a tile without the flag is not passed over."""
+    g = load(tmp_path, """
+var owner per table = 0
+setup { for p in player { deal 4 from deck to hand(p) } }
+turn {
+  place road by current: 1 card from hand(current) onto table as t
+  set owner(t) = if t.signal then 0 else 7
+  choose mark {
+    pass { }
+    claim u in table where seat(owner(u)) == current and u.signal { set owner(u) = 1 }
+  }
+}
+score(p) = 0
+""")
+    assert "G.flagged" not in g.module.text()
+    for seed in range(3):
+        with pytest.raises(RuleRuntimeError, match="seat"):
+            g.new_state(2, seed=seed).play_out(random.Random(seed))
+
+
 def test_a_tile_known_not_none_is_read_as_one(tmp_path: Path) -> None:
     """Right of ``u != none and ...`` a local ``u`` is read as a tile that exists (``G.x[u]``, no
     helper that first tests for none), and the test is what it was: false for none, the tile's

@@ -545,6 +545,17 @@ def test_a_damaged_saved_state_is_refused_as_damaged(game, key, value):
         g.state_from_json(_damaged(doc, key, value))
 
 
+@pytest.mark.parametrize("zones", [[], "abc", [[1]], [{"a": 1}]])
+def test_a_saved_state_whose_zones_do_not_fit_is_told_so(zones):
+    """Zones of the wrong shape are said to be what is wrong (the count of cards by variety, made
+    from them, once answered with an IndexError)."""
+    from meeple.interpreter.game import StateError
+    g = meeple.load(str(ROOT / "games" / "luckydog.rules"))
+    doc = g.new_state(3, seed=1).to_json()
+    with pytest.raises(StateError, match="its 'zones' does not fit this game"):
+        g.state_from_json({**doc, "zones": zones})
+
+
 @pytest.mark.parametrize("call, error", [
     (lambda g, st: g.new_state(players="3"), TypeError), (lambda g, st: g.new_state(2, seed=[1]), TypeError),
     (lambda g, st: g.query(st, "space", -1), ValueError), (lambda g, st: g.query(st, "space", 2), ValueError),

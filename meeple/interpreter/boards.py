@@ -104,7 +104,9 @@ class Board:
     __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier", "up", "size", "joins", "flags",
                  "flagged")
 
-    def __init__(self, n_vars: int, flags: tuple[tuple[bool, ...], ...] = ()):
+    def __init__(self, n_vars: int, flags: tuple[tuple[bool, ...], ...]):
+        """A board with ``n_vars`` per-tile vars, keeping lists of the tiles with each of ``flags``
+        (a game's ``tile_flags``: its code reads them; ``()`` for none)."""
         self.x: list[int] = []
         self.y: list[int] = []
         self.variety: list[int] = []
@@ -349,7 +351,7 @@ class Board:
                 "vars": [values[:] for values in self.tv]}
 
     @classmethod
-    def from_json(cls, doc: dict[str, Any], shapes: TileShapes, flags: tuple[tuple[bool, ...], ...] = ()) -> "Board":
+    def from_json(cls, doc: dict[str, Any], shapes: TileShapes, flags: tuple[tuple[bool, ...], ...]) -> "Board":
         b = cls(len(doc["vars"]), flags)
         for x, y, v, r in doc["tiles"]:
             b.place(x, y, v, r, shapes.ends[v][r])

@@ -907,18 +907,18 @@ class ExprCompiler:
 
     def flagged_tiles(self, parts: list[dict], var: str) -> tuple[str, list[dict]] | None:
         """For a loop of ``var`` over the tiles on the grid and the parts of the 'and' that tests
-        each: the first part that is a flag of the tile (``var.signal``: true or false by its
-        variety, never turned) gives the list of the tiles that have it (``Board.flagged``, in
-        the order of the tiles), to run over instead of every tile. Returns that list's code and
-        the other parts, or None."""
-        for i, p in enumerate(parts):
-            if p["node"] == "attr" and p["obj"]["node"] == "name" and p["obj"]["id"] == var \
-                    and p["name"] in self.sym.tile_attrs and self.sym.attrs[p["name"]] == "bool" \
-                    and p["name"] not in self.turned:
-                if p["name"] not in self.flags:
-                    self.flags[p["name"]] = len(self.flag_columns)
-                    self.flag_columns.append(tuple(bool(v) for v in self.layout.attr_table[p["name"]]))
-                return f"G.flagged[{self.flags[p['name']]}]", parts[:i] + parts[i + 1:]
+        each: when the first part that looks at ``var`` is a flag of the tile (``var.signal``:
+        true or false by its variety, never turned), the list of the tiles that have it
+        (``Board.flagged``, in the order of the tiles), to run over instead of every tile, and the
+        other parts; else None. (A part before it would be judged for every tile, and might fail.)"""
+        i, p = next(((i, p) for i, p in enumerate(parts) if var in names(p)), (0, None))
+        if p is not None and p["node"] == "attr" and p["obj"]["node"] == "name" and p["obj"]["id"] == var \
+                and p["name"] in self.sym.tile_attrs and self.sym.attrs[p["name"]] == "bool" \
+                and p["name"] not in self.turned:
+            if p["name"] not in self.flags:
+                self.flags[p["name"]] = len(self.flag_columns)
+                self.flag_columns.append(tuple(bool(v) for v in self.layout.attr_table[p["name"]]))
+            return f"G.flagged[{self.flags[p['name']]}]", parts[:i] + parts[i + 1:]
         return None
 
     # ---- routes ----

@@ -409,11 +409,11 @@ class Game:
         nv, nvalues = len(self.layout.variety_names), len(self.layout.value_names)
         tracks = len(self.const["track_length"])
         start = self._starts.get(st.players) or self._start(st.players)
+        zones_fit = isinstance(st.zones, list) and len(st.zones) == zone_slots \
+            and all(isinstance(z, list) and len(z) == nv and all(whole_number(c) and c >= 0 for c in z)
+                    for z in st.zones)
         checks = [
-            ("zones", isinstance(st.zones, list) and len(st.zones) == zone_slots
-             and all(isinstance(z, list) and len(z) == nv and all(whole_number(c) and c >= 0 for c in z)
-                     for z in st.zones)),
-            ("zones", _cards_by_variety(st) == _cards_by_variety(start)),  # (cards kept, each variety's)
+            ("zones", zones_fit and _cards_by_variety(st, nv) == _cards_by_variety(start, nv)),  # (cards kept)
             ("vars", isinstance(st.vars, list) and len(st.vars) == var_slots
              and all(isinstance(v, int) and -MAX_NUMBER <= v <= MAX_NUMBER for v in st.vars)),
             ("locals", isinstance(st.locals, list) and len(st.locals) == self.n_locals
@@ -869,9 +869,9 @@ def _known_from_json(entries: Any) -> dict[tuple[int, int], list[int]]:
     return known
 
 
-def _cards_by_variety(st: State) -> list[int]:
-    """How many cards of each variety the state holds, in its zones and on its grid."""
-    counts = [sum(column) for column in zip(*st.zones)]
+def _cards_by_variety(st: State, varieties: int) -> list[int]:
+    """How many cards of each of the game's varieties the state holds, in its zones and on its grid."""
+    counts = [sum(column) for column in zip(*st.zones)] if st.zones else [0] * varieties
     for v in st.grid.variety if st.grid is not None else ():
         counts[v] += 1
     return counts

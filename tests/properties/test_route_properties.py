@@ -238,7 +238,7 @@ def tile_ends(paths: tuple[frozenset[int], ...]) -> tuple[int, int, int, int]:
 
 def engine_board(board: Board) -> EngineBoard:
     """The tiles placed on a ``boards.Board`` one by one, in order (tile ``t`` is variety ``t``)."""
-    b = EngineBoard(0)
+    b = EngineBoard(0, ())
     for t, (x, y) in enumerate(board.cells):
         b.place(x, y, t, 0, tile_ends(board.paths[t]))
     return b
@@ -290,7 +290,7 @@ def test_a_trial_placement_a_clone_and_json_keep_the_road_networks(board):
         assert networks(copy)[3] == networks(whole)[3] and networks(b) == before
     b = engine_board(board)
     shapes = mock.Mock(ends=[[tile_ends(p)] * 4 for p in board.paths])
-    assert networks(EngineBoard.from_json(b.to_json(), shapes)) == networks(b)
+    assert networks(EngineBoard.from_json(b.to_json(), shapes, ())) == networks(b)
 
 
 # ---------------------------------------------------------------- hand-made positions
