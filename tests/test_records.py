@@ -66,6 +66,24 @@ def test_every_record_replays(records, capsys):
     assert code == 0 and "ok" in out
 
 
+def test_a_game_left_in_the_middle_replays_as_not_over(records, tmp_path, capsys):
+    """A record of a game left before its end (a 'play' quit early) replays 'ok', saying the game
+    is not over, as recorded; a whole game's says its result matches."""
+    g = meeple.load(RULES)
+    st = g.new_state(4, seed=3)
+    moves = random.Random(3)
+    for _ in range(20):
+        st.apply(moves.choice(st.legal_actions()))
+    path = tmp_path / "left.jsonl"
+    write_record(path, g, st)
+    report = replay_record(path)
+    assert report.ok and not report.finished and report.steps == len(st.history())
+    code, out, _ = replay_cli(capsys, path)
+    assert code == 0 and out.strip() == f"{path}: ok ({report.steps} steps replayed, the game not over, as recorded)"
+    code, out, _ = replay_cli(capsys, records[0])
+    assert code == 0 and out.strip().endswith("steps replayed, result matches)") and replay_record(records[0]).finished
+
+
 def test_verbose_replay_lists_steps(records, capsys):
     code, out, _ = replay_cli(capsys, records[1], "--verbose")
     assert code == 0

@@ -995,13 +995,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     for w in report.warnings:
         _err(f"warning: {w}")
+    matches = "result matches" if report.finished else "the game not over, as recorded"
     if report.ok and report.broken is None:
-        print(f"{args.record}: ok ({report.steps} steps replayed, result matches)")
+        print(f"{args.record}: ok ({report.steps} steps replayed, {matches})")
         return 0
     if report.ok:
         step, name, what, _ = report.broken
         when = f"at step {step}" if step else "at the start (what the rules did before the first step)"
-        print(f"{args.record}: replays ({report.steps} steps, result matches), "
+        print(f"{args.record}: replays ({report.steps} steps, {matches}), "
               f"but invariant '{name}' breaks {when}: {what}")
         return 1
     print(f"{args.record}: mismatch")

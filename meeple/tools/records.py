@@ -91,6 +91,7 @@ class ReplayReport:
     first_difference: int | None = None  # 1-based action line, or None (the result differed / no step)
     # the first invariant the game broke: (step, name, what, where it is declared)
     broken: tuple[int, str, str, list | None] | None = None
+    finished: bool = True  # the game replayed is over (a game left in the middle is not)
 
 
 # ---- writing ----
@@ -619,6 +620,7 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
             report.problems.append(f"{at}: result {key}: the record says {rec.result[key]!r}, the replay gives "
                                    f"{got[key]!r}")
     report.ok = not report.problems
+    report.finished = state.outcome is not None
     return report
 
 
