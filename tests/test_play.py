@@ -172,6 +172,18 @@ def test_record_of_a_played_game_replays(capsys, monkeypatch, tmp_path):
     assert "game over: " in replayed and re.search(r"\n  why: .*\(.*luckydog.rules:\d+\)", replayed)
 
 
+def test_who_moves_next_is_shown_once_the_rules_set_it(capsys, monkeypatch, tmp_path):
+    """The built-in var 'next' (who moves after this turn) is no line of its own while it is
+    none, as it is at every decision of most games; the step that sets it says so."""
+    rules = tmp_path / "g.rules"
+    rules.write_text('game "G"\nplayers 2\nvar n = 0\nturn {\n  choose go {\n    again { set next = current }\n'
+                     '    pass { }\n  }\n  set n = n + 1\n  if n == 3 { end game }\n}\n'
+                     'score(p) = 0\n')
+    code, out = play(capsys, monkeypatch, "again\nagain\nagain\n", str(rules), "--seed", "1", "--plain")
+    assert code == 0 and "next: — → seat 0" in out, out  # (the step that set it says so)
+    assert not any(line.strip() == "next: —" for line in out.splitlines()), out
+
+
 def test_record_of_a_game_left_unfinished(capsys, monkeypatch, tmp_path):
     record = tmp_path / "left.jsonl"
     code, out = play(capsys, monkeypatch, "1\nq\n", HARE, "--players", "2", "--seed", "1", "--record", str(record))

@@ -268,6 +268,8 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
             continue  # drawn on the board
         if name in labels and labels[name] is None:
             continue  # the rules' own bookkeeping: 'label NAME hidden'
+        if name == "next" and values == [-1] and name not in labels:
+            continue  # (who moves after this turn: worth a line only once the rules set it)
         title = labels.get(name) or name
         if name in named and not board:  # a value of a kind, a cell: by its name
             values = named[name]
