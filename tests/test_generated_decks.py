@@ -79,6 +79,18 @@ def test_mistakes_in_a_generated_deck_are_told(tmp_path, cards, message):
     assert any(m.startswith(message) for m in errors_of(tmp_path, HEAD.replace("CARDS", cards)))
 
 
+def test_a_loop_that_cannot_be_written_out_leaves_the_rest_of_the_file_checked(tmp_path):
+    """All the errors of a file come at once: a deck's loop over no kind is told, with a note that
+    its cards are left out, and so are the mistakes elsewhere in the file."""
+    text = HEAD.replace("CARDS", "cards playing_card in deck {\n  for s in shade {\n    1 card { rank = 2 }\n  }\n"
+                                 "  1 joker { rank = 0 }\n}") \
+        .replace("  end game", "  end game\n  set nothing_declared = 1")
+    errors = errors_of(tmp_path, text)
+    assert len(errors) == 2, errors
+    assert errors[0].startswith("'shade' is not an enum or a piece kind")
+    assert "nothing_declared" in errors[1]
+
+
 def test_fmt_lays_a_loop_out_one_variety_a_line():
     text = HEAD.replace("CARDS", "cards playing_card in deck { for s in suit,r in 7..top { 1 card {suit=s, rank=r} } }")
     assert "  for s in suit, r in 7..top {\n    1 card { suit = s, rank = r }\n  }\n" in print_rules(text)

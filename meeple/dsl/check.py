@@ -47,10 +47,9 @@ def checked_game(ir: dict, file: str, params: Optional[dict[str, int]] = None
     ir, problems = generate_varieties(ir, params or {})  # a generated deck, written out
     checker = Checker(ir, file, params or {})
     checker.used.update(names(list(loops.values())))  # (the params and kinds its loops ran over)
-    if problems:
-        for node, message in problems:
-            checker.error(node, message, "$.cards")
-        return None, checker.diags
+    for node, message in problems:  # (the rest of the file is checked too: all its errors at once)
+        checker.error(node, message, "$.cards", notes=("the cards this loop would make are left out of the "
+                                                        "checks of the rest of the file",))
     diags = checker.run()
     for path, loop in loops.items():
         if not loop["varieties"]:
@@ -139,9 +138,10 @@ class Checker:
     # ---- whole file ----
     def run(self) -> list[Diagnostic]:
         ir = self.ir
+        before = len(self.diags)  # (a generated deck's problems, said already)
         for p in expansion_problems(ir):  # before any work that grows with them
             self.error(p.node, p.message, p.path, p.at_field)
-        if self.diags:
+        if len(self.diags) > before:
             return self.diags
         self.check_names()
         self.check_players()
