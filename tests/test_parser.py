@@ -501,3 +501,12 @@ def test_a_line_left_in_the_middle_of_an_expression_is_said_where_it_ends() -> N
     [(line, col, message)] = syntax_errors(text)
     assert (line, col) == locate(text, "+\n")
     assert message.startswith("this line ends in the middle of an expression ('+'): the 'var' that starts the next")
+
+
+@pytest.mark.parametrize("block", ["cards card in deck { }", "cards card in deck {\n}"])
+def test_a_cards_block_with_nothing_in_it_says_what_it_holds(block: str) -> None:
+    """One error at the '}', saying a cards block lists its varieties, with one written out."""
+    text = f'game "t"\nplayers 2..2\nzone deck hidden\n{block}\nturn {{\n  end game\n}}\n'
+    [(at_line, col, message)] = syntax_errors(text)
+    assert text.splitlines()[at_line - 1][col - 1] == "}" and at_line >= 4
+    assert message.endswith("(a cards block lists its varieties, one or more: '4 ace { rank = 1 }')")

@@ -571,6 +571,8 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "'..'", " (a range is written LOW..HIGH)"
     if word in ("elif", "elsif", "elseif"):
         return "", " (write 'else if')"
+    if word == "}" and re.search(r"\bcards[ \t]+\w+[ \t]+in[ \t]+\w+[ \t]*\{\s*$", text[:tok.start_pos or 0]):
+        return "", " (a cards block lists its varieties, one or more: '4 ace { rank = 1 }')"
     if set(accepts) == {"IN"} and re.search(r"\n[ \t]*(\[[\w.]*\][ \t]*)?[A-Za-z_]\w*[ \t]*(#[^\n]*)?\n[ \t]*"
                                          r"[A-Za-z_]\w*[ \t]*$", text[:tok.start_pos or 0]):
         return "", (" (an option that leaves out its block must be the last of its decision: give the one above "
