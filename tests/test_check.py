@@ -701,6 +701,20 @@ def test_a_decision_among_cards_its_chooser_cannot_see_is_warned(tmp_path, deck,
         [(line, message.split(" chooses among the cards of ")[1].split(":")[0]) for line, message in found]
 
 
+@pytest.mark.parametrize("source, warned", [("bag", True), ("hand(current)", False), ("hand(next(current))", True)])
+def test_a_placement_from_a_zone_its_chooser_cannot_see_is_warned(tmp_path, source, warned):
+    """A placement's moves name the tile cards it may place: from a hidden bag (a tile drawn
+    and laid is dealt first) or a rival's hand, they show what the zone holds."""
+    path = tmp_path / "lay.rules"
+    path.write_text('game "Lay"\nplayers 2\ngrid table { tiles road paths roads }\nzone bag hidden\n'
+                    'zone hand per player private\ncards road in bag { 4 straight { roads = [N S] } }\n'
+                    'setup { for p in player { deal 2 from bag to hand(p) } }\n'
+                    f'turn {{\n  place road by current: 0..1 card from {source} onto table as t\n'
+                    '  if t == none { end game }\n}\nscore(p) = 0\n', encoding="utf-8")
+    found = [w for w in meeple.dsl.read_checked(str(path)).warnings if "chooses among the cards" in w.message]
+    assert [(w.line, w.message.startswith("decision 'road' chooses")) for w in found] == ([(9, True)] if warned else [])
+
+
 def test_a_choice_from_a_private_hand_named_by_a_player_name_is_not_warned(tmp_path):
     """A hand named by a name (a let that is current, an option's player pinned by 'where') may
     well be the chooser's own: not warned (they were, as another player's)."""

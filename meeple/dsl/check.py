@@ -1054,6 +1054,7 @@ class Checker:
         if (lo, hi) not in ((1, 1), (0, 1)):
             self.error(s["lo"], "a placement is of '1 card' or '0..1 card'", f"{path}.lo")
         self.zone(s["source"], scope, f"{path}.source")
+        self.warn_unseen_choice(s, s["source"], f"{path}.source")
         if s["grid"] not in self.sym.grids:
             self.error(s, f"unknown grid '{s['grid']}'{self.suggest(s['grid'], self.sym.grids)}", path, "grid")
         if s["within"] is not None:
