@@ -715,6 +715,24 @@ def test_a_placement_from_a_zone_its_chooser_cannot_see_is_warned(tmp_path, sour
     assert [(w.line, w.message.startswith("decision 'road' chooses")) for w in found] == ([(9, True)] if warned else [])
 
 
+def test_a_choice_from_a_zone_named_by_a_define_is_warned_as_that_zone(tmp_path):
+    """A define that names a zone ('define theirs = hand(next(current))') stands for that zone: a
+    choice among its cards is warned as one among the zone's (the chooser's own hand is not)."""
+    path = tmp_path / "df.rules"
+    path.write_text('game "t"\nplayers 2\nzone deck hidden\nzone hand per player private\nzone up public\n'
+                    'cards c in deck { 5 gem { v = 5 } 5 rock { v = 0 } }\ndefine theirs = hand(next(current))\n'
+                    'define mine = hand(current)\ndefine pile = deck\n'
+                    'setup { for p in player { deal 2 from deck to hand(p) } }\nturn {\n'
+                    '  choose grab: 0..1 cards from theirs to hand(current)\n  choose own: 0..1 cards from mine to up\n'
+                    '  choose flip: 0..1 cards from pile to up\n  if count(hand(current)) >= 4 { end game }\n}\n'
+                    'score(p) = sum(k.v for k in hand(p))\n', encoding="utf-8")
+    found = [(w.line, w.col, w.message.split(":")[0]) for w in meeple.dsl.read_checked(str(path)).warnings
+             if "chooses among the cards" in w.message]
+    assert found == [(12, 32, "decision 'grab' chooses among the cards of zone 'hand', which is private to another "
+                              "player"),
+                     (14, 32, "decision 'flip' chooses among the cards of zone 'deck', which is hidden")]
+
+
 def test_a_choice_from_a_private_hand_named_by_a_player_name_is_not_warned(tmp_path):
     """A hand named by a name (a let that is current, an option's player pinned by 'where') may
     well be the chooser's own: not warned (they were, as another player's)."""

@@ -765,10 +765,16 @@ class Checker:
                                       "runs out, the cards drawn go back, and the refill never ends (the step cap "
                                       "stops the game)", f"{path}.reshuffle")
 
-    def warn_unseen_choice(self, s: dict, zone: dict, path: str) -> None:
+    def warn_unseen_choice(self, s: dict, zone: dict, path: str, seen: frozenset[str] = frozenset()) -> None:
         """A decision among the cards of a zone its chooser cannot see (a hidden zone, or another
         player's private one): the legal moves name the cards, so they show what the zone holds."""
         name = zone.get("id") if zone["node"] == "name" else zone.get("func") if zone["node"] == "call" else None
+        define = self.sym.defines.get(name) if isinstance(name, str) and name not in self.sym.zones else None
+        if define is not None and name not in seen and define["body"]["node"] in ("name", "call"):
+            # a define that names a zone ('define theirs = hand(next(current))'): the zone it names; its
+            # parameters, plain names, may well be the chooser (not warned)
+            self.warn_unseen_choice(s, {**define["body"], "at": zone.get("at")}, path, seen | {name})
+            return
         decl = self.sym.zones.get(name) if isinstance(name, str) else None
         if decl is None or decl.get("visibility", "public") == "public":
             return
