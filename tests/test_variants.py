@@ -509,3 +509,26 @@ def test_an_error_the_checker_finds_in_a_base_has_a_note_at_the_variants_extends
     found = [(Path(d.file).name, d.kind, d.line, d.message) for d in info.value.diagnostics]
     assert ("base.rules", "error", 5, "unknown name 'tru'") in found
     assert ("var.rules", "note", 1, "'base.rules', extended here, has errors in the game this file makes") in found
+
+
+def test_an_error_in_an_ir_base_is_said_by_json_path_not_under_a_line_of_json(tmp_path: Path, capsys,
+                                                                               monkeypatch) -> None:
+    """The positions in an IR document are of the rules file it was made from: an error the checker
+    finds in such a base is said at its JSON path, the rules line as a note, as when the document
+    is checked alone (it was drawn under the document's own line of that number)."""
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, {"base.rules": 'game "B"\nplayers 2\nvar n = 0\nturn {\n  set n = n + 1\n  end game\n}\n',
+                     "v.rules": 'extends "base.json"\ngame "V"\n'})
+    assert main(["ir", "base.rules"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    doc["vars"][0]["init"] = {"node": "name", "id": "nonesuch", "at": doc["vars"][0]["init"]["at"]}
+    (tmp_path / "base.json").write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        meeple.dsl.read_checked("v.rules")
+    [error] = [d for d in info.value.diagnostics if d.kind == "error"]
+    assert (error.file, error.line, error.path) == ("base.json", 0, "$.vars[0].init")
+    assert error.message == "unknown name 'nonesuch' (from base.rules:3:9)"
+    assert main(["validate", "v.rules"]) == 1
+    err = capsys.readouterr().err
+    assert "base.json: error: unknown name 'nonesuch' (from base.rules:3:9) (at $.vars[0].init)" in err
+    assert '"node"' not in err

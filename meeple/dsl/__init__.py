@@ -360,6 +360,9 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
                                 line, col, end_line, end_col, kind="note"))
     if is_json:
         diags = [_json_diagnostic(d, path, ir.get("source", "")) for d in diags]
+    else:  # (a base that is an IR document: its positions are of the rules it was made from, not of its JSON)
+        bases = {f: _made_from(t) for f, t in texts.items() if f != path and looks_like_ir(f, t)}
+        diags = [_json_diagnostic(d, d.file, bases[d.file]) if d.file in bases and d.line else d for d in diags]
     if game is None or any(d.kind == "error" for d in diags):
         raise RulesSemanticError(diags, text, texts)
     game.warnings = [d for d in diags if d.kind != "error"]
@@ -372,6 +375,16 @@ def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[st
     (``read_checked`` gives the whole checked game). Raises ``RulesError``."""
     game = read_checked(path, params)
     return (game.written if game.written is not None else game.ir), game.warnings
+
+
+def _made_from(text: str) -> str:
+    """The rules file an IR document names as its "source" ("" if none)."""
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
+        return ""
+    source = doc.get("source") if isinstance(doc, dict) else None
+    return source if isinstance(source, str) else ""
 
 
 def _json_diagnostic(d: Diagnostic, path: str, source: str) -> Diagnostic:
