@@ -141,6 +141,7 @@ def test_tampered_result_is_caught(records, tmp_path, capsys):
         docs[-1]["result"][key] = value
         code, out, _ = replay_cli(capsys, save(tmp_path / "t.jsonl", docs))
         assert code == 1 and key in out
+        assert f"the record says {json.dumps(value)}, the replay gives " in out  # (as JSON writes it)
 
 
 def test_dropped_action_is_caught(records, tmp_path, capsys):
@@ -188,7 +189,8 @@ def _edit_header(docs, key, value=None):
     (lambda d: _edit_header(d, "meeple_record", 2.0), 1, "'meeple_record': 2.0 is not a whole number", "2.0"),
     (lambda d: d[0]["params"].update(track_length=10**18), 1,
      "'params.track_length': a number of 19 digits is too large", "1000000000000000000"),
-    (lambda d: d[0]["params"].update(track_length="11"), 1, "'params.track_length' is '11'", '"11"'),
+    (lambda d: d[0]["params"].update(track_length="11"), 1, "'params.track_length' is \"11\"", '"11"'),
+    (lambda d: d[0]["params"].update(track_length=True), 1, "'params.track_length' is true", "true"),
     (lambda d: _edit_header(d, "player", 4), 1, 'key "player" that no record has (did you mean \'players\'?)',
      '"player"'),
     (lambda d: d[1].update(note="mine"), 2, 'an action line has a key "note"', '"note"'),

@@ -396,8 +396,14 @@ def _field(at: tuple[str | int, ...]) -> str:
 
 
 def _cut(value: Any, limit: int = 60) -> str:
-    """A value of a record, as a message shows it: its repr, cut when long."""
-    text = repr(value)
+    """A value of a record, as a message shows it: as JSON writes it (the record's own form), its
+    control characters escaped, cut when long."""
+    from meeple.dsl.diagnostics import printable
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # (a record's values are JSON's; anything else as Python shows it)
+        text = repr(value)
+    text = printable(text)
     return text if len(text) <= limit else text[:limit] + "..."
 
 
@@ -617,8 +623,8 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
         if key not in rec.result:
             report.problems.append(f"{at}: the record's result has no '{key}'")
         elif rec.result[key] != got[key]:
-            report.problems.append(f"{at}: result {key}: the record says {rec.result[key]!r}, the replay gives "
-                                   f"{got[key]!r}")
+            report.problems.append(f"{at}: result {key}: the record says {_cut(rec.result[key], 200)}, the replay "
+                                   f"gives {_cut(got[key], 200)}")
     report.ok = not report.problems
     report.finished = state.outcome is not None
     return report
