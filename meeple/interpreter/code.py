@@ -28,7 +28,6 @@ class Code:
     reads: frozenset[str] = frozenset()  # parts of the state it reads that may hold none (``VARS``)
     inner: Optional["Code"] = None  # the same code without the parentheses put around it (``paren``)
     items: Optional[tuple] = None  # a domain known when compiling: its values
-    generator: bool = False  # a domain written as a generator expression (read once)
     tile_var: Optional[tuple[int, str]] = None  # per-tile var k of tile t: (k, t's text)
 
     def __str__(self) -> str:
@@ -81,5 +80,4 @@ def joined(text: str, *parts: Code, **facts: Any) -> Code:
 
 def renamed(c: Code, text: str) -> Code:
     """The same value under another name (a copy passed on as a parameter)."""
-    return replace(c, text=text, word=True, plain=True, inner=None, value=None, items=None, generator=False,
-                   tile_var=None)
+    return replace(c, text=text, word=True, plain=True, inner=None, value=None, items=None, tile_var=None)

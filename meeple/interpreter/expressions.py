@@ -49,7 +49,6 @@ UNROLL_LIMIT = 16
 # (and the time to make it) as a power of the depth.
 UNROLL_NESTING = 2
 COUNT_WRITTEN = 8  # the cards in a zone that can hold at most this many varieties are added up written out
-SEATS_TABLED = 16  # the players from the current one on are read from a table in a game for at most this many
 UNROLL_PLAYERS = 6  # 'any'/'all' over the players of a game for at most this many is written seat by seat
 UNROLLED_TEXT = 2400  # ... unless that is longer than this (in characters)
 MARK = "\x1f"  # (no generated line holds it otherwise: see ``ExprCompiler.mark``)
@@ -1028,12 +1027,10 @@ class ExprCompiler:
         if d["players"]:
             if self.layout.out_var is not None:  # the players in, from current on
                 return "values", Code(f"_players_from(st, st.current, {self.layout.out_var})")
-            if self.layout.max_players <= SEATS_TABLED:  # the seats from each one on, for each count
-                seats = tuple(tuple(tuple((c + i) % n for i in range(n)) for c in range(n))
-                              for n in range(self.layout.max_players + 1))
-                return "values", Code(f"{self.constant(seats, 'SEATS_FROM')}[st.players][st.current]")
-            i = self.name("p")
-            return "values", Code(f"((st.current + {i}) % st.players for {i} in range(st.players))", generator=True)
+            # the seats from each one on, for each count of players (a game has at most MAX_PLAYERS)
+            seats = tuple(tuple(tuple((c + i) % n for i in range(n)) for c in range(n))
+                          for n in range(self.layout.max_players + 1))
+            return "values", Code(f"{self.constant(seats, 'SEATS_FROM')}[st.players][st.current]")
         if d["hi"] is not None:
             lo, hi = self.gen(d["lo"], env), self.gen(d["hi"], env)
             return "values", joined(f"_range({lo}, {hi})", lo, hi)
@@ -1059,7 +1056,7 @@ class ExprCompiler:
 
     def domain(self, d: dict, env: Env) -> tuple[str, Fn]:
         kind, code = self.domain_code(d, env)
-        return kind, self.function(f"tuple({code})" if code.generator else code)
+        return kind, self.function(code)
 
     def g_comprehension(self, e, env):
         func, d = e["func"], e["domain"]

@@ -157,8 +157,6 @@ class ProgramBuilder:
         holds = x.slots.holds[var_slot] = self.holds(s["domain"], kind)
         x.slots.holds[items_slot] = "items:" + holds
         items = f"_cards({values})" if kind == "cards" else f"list({values})"
-        if values.generator and values.text.startswith("(") and values.text.endswith(")"):
-            items = f"[{values.text[1:-1]}]"  # (a list comprehension: no generator to run)
         known = self.known_range(s["domain"], env)
         if known is not None:  # (a few numbers known when compiling: written out)
             items = f"[{', '.join(map(str, known))}]"
@@ -348,7 +346,9 @@ class ProgramBuilder:
                 card_bindings = [b for b in o["bindings"] if b["domain"]["hi"] is None and not b["domain"]["players"]]
                 for i, b in enumerate(o["bindings"]):
                     kind, dom = x.domain_code(b["domain"], in_loop)
-                    flagged = x.flagged_tiles(parts, b["var"]) if dom.text == "range(len(G.x))" else None
+                    over_tiles = b["domain"]["hi"] is None and not b["domain"]["players"] \
+                        and x.checked.what(b["domain"]["lo"]) == GRID
+                    flagged = x.flagged_tiles(parts, b["var"]) if over_tiles else None
                     if flagged is not None:  # only the tiles with a flag the test asks for
                         dom, parts = Code(flagged[0]), flagged[1]
                     var = name(f"_b{i}", sure=True)  # it runs over values that exist

@@ -152,8 +152,6 @@ class StatementWriter:
         inner[s["var"]] = local(var_slot)
         if kind == "cards":
             items = f"_cards({values})"  # each card once, as it is before the loop
-        elif values.generator:
-            items = f"tuple({values})"
         else:
             items = values.text
         out: list[Any] = [f"for L[{var_slot}] in {items}:"]
