@@ -361,7 +361,7 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
     if is_json:
         diags = [_json_diagnostic(d, path, ir.get("source", "")) for d in diags]
     else:  # (a base that is an IR document: its positions are of the rules it was made from, not of its JSON)
-        bases = {f: _made_from(t) for f, t in texts.items() if f != path and looks_like_ir(f, t)}
+        bases = {f: _source_of(t) for f, t in texts.items() if f != path and looks_like_ir(f, t)}
         diags = [_json_diagnostic(d, d.file, bases[d.file]) if d.file in bases and d.line else d for d in diags]
     if game is None or any(d.kind == "error" for d in diags):
         raise RulesSemanticError(diags, text, texts)
@@ -377,7 +377,7 @@ def read_ir(path: str, params: Optional[dict[str, int]] = None) -> tuple[dict[st
     return (game.written if game.written is not None else game.ir), game.warnings
 
 
-def _made_from(text: str) -> str:
+def _source_of(text: str) -> str:
     """The rules file an IR document names as its "source" ("" if none)."""
     try:
         doc = json.loads(text)
