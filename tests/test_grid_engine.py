@@ -474,3 +474,38 @@ def test_a_route_search_is_bounded_and_says_so_as_a_rules_error():
     neighbours, ends = _crossroads(6)
     with pytest.raises(RuleRuntimeError, match=f"more than {MAX_ROUTE_STATES:,} walks"):
         route_length(neighbours, ends, 0, 0, False, [False] * 36, {7: 15, 11: 15}, 0, 100)
+
+
+def test_a_stop_by_the_edges_of_a_set_is_the_same_as_judged_edge_by_edge(tmp_path: Path) -> None:
+    """``stops(t, e) = includes(t.red, e)`` alone is compiled as the set's own mask of edges
+    (``ExprCompiler.edges_included``); with another part that reads the edge it is judged edge by
+    edge. Both must stop the same walks, with and without passes, and stop some walk a route
+    without stops would go on with."""
+    g = load(tmp_path, """
+var start per player = none
+route direct(p) on table { start = start(p)  start_edge = N  stops(t, e) = includes(t.red, e) }
+route folded(p) on table { start = start(p)  start_edge = N  stops(t, e) = includes(t.red, e) and e != none }
+route direct_pass(p) on table { start = start(p)  start_edge = N  stops(t, e) = includes(t.red, e)  passes = 1 }
+route folded_pass(p) on table {
+  start = start(p)  start_edge = N  stops(t, e) = includes(t.red, e) and e != none  passes = 1
+}
+route free(p) on table { start = start(p)  start_edge = N }
+setup { for p in player { deal 4 from deck to hand(p) } }
+turn {
+  place road by current: 1 card from hand(current) onto table within 1 as t
+  if start(current) == none { set start(current) = t }
+  if all(count(hand(q)) == 0 for q in player) { end game }
+}
+""")
+    stopped = 0
+    for seed in range(40):
+        st = g.new_state(2, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            st.apply(rng.choice(st.legal_actions()))
+            for p in (0, 1):
+                direct = g.route(st, "direct", p)
+                assert direct == g.route(st, "folded", p), (seed, p)
+                assert g.route(st, "direct_pass", p) == g.route(st, "folded_pass", p), (seed, p)
+                stopped += direct < g.route(st, "free", p)
+    assert stopped > 0

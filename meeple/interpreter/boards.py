@@ -289,37 +289,42 @@ class Board:
         at, nb, xs, ys = self.at, self.nb, self.x, self.y
         t = len(xs)
         kept = []
-        for sq in squares:
-            x, y = sq[0], sq[1]
-            here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
-            north, east, south, west = at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), \
-                at.get(here - ROW, -1)
-            if north >= 0:
-                nb[north][2] = t
-            if east >= 0:
-                nb[east][3] = t
-            if south >= 0:
-                nb[south][0] = t
-            if west >= 0:
-                nb[west][1] = t
-            nb.append([north, east, south, west])
-            xs.append(x)
-            ys.append(y)
-            try:
-                if test(st):
-                    kept.append(sq)
-            finally:
-                nb.pop()
-                xs.pop()
-                ys.pop()
+        nb.append(None)  # (the probe's row, and its square's x and y, set for each square)
+        xs.append(0)
+        ys.append(0)
+        try:
+            for sq in squares:
+                x, y = sq[0], sq[1]
+                here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+                north, east, south, west = at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), \
+                    at.get(here - ROW, -1)
                 if north >= 0:
-                    nb[north][2] = -1
+                    nb[north][2] = t
                 if east >= 0:
-                    nb[east][3] = -1
+                    nb[east][3] = t
                 if south >= 0:
-                    nb[south][0] = -1
+                    nb[south][0] = t
                 if west >= 0:
-                    nb[west][1] = -1
+                    nb[west][1] = t
+                nb[t] = [north, east, south, west]
+                xs[t] = x
+                ys[t] = y
+                try:
+                    if test(st):
+                        kept.append(sq)
+                finally:
+                    if north >= 0:
+                        nb[north][2] = -1
+                    if east >= 0:
+                        nb[east][3] = -1
+                    if south >= 0:
+                        nb[south][0] = -1
+                    if west >= 0:
+                        nb[west][1] = -1
+        finally:
+            nb.pop()
+            xs.pop()
+            ys.pop()
         return kept
 
     def sides(self, x: int, y: int) -> int:

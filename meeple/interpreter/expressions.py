@@ -985,11 +985,14 @@ class ExprCompiler:
             parts = _conjuncts(c["value"])
             guard = [p for p in parts if edge not in names(p)]
             per_edge = [p for p in parts if edge in names(p)] or [{"node": "bool", "value": True}]
-            masks = []
-            for e in range(4):  # one test per edge, each folded with its edge known
-                test = self.gen(_all_of(per_edge), {**inner, edge: lit(e)})
-                masks.append(lit(1 << e if test.value else 0).text if test.known else f"({1 << e} if {test} else 0)")
-            mask = " | ".join(masks)
+            mask = self.edges_included(per_edge, edge, inner)
+            if mask is None:
+                masks = []
+                for e in range(4):  # one test per edge, each folded with its edge known
+                    test = self.gen(_all_of(per_edge), {**inner, edge: lit(e)})
+                    bit = 1 << e
+                    masks.append(lit(bit if test.value else 0).text if test.known else f"({bit} if {test} else 0)")
+                mask = " | ".join(masks)
             if not guard:
                 return f"{{_tile: _m for _tile in range(len(G.x)) if (_m := {mask})}}"
             test = self.gen(_all_of(guard), inner)
@@ -1135,6 +1138,17 @@ class ExprCompiler:
             yield
         finally:
             self.sets = outer
+
+    def edges_included(self, parts: list[dict], edge: str, env: Env) -> str | None:
+        """The code of the set of edges ``S`` when the test of ``edge`` is ``includes(S, edge)``
+        alone (``S`` not reading ``edge``): a set of edges is the mask of its edges already."""
+        if len(parts) != 1:
+            return None
+        p = parts[0]
+        if not (p["node"] == "call" and p["func"] == "includes" and self.binding(p).what == C.BUILTIN
+                and p["args"][1]["node"] == "name" and p["args"][1]["id"] == edge and edge not in names(p["args"][0])):
+            return None
+        return str(paren(self.gen(p["args"][0], env)))
 
     def of_a_grid(self, d: dict) -> bool:
         """Is the domain ``d`` the tiles of a grid (``t in table``)?"""

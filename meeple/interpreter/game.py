@@ -105,6 +105,8 @@ class Game:
         self.exprs.module.table(END_TEST, self.end_test)  # the straight runs test the end by this name
         # the seeded path from a decision to the next, as one function each
         self.segments = write_segments(self.code, self.positions, self.exprs)
+        # each decision's generated turn by its step (None elsewhere): what ``State.play_out`` runs
+        self.turn_at = tuple(spec.turn if op == CHOICE else None for op, spec, _ in self.code)
         self.score = self._per_player(ir["score"], slots, "score")
         self.tiebreak = self._per_player(ir["tiebreak"], slots, "tiebreak") or (lambda st, seat: 0)
         # what each player gets, if the rules declare it (else a share of the win), and whether

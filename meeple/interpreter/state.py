@@ -188,20 +188,24 @@ class State:
             raise ValueError("play_out draws chance by the state's seed: make it with new_state(..., seed=N)")
         if not callable(getattr(rng, "random", None)):
             raise TypeError(f"play_out picks the actions with a random.Random, not {type(rng).__name__}")
-        code, rand = self.game.code, rng.random
+        code, rand, turn_at = self.game.code, rng.random, self.game.turn_at
         self._legal = None
-        while self.outcome is None:
-            op, spec, _ = code[self.pc]
-            if op != CHOICE:  # (a seeded state only stops at decisions)
-                raise RuntimeError("a seeded game stopped at a chance node")
-            if spec.turn is None:  # (none compiled: one of the legal actions, taken step by step)
+        if self.outcome is not None:
+            return
+        if code[self.pc][0] != CHOICE:  # (a seeded state only stops at decisions)
+            raise RuntimeError("a seeded game stopped at a chance node")
+        while True:  # at a decision
+            turn = turn_at[self.pc]
+            if turn is None:  # (none compiled: one of the legal actions, taken step by step)
                 legal = self.legal_actions()
                 if not legal:
                     return
                 self.apply(legal[int(rand() * len(legal))])
+                if self.outcome is not None:
+                    return
                 continue
             try:
-                pc = spec.turn(self, None, rand)  # this decision, and on to the next (or over again)
+                pc = turn(self, None, rand)  # this decision, and on to the next (or over again)
             except RuleRuntimeError as e:
                 raise self.game.located(e, self.pc) from None
             if pc is None:  # the game ended
@@ -209,7 +213,11 @@ class State:
             if pc < 0:  # no legal action
                 self._legal = []
                 return
-            self._go_on(pc)
+            self.pc = pc
+            if code[pc][0] != CHOICE:  # on to the next decision
+                self._advance()
+                if self.outcome is not None:
+                    return
 
     def _do(self, spec: Any, action: Action, actor: Union[int, str]) -> None:
         try:
