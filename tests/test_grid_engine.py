@@ -359,7 +359,7 @@ turn {
 score(p) = seen
 """)
     text = g.module.text()
-    assert "G.x[st.vars[" in text and "G.y[st.vars[" in text and "_col(G" not in text and "_row(G" not in text
+    assert "G.x[V[" in text and "G.y[V[" in text and "_col(G" not in text and "_row(G" not in text
     st = g.new_state(2, seed=3)
     st.play_out(random.Random(3))
     assert st.is_terminal() and st.grid.x and st.var("seen") >= 1  # (turns after the first tile at 0,0)

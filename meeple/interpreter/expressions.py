@@ -53,7 +53,8 @@ UNROLL_PLAYERS = 6  # 'any'/'all' over the players of a game for at most this ma
 UNROLLED_TEXT = 2400  # ... unless that is longer than this (in characters)
 MARK = "\x1f"  # (no generated line holds it otherwise: see ``ExprCompiler.mark``)
 PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
-            ("PL", "PL = st.place"), ("G", "G = st.grid"), ("rng", "rng = st.rng"),
+            ("PL", "PL = st.place"), ("G", "G = st.grid"), ("V", "V = st.vars"),
+            ("vb", "vb = st.var_base"), ("rng", "rng = st.rng"),
             ("log_actor", "log_actor = st.log_actor"), ("log_spec", "log_spec = st.log_spec"),
             ("log_payload", "log_payload = st.log_payload"), ("cap", "cap = st.game.max_steps"))
 # Built-in queries with fixed arguments, as Python code ({0}, {1}: the arguments' code).
@@ -652,7 +653,7 @@ class ExprCompiler:
         if what == C.ZONE:
             return Code(self.zone_locals[lay.shared_zone_slot[name]], word=True, plain=True)
         if what == C.VAR:
-            return Code(f"st.vars[{lay.shared_var_slot[name]}]", reads=frozenset({VARS}))
+            return Code(f"V[{lay.shared_var_slot[name]}]", reads=frozenset({VARS}))
         if what == C.TRACK:
             return lit(lay.track_names.index(name))
         if what == C.GRID:
@@ -706,10 +707,10 @@ class ExprCompiler:
             start = lit(self.gen(sym.vars[func]["init"], {}).value)
             cell = args[0].unwrapped()
             if cell.sure:
-                return joined(f"st.vars[{base} + {cell}]", cell, reads=frozenset({VARS}))
+                return joined(f"V[{base} + {cell}]", cell, reads=frozenset({VARS}))
             if cell.plain:
-                return joined(f"(st.vars[{base} + {cell}] if {cell} >= 0 else {start})", cell, reads=frozenset({VARS}))
-            return joined(f"_cell_value(st.vars, {base}, {args[0]}, {start})", args[0], reads=frozenset({VARS}))
+                return joined(f"(V[{base} + {cell}] if {cell} >= 0 else {start})", cell, reads=frozenset({VARS}))
+            return joined(f"_cell_value(V, {base}, {args[0]}, {start})", args[0], reads=frozenset({VARS}))
         if what == C.BUILTIN and on_board and func in BOARD_QUERIES:
             return self.cell_query(func, args)
         if what == C.TILE_VAR:
@@ -726,8 +727,9 @@ class ExprCompiler:
         if what == C.GRID_COUNT:
             return Code("len(G.x)")
         if what == C.VAR:
-            return joined(f"st.vars[st.var_base[{lay.var_names.index(func)}] + {args[0]}]", args[0],
-                          reads=frozenset({VARS}))
+            at = f"vb[{lay.var_names.index(func)}]" if args[0].value == 0 else \
+                f"vb[{lay.var_names.index(func)}] + {args[0]}"
+            return joined(f"V[{at}]", args[0], reads=frozenset({VARS}))
         tile = args[0].unwrapped() if args else None
         if func in TILE_SURE and tile.sure:
             return joined(TILE_SURE[func].format("G", tile, *args[1:]), *args)

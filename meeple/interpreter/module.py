@@ -29,6 +29,7 @@ LEGEND = """\
 #   z_NAME  the list of the shared zone NAME (z[k] for its k)
 #   L   the locals of the rules (lets, loop variables), by slot
 #   P   each piece's space  PL  each piece's podium place (0: not finished)  G  the grid
+#   V   the vars, by slot    vb  where each var's slots start (per-player vars: one per seat)
 #   rng  the state's random numbers (chance)   rand  a random playout's (its picks)
 #   log_actor, log_spec, log_payload  the record: who took each step, what kind, what
 #   cap  the most steps (and turns) a game may take

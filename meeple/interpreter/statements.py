@@ -110,15 +110,15 @@ class StatementWriter:
             line = f"st.current = _seat_of({value}, st.players)"
         elif name in lay.cell_var_names:
             base, cell = lay.shared_var_slot[name], x.gen(s["index"], env).unwrapped()
-            line = f"st.vars[{base} + {cell}] = {self.kept(value)}" if cell.sure else \
-                f"_set_cell(st.vars, {base}, {cell}, {self.kept(value)}, {name!r})"
+            line = f"V[{base} + {cell}] = {self.kept(value)}" if cell.sure else \
+                f"_set_cell(V, {base}, {cell}, {self.kept(value)}, {name!r})"
         elif name in lay.var_names and s["index"] is None:
-            line = f"st.vars[st.var_base[{lay.var_names.index(name)}]] = {self.kept(value)}"
+            line = f"V[vb[{lay.var_names.index(name)}]] = {self.kept(value)}"
         elif name in lay.var_names:
             seat = x.gen(s["index"], env)
             if VARS in seat.reads:  # a var's player may still be none
                 seat = x.guarded("_seat", seat, s["index"])
-            line = f"st.vars[st.var_base[{lay.var_names.index(name)}] + {seat}] = {self.kept(value)}"
+            line = f"V[vb[{lay.var_names.index(name)}] + {seat}] = {self.kept(value)}"
         else:  # a per-tile var: the tile may be none
             k = lay.tile_var_names.index(name)
             line = f"_set_tile(G.tv[{k}], {self.kept(value)}, {x.gen(s['index'], env)}, {name!r})"
@@ -257,7 +257,7 @@ class StatementWriter:
         i = lay.var_names.index(name)
         start = self.x.gen(self.x.sym.vars[name]["init"], {})
         size = "st.players" if self.x.sym.vars[name]["per_player"] else str(lay.var_size(name, 1))
-        return [f"st.vars[st.var_base[{i}]:st.var_base[{i}] + {size}] = [{start}] * {size}",
+        return [f"V[vb[{i}]:vb[{i}] + {size}] = [{start}] * {size}",
                 *self.check_end(self.written(name))]
 
     def forget(self, zone: Any, variety: Any = None, n: Any = None) -> list[str]:
