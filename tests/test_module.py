@@ -758,3 +758,57 @@ def test_an_ir_document_shows_no_file_beside_the_code_and_its_title_stays_in_the
     # a rules file: its own lines beside the code
     assert main(["compile", str(ROOT / "games" / "slipstream.rules")]) == 0
     assert "# slipstream.rules:30  set current = 0" in capsys.readouterr().out
+
+
+WARM_COUNTS = """
+game "t"
+players 2..3
+zone deck hidden
+zone hand per player public
+zone pile public
+cards c in deck { 6 red { colour = 1 }  6 green { colour = 2 }  6 blue { colour = 3 }  6 black { colour = 4 } }
+var total per player = 0
+define warm(p) = count(hand(p) where colour <= 3)
+define richest = first(q for q in player where warm(q) >= warm(current))
+define steps = sum(i for i in 1..count(hand(current) where colour <= 3))
+define held_while = count(true for i in 1..5 while count(hand(current) where colour <= 3) >= i)
+setup { for p in player { deal 4 from deck to hand(p) } }
+turn {
+  choose move: 1 card from hand(current) to pile
+  set total(current) = total(current) + steps + held_while + count(hand(richest) where colour <= 3)
+  refill hand(current) to 4 from deck
+  if count(deck) == 0 { end game }
+}
+"""
+
+
+@pytest.mark.parametrize("seeded", [True, False])
+def test_a_count_of_some_varieties_of_a_players_zone_is_right_wherever_it_stands(tmp_path: Path, seeded) -> None:
+    """A count of a few varieties of a per-player zone looks the zone up once for all of them
+    (``ExprCompiler.indices_sum``, with ``:=``), except where Python allows no ``:=``: the range
+    of a generator, a ``while`` (a lambda), the seat of the zone counted. Each total must be
+    what the counts of the hands give."""
+    path = tmp_path / "game.rules"
+    path.write_text(WARM_COUNTS)
+    g = meeple.load(str(path))
+    warm_ids = [g.layout.variety_names.index(v) for v in ("red", "green", "blue")]
+    totals_checked = 0
+    for seed in range(12):
+        st = g.new_state(3, seed=seed) if seeded else g.new_state(3, chance="explicit")
+        rng = __import__("random").Random(seed)
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outcomes = st.chance_outcomes()
+                st.apply(rng.choice(outcomes)[0])
+                continue
+            action = rng.choice(st.legal_actions())
+            me, played = st.current, action.payload[0][0]
+            hands = [list(st.zones[st.zone_base[g.layout.zone_names.index("hand")] + q]) for q in range(3)]
+            hands[me][played] -= 1
+            warm = [sum(h[i] for i in warm_ids) for h in hands]
+            richest = next(q for q in [(me + k) % 3 for k in range(3)] if warm[q] >= warm[me])
+            expected = st.var("total", me) + warm[me] * (warm[me] + 1) // 2 + min(warm[me], 5) + warm[richest]
+            st.apply(action)
+            assert st.var("total", me) == expected, (seed, me)
+            totals_checked += 1
+    assert totals_checked > 100

@@ -467,6 +467,7 @@ class ExprCompiler:
         # While not None: the names of the sets that ``member_test`` made (each None at first, made
         # on first use), for the code made now to set to None before it runs (``hoisting``).
         self.sets: Optional[list[str]] = None
+        self.binds = True  # may code made now bind a name with ``:=`` (not where ``without_sets``)?
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
         shapes = layout.shapes
@@ -842,10 +843,14 @@ class ExprCompiler:
             return lit(0)
         if len(idx) == 1:
             return joined(f"{zone}[{idx[0]}]", zone)
+        if not zone.plain and self.binds:  # (a zone looked up by seat: once, for all its counts)
+            h = self.name("h")
+            return joined(f"(({h} := {zone})[{idx[0]}]" + "".join(f" + {h}[{i}]" for i in idx[1:]) + ")", zone)
         return joined("(" + " + ".join(f"{zone}[{i}]" for i in idx) + ")", zone)
 
     def g_filtered(self, e, env):
-        zone = self.gen(e["zone"], env)
+        with self.without_sets():  # (it may be the range of a generator below: no ``:=`` in it)
+            zone = self.gen(e["zone"], env)
         where = e["where"]
         n = len(self.layout.variety_names)
         # Decide per variety at compile time where the test's value is known for each card.
@@ -1136,10 +1141,11 @@ class ExprCompiler:
         """Code made inside makes no set (``member_test``): code of another function (a route, a
         'was'), a domain (Python allows no ``:=`` in a comprehension's iterable), a lambda."""
         outer, self.sets = self.sets, None
+        binds, self.binds = self.binds, False
         try:
             yield
         finally:
-            self.sets = outer
+            self.sets, self.binds = outer, binds
 
     def edges_included(self, parts: list[dict], edge: str, env: Env) -> str | None:
         """The code of the set of edges ``S`` when the test of ``edge`` is ``includes(S, edge)``
