@@ -1,21 +1,36 @@
-"""Where the time of a random playout goes: cProfile over seeded ``play_out``s of a bundled game
-at 4 players, the functions that take the most time of their own:
+"""Where the time of a random playout goes, per seeded ``play_out`` of a bundled game at 4
+players:
 
     python bench/profile_playouts.py [GAME] [GAMES] [LINES]
+    python bench/profile_playouts.py --bytecodes [GAME] [GAMES] [LINES]
 
-GAME is hare (default) or luckydog (any name in ``games/``); GAMES how many (1000); LINES how
-many functions to show (15). The generated functions are named as in ``meeple compile``
-(``turn_play_N``: a decision and everything up to the next; ``begin_N``: the setup). cProfile
-slows the many small calls most, so read the shares, not the times.
+GAME is hare (default) or luckydog (any name in ``games/``); GAMES how many (1000, or 100 with
+``--bytecodes``); LINES how many functions to show (15).
+
+The first form runs cProfile and lists the functions that take the most time of their own.
+cProfile slows the many small calls most, so read the shares, not the times.
+
+``--bytecodes`` counts the Python bytecodes each function runs per game instead (a trace of
+every opcode: slow, but the same on every machine), for the engine and, where ``bench/`` has
+one (``GAME_baseline.py``), for the tuned hand-written baseline playing the same number of
+games. Most of a playout's time is Python's bytecode loop, so the counts show where the engine
+does more work than the baseline; a bytecode is not a fixed time (a C call inside one may take
+far longer), so compare them with the instruction counts or timings of ``bench/run.py``.
+
+The generated functions are named as in ``meeple compile`` (``turn_play_N``: a decision and
+everything up to the next; ``begin_N``: the setup).
 """
 
 from __future__ import annotations
 
+import collections
 import cProfile
+import importlib
 import pstats
 import random
 import sys
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -23,10 +38,7 @@ sys.path.insert(0, str(ROOT))
 import meeple  # noqa: E402
 
 
-def main(argv: list[str]) -> None:
-    name = argv[0] if argv else "hare"
-    games = int(argv[1]) if len(argv) > 1 else 1000
-    lines = int(argv[2]) if len(argv) > 2 else 15
+def profile_time(name: str, games: int, lines: int) -> None:
     game = meeple.load(str(ROOT / "games" / f"{name}.rules"))
     profile = cProfile.Profile()
     profile.enable()
@@ -41,6 +53,72 @@ def main(argv: list[str]) -> None:
     for (file, line, func), (_, calls, own, _, _) in rows:
         where = "the game's module" if file.startswith("<meeple") else Path(file).name
         print(f"{own:9.3f} {own / total:6.1%} {calls:9d}  {func} ({where}:{line})")
+
+
+def count_bytecodes(play: Callable[[int], object], games: int, files: Callable[[str], str | None]) -> tuple:
+    """Bytecodes run per game by each function whose file ``files`` names (None: not counted),
+    and the calls of each, over ``play(seed)`` for seeds 0..games-1."""
+    ops: collections.Counter = collections.Counter()
+    calls: collections.Counter = collections.Counter()
+
+    def trace(frame, event, arg):
+        where = files(frame.f_code.co_filename)
+        if where is None:
+            return None
+        key = (where, frame.f_code.co_name)
+        calls[key] += 1
+        frame.f_trace_opcodes = True
+
+        def each(frame, event, arg):
+            if event == "opcode":
+                ops[key] += 1
+            return each
+        return each
+
+    sys.settrace(trace)
+    try:
+        for seed in range(games):
+            play(seed)
+    finally:
+        sys.settrace(None)
+    return ops, calls
+
+
+def profile_bytecodes(name: str, games: int, lines: int) -> None:
+    game = meeple.load(str(ROOT / "games" / f"{name}.rules"))
+    package = str(Path(meeple.__file__).parent)
+
+    def engine_file(file: str) -> str | None:
+        if file.startswith("<meeple"):
+            return "module"
+        return Path(file).name if file.startswith(package) else None
+
+    def engine(seed: int) -> None:
+        game.new_state(4, seed=seed).play_out(random.Random(seed))
+
+    shown = [("engine", engine, engine_file)]
+    baseline_path = ROOT / "bench" / f"{name}_baseline.py"
+    if baseline_path.exists():
+        baseline = importlib.import_module(f"bench.{name}_baseline")
+        shown.append(("tuned baseline", lambda seed: baseline.play_random_game(4, random.Random(seed)),
+                      lambda file: "baseline" if file == baseline.__file__ else None))
+    for title, play, files in shown:
+        ops, calls = count_bytecodes(play, games, files)
+        total = sum(ops.values())
+        print(f"{title}: {total / games:,.0f} bytecodes per random {name} game at 4 players ({games} games)")
+        print(f"{'per game':>10} {'share':>6} {'calls':>8}  function")
+        for (where, func), n in ops.most_common(lines):
+            print(f"{n / games:10,.0f} {n / total:6.1%} {calls[where, func] / games:8.1f}  {func} ({where})")
+        print()
+
+
+def main(argv: list[str]) -> None:
+    bytecodes = "--bytecodes" in argv
+    argv = [a for a in argv if a != "--bytecodes"]
+    name = argv[0] if argv else "hare"
+    games = int(argv[1]) if len(argv) > 1 else (100 if bytecodes else 1000)
+    lines = int(argv[2]) if len(argv) > 2 else 15
+    (profile_bytecodes if bytecodes else profile_time)(name, games, lines)
 
 
 if __name__ == "__main__":

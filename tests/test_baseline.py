@@ -201,3 +201,19 @@ def test_the_tuned_baseline_plays_the_same_game_as_the_first() -> None:
         stats.append((sum(g["turns"] for g in games) / 3000, sum(max(g["scores"]) for g in games) / 3000))
     (turns_a, best_a), (turns_b, best_b) = stats
     assert abs(turns_a - turns_b) < 0.03 * turns_b and abs(best_a - best_b) < 0.03 * best_b, stats
+
+
+def test_the_bytecode_profile_counts_the_engine_and_the_baseline(capsys) -> None:
+    """``bench/profile_playouts.py --bytecodes`` (the profile of the closing notes of issue 13):
+    per game, the functions of each side and their bytecodes, which add up to the total."""
+    profile = importlib.import_module("bench.profile_playouts")
+    profile.main(["--bytecodes", "hare", "2", "1000"])  # (every function)
+    out = capsys.readouterr().out
+    sections = [s for s in out.split("\n\n") if s.strip()]
+    assert [s.split(":")[0] for s in sections] == ["engine", "tuned baseline"]
+    for section in sections:
+        lines = section.splitlines()
+        total = int(lines[0].split(":")[1].split()[0].replace(",", ""))
+        rows = [int(line.split()[0].replace(",", "")) for line in lines[2:]]
+        assert total > 1000 and abs(sum(rows) - total) <= len(rows), section  # (each row rounded)
+    assert "turn_play" in sections[0] and "run (baseline)" in sections[1]
