@@ -149,6 +149,22 @@ def test_missing_bases_and_cycles_are_clear_errors(tmp_path: Path) -> None:
     assert any("the variants extend each other in a cycle: a.rules → b.rules → a.rules" in m for m in found)
 
 
+def test_a_base_that_is_a_record_or_not_rules_is_said_so_alone(tmp_path: Path) -> None:
+    """A base that is not a rules file is said to be one error at the ``extends``, with no note
+    that the base "has errors" (it has none: it is something else); a game record is named."""
+    record = '{"meeple_record": 1, "rules": "g.rules", "rules_hash": "", "params": {}, "players": 2}\n'
+    write(tmp_path, {"saved.jsonl": record, "notes.txt": "some notes\n", "w.rules": 'extends "notes.txt"\n'})
+    path = write(tmp_path, {"v.rules": 'extends "saved.jsonl"\n'})
+    with pytest.raises(RulesError) as e:
+        read_ir(str(path))
+    assert [d.kind for d in e.value.diagnostics] == ["error"]  # (no note: the base has no errors of its own)
+    assert errors(path) == [f"{path}:1:9: error: the base 'saved.jsonl' is a game record (JSON lines): 'extends' "
+                            f"names a rules file (.rules) or an IR file (.json)"]
+    other = tmp_path / "w.rules"
+    assert errors(other) == [f"{other}:1:9: error: the base 'notes.txt' is not a rules file (it does not parse as "
+                             f"one): 'extends' names a rules file (.rules) or an IR file (.json)"]
+
+
 def test_a_base_behind_a_loop_of_links_is_said_at_the_extends(tmp_path: Path) -> None:
     """A loop of symbolic links on the way to the base made Path.resolve fail (an internal error)."""
     import os

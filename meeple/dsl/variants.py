@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .diagnostics import Diagnostic, RulesError, RulesSemanticError, did_you_mean
+from .text import a_record
 from .walk import AT, span
 
 MAX_CHAIN = 16  # variants of variants, at most this deep: the 'extends' one after another from the file given
@@ -97,22 +98,25 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
     if not is_file:  # a device, a pipe
         raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is not a file ({base_path}): "
                                                   f"'extends' names a rules file")])
+    note = _diag(path, at, f"the base file '{ir['extends']}' has errors", kind="note")
     try:
         text = read_text(base_path)
+    except RulesError as e:  # (a file that is not text)
+        raise type(e)([*e.diagnostics, note], None, {**texts, **e.texts}) from None
+    if not base_path.endswith((".json", ".rules")) and not _parses(text, base_path):
+        # not a rules file by its name, nor by its text: said without showing the file
+        what = "a game record (JSON lines)" if a_record(text, base_path) else \
+            "not a rules file (it does not parse as one)"
+        raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is {what}: 'extends' names a rules "
+                                                  f"file (.rules) or an IR file (.json)")])
+    try:
+        texts[base_path] = text
         if base_path.endswith(".json"):
             from . import ir_from_json
-            texts[base_path] = text
             base = _resolve(ir_from_json(text, base_path), base_path, [*chain, here], texts)
-        elif not base_path.endswith(".rules") and not _parses(text, base_path):
-            # not a rules file by its name, nor by its text: said without showing the file
-            raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is not a rules file (it does not "
-                                                      f"parse as one): 'extends' names a rules file (.rules) or an "
-                                                      f"IR file (.json)")])
         else:
-            texts[base_path] = text
             base = _resolve(cached_ir_from_text(text, base_path), base_path, [*chain, here], texts)
     except RulesError as e:  # the base's own syntax errors, or its variant's merge errors: shown in its text
-        note = _diag(path, at, f"the base file '{ir['extends']}' has errors", kind="note")
         raise type(e)([*e.diagnostics, note], None, {**texts, **e.texts}) from None
     return merge(base, ir, base_path, path, texts)
 
