@@ -772,10 +772,13 @@ define warm(p) = count(hand(p) where colour <= 3)
 define richest = first(q for q in player where warm(q) >= warm(current))
 define steps = sum(i for i in 1..count(hand(current) where colour <= 3))
 define held_while = count(true for i in 1..5 while count(hand(current) where colour <= 3) >= i)
+define tri(n) = sum(i for i in 1..n)
+define upto(n) = count(true for i in 1..5 while i <= n)
 setup { for p in player { deal 4 from deck to hand(p) } }
 turn {
   choose move: 1 card from hand(current) to pile
   set total(current) = total(current) + steps + held_while + count(hand(richest) where colour <= 3)
+                       + tri(count(hand(current) where colour <= 3)) + upto(count(hand(current) where colour <= 3))
   refill hand(current) to 4 from deck
   if count(deck) == 0 { end game }
 }
@@ -784,10 +787,10 @@ turn {
 
 @pytest.mark.parametrize("seeded", [True, False])
 def test_a_count_of_some_varieties_of_a_players_zone_is_right_wherever_it_stands(tmp_path: Path, seeded) -> None:
-    """A count of a few varieties of a per-player zone looks the zone up once for all of them
-    (``ExprCompiler.indices_sum``, with ``:=``), except where Python allows no ``:=``: the range
-    of a generator, a ``while`` (a lambda), the seat of the zone counted. Each total must be
-    what the counts of the hands give."""
+    """Counts of a few varieties of a per-player zone, written where Python allows no ``:=``
+    (the range of a generator, a ``while``, which is a lambda) directly or through a define's
+    argument, and as the seat of the zone counted. Each total must be what the counts of the
+    hands give."""
     path = tmp_path / "game.rules"
     path.write_text(WARM_COUNTS)
     g = meeple.load(str(path))
@@ -807,8 +810,38 @@ def test_a_count_of_some_varieties_of_a_players_zone_is_right_wherever_it_stands
             hands[me][played] -= 1
             warm = [sum(h[i] for i in warm_ids) for h in hands]
             richest = next(q for q in [(me + k) % 3 for k in range(3)] if warm[q] >= warm[me])
-            expected = st.var("total", me) + warm[me] * (warm[me] + 1) // 2 + min(warm[me], 5) + warm[richest]
+            triangle = warm[me] * (warm[me] + 1) // 2
+            expected = st.var("total", me) + 2 * triangle + 2 * min(warm[me], 5) + warm[richest]
             st.apply(action)
             assert st.var("total", me) == expected, (seed, me)
             totals_checked += 1
     assert totals_checked > 100
+
+
+def test_a_set_made_for_an_option_in_a_defines_argument_compiles(tmp_path: Path) -> None:
+    """An option's test may look a value up in a set made once (``x in _SN``, made by ``:=``); in
+    the argument of a define that writes it into the range of a generator, Python refuses ``:=``,
+    and the game failed to load (an internal error). A define's arguments make no such set."""
+    path = tmp_path / "game.rules"
+    path.write_text("""
+game "t"
+players 2
+zone deck hidden
+zone hand per player public
+cards c in deck { 6 red { colour = 1 }  6 green { colour = 2 }  6 blue { colour = 3 } }
+var limit per player = 1
+define low(z) = sum(c.colour for c in z where c.colour <= limit(current))
+setup { deal 4 from deck to hand(current) }
+turn {
+  choose act {
+    go q in player where low(hand(if any(limit(r) == 3 for r in player) then q else current)) >= 0 {
+      set limit(q) = limit(q) + 1
+    }
+  }
+  if limit(current) >= 3 { end game }
+}
+""")
+    g = meeple.load(str(path))
+    st = g.new_state(2, seed=1)
+    st.play_out(__import__("random").Random(1))
+    assert st.is_terminal() and st.var("limit", 0) + st.var("limit", 1) >= 3

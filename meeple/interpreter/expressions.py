@@ -467,7 +467,6 @@ class ExprCompiler:
         # While not None: the names of the sets that ``member_test`` made (each None at first, made
         # on first use), for the code made now to set to None before it runs (``hoisting``).
         self.sets: Optional[list[str]] = None
-        self.binds = True  # may code made now bind a name with ``:=`` (not where ``without_sets``)?
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
         shapes = layout.shapes
@@ -681,13 +680,15 @@ class ExprCompiler:
     def g_call(self, e, env):
         func, sym, lay = e["func"], self.sym, self.layout
         what = self.binding(e).what
+        if what == C.DEFINE:  # (its arguments are written into its body, maybe where Python allows no ``:=``)
+            with self.without_sets():
+                args = [self.gen(a, env) for a in e["args"]]
+            return self.inline(self.binding(e).decl, args)
         args = [self.gen(a, env) for a in e["args"]]
         on_board = lay.board_name is not None
         for i in EDGE_ARGS.get(func, ()) if what == C.BUILTIN else ():
             if i < len(args) and not args[i].known and VARS in args[i].reads:  # a var's edge may still be none
                 args[i] = self.guarded("_direction" if on_board else "_edge", args[i], e["args"][i])
-        if what == C.DEFINE:
-            return self.inline(self.binding(e).decl, args)
         if what == C.WAS:  # in an invariant: the same expression, read in the state before the step
             arg = e["args"][0]
             outer = sorted({n["id"] for n in walk_nodes(arg) if n.get("node") == "name"
@@ -843,9 +844,6 @@ class ExprCompiler:
             return lit(0)
         if len(idx) == 1:
             return joined(f"{zone}[{idx[0]}]", zone)
-        if not zone.plain and self.binds:  # (a zone looked up by seat: once, for all its counts)
-            h = self.name("h")
-            return joined(f"(({h} := {zone})[{idx[0]}]" + "".join(f" + {h}[{i}]" for i in idx[1:]) + ")", zone)
         return joined("(" + " + ".join(f"{zone}[{i}]" for i in idx) + ")", zone)
 
     def g_filtered(self, e, env):
@@ -1141,11 +1139,10 @@ class ExprCompiler:
         """Code made inside makes no set (``member_test``): code of another function (a route, a
         'was'), a domain (Python allows no ``:=`` in a comprehension's iterable), a lambda."""
         outer, self.sets = self.sets, None
-        binds, self.binds = self.binds, False
         try:
             yield
         finally:
-            self.sets, self.binds = outer, binds
+            self.sets = outer
 
     def edges_included(self, parts: list[dict], edge: str, env: Env) -> str | None:
         """The code of the set of edges ``S`` when the test of ``edge`` is ``includes(S, edge)``
