@@ -787,3 +787,35 @@ def test_a_saved_loop_over_seats_holding_none_is_refused():
         damaged["locals"][k][-1] = -1
         with pytest.raises(StateError, match="its 'locals' does not fit"):
             g.state_from_json(damaged)
+
+
+def test_a_limit_is_of_the_destination_when_both_name_the_same_zone_as_bound(tmp_path):
+    """A count in ``keeping`` is a limit of the destination when its zone is the destination's
+    expression with the names bound alike (``capacity._same``): through a define's parameter,
+    with a seat that is itself a count (as the seat of the destination), but not for another
+    seat or another zone."""
+    head = """
+game "t"
+players 2
+zone deck hidden
+zone hand per player public
+zone pile public
+cards c in deck { 6 red { suit = 1, low }  6 green { suit = 1, low }  6 blue { suit = 2 }  6 black { suit = 3 } }
+define target = if count(hand(current) where low) > 1 then current else next(current)
+define room(z, n) = count(z) <= n
+setup { deal 4 from deck to hand(current)  deal 6 from deck to pile }
+"""
+    cases = {
+        "count(hand(target)) <= 8": [((0, 1, 2, 3), 8)],
+        "room(hand(target), 7) and count(hand(target) where low) <= 5": [((0, 1, 2, 3), 7), ((0, 1), 5)],
+        "room(hand(if count(hand(current) where low) > 1 then current else next(current)), 6)":
+            [((0, 1, 2, 3), 6)],
+        "count(hand(current)) <= 8": None,  # another seat (sometimes)
+        "count(pile) <= 8": None,  # another zone
+    }
+    for keeping, limits in cases.items():
+        path = tmp_path / "game.rules"
+        path.write_text(head + f"turn {{\n  choose take: 1..3 cards of one suit from pile to hand(target) "
+                               f"keeping {keeping}\n  end game\n}}\n")
+        take = choice(meeple.load(str(path)), "take")
+        assert take.capacities == limits, keeping

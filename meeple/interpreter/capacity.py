@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from meeple.dsl.checked import BUILTIN, DEFINE, KIND
+from meeple.dsl.walk import AT
 
-from .code import Code, lit, name
+from .code import lit, name
 from .expressions import Env, ExprCompiler, with_local
 from .moves import SINGLES_KEPT
 
@@ -25,37 +26,63 @@ MOST_TABLED = 64  # limits up to this are read from a table of the most that fit
 def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: Env) -> Optional[list[Capacity]]:
     """The test as capacities of the zone ``dest``, or None if it is not only that.
 
-    A count is of ``dest`` when its zone compiles to the same code as ``dest`` does
-    where the choice stands: names are compared as bound, not as spelled."""
+    A count is of ``dest`` when its zone is the same expression as ``dest`` where the choice
+    stands: names are compared as bound, not as spelled (``_same``: a define's parameter stands
+    for its argument)."""
     out: list[Capacity] = []
-    if not _collect(test, x.gen(dest, env).text, x, env, out):
+    if not _collect(test, _same(dest, x, env, {}), x, env, {}, out):
         return None
     possible = x.possible(dest, env)
     return [(tuple(i for i in idx if i in possible), bound) for idx, bound in out]
 
 
-def _collect(e: dict, dest: str, x: ExprCompiler, env: Env, out: list[Capacity]) -> bool:
+Same = Any  # what ``_same`` makes: equal for two expressions that read the same value
+
+
+def _same(e: Any, x: ExprCompiler, env: Env, args: dict[str, Same]) -> Same:
+    """A value equal to that of another expression exactly when both are the same expression with
+    their names bound alike: a define as its body, its parameters (in ``args``) as its arguments,
+    a local of the statement or a loop (in ``env``) as itself, any other name as what it names.
+    Positions in the rules file are left out."""
+    if isinstance(e, list):
+        return tuple(_same(v, x, env, args) for v in e)
+    if not isinstance(e, dict):
+        return e
+    if e.get("node") in ("name", "call") and x.checked.what(e) == DEFINE:  # as its body, inlined
+        define = x.checked.binding(e).decl
+        given = {p: _same(a, x, env, args) for p, a in zip(define["params"], e.get("args", []))}
+        return _same(define["body"], x, {}, given)
+    if e.get("node") == "name":
+        if e["id"] in args:
+            return args[e["id"]]
+        if e["id"] in env:
+            return ("local", id(env[e["id"]]))
+        return ("name", x.checked.what(e), e["id"])
+    return tuple((k, _same(v, x, env, args)) for k, v in sorted(e.items()) if k != AT)
+
+
+def _collect(e: dict, dest: Same, x: ExprCompiler, env: Env, args: dict[str, Same], out: list[Capacity]) -> bool:
     node = e["node"]
     if node == "bin_op" and e["op"] == "and":
-        return _collect(e["left"], dest, x, env, out) and _collect(e["right"], dest, x, env, out)
+        return _collect(e["left"], dest, x, env, args, out) and _collect(e["right"], dest, x, env, args, out)
     if node == "comprehension" and e["func"] == "all" and e["where"] is None and e.get("while_") is None \
             and not e["domain"]["players"] \
             and e["domain"]["hi"] is None and e["domain"]["lo"]["node"] == "name" \
             and x.checked.what(e["domain"]["lo"]) == KIND \
             and not x.layout.seat_pieces.get(e["domain"]["lo"]["id"]):  # (pieces per player: the seats in play)
         for value in x.layout.kind_values[e["domain"]["lo"]["id"]]:
-            if not _collect(e["body"], dest, x, with_local(env, e["var"], lit(value)), out):
+            if not _collect(e["body"], dest, x, with_local(env, e["var"], lit(value)), args, out):
                 return False
         return True
     if x.checked.what(e) == DEFINE:
-        args = [x.gen(a, env) for a in e["args"]] if node == "call" else []
-        return _collect_define(x.checked.binding(e).decl, args, dest, x, out)
+        inner, inner_args = _define_env(e, x, env, args)
+        return _collect(x.checked.binding(e).decl["body"], dest, x, inner, inner_args, out)
     if node == "bin_op" and e["op"] in ("<=", "<", ">=", ">"):
         counted, bound_expr, op = e["left"], e["right"], e["op"]
         if op in (">=", ">"):
             counted, bound_expr, op = e["right"], e["left"], "<=" if op == ">=" else "<"
         bound = x.gen(bound_expr, env).value
-        idx = _counted(counted, dest, x, env)
+        idx = _counted(counted, dest, x, env, args)
         if bound is None or isinstance(bound, bool) or idx is None:
             return False
         out.append((idx, bound - 1 if op == "<" else bound))
@@ -70,21 +97,24 @@ def _mins(hi: int, ranges: list[range], *chosen: int) -> Any:
     return tuple(_mins(hi, ranges[1:], *chosen, v) for v in ranges[0])
 
 
-def _collect_define(define: dict, args: list[Code], dest: str, x: ExprCompiler, out: list[Capacity]) -> bool:
-    inner = {p: a for p, a in zip(define["params"], args)}
-    return _collect(define["body"], dest, x, inner, out)
+def _define_env(call: dict, x: ExprCompiler, env: Env, args: dict[str, Same]) -> tuple[Env, dict[str, Same]]:
+    """Where the body of the define that ``call`` calls is read: its parameters as the code of the
+    arguments (to work out bounds and tests), and as what ``_same`` makes of them."""
+    params = x.checked.binding(call).decl["params"]
+    given = call["args"] if call["node"] == "call" else []
+    return ({p: x.gen(a, env) for p, a in zip(params, given)},
+            {p: _same(a, x, env, args) for p, a in zip(params, given)})
 
 
-def _counted(e: dict, dest: str, x: ExprCompiler, env: Env) -> Optional[tuple[int, ...]]:
+def _counted(e: dict, dest: Same, x: ExprCompiler, env: Env, args: dict[str, Same]) -> Optional[tuple[int, ...]]:
     """The varieties that ``e`` counts in ``dest``, if ``e`` is such a count."""
     if e["node"] == "call" and x.checked.what(e) == DEFINE:
-        define = x.checked.binding(e).decl
-        args = [x.gen(a, env) for a in e["args"]]
-        return _counted(define["body"], dest, x, dict(zip(define["params"], args)))
+        inner, inner_args = _define_env(e, x, env, args)
+        return _counted(x.checked.binding(e).decl["body"], dest, x, inner, inner_args)
     if x.checked.what(e) == BUILTIN and e["func"] == "count" and len(e["args"]) == 1 \
-            and x.gen(e["args"][0], env).text == dest:
+            and _same(e["args"][0], x, env, args) == dest:
         return tuple(range(len(x.layout.variety_names)))
-    if e["node"] == "filtered" and e["func"] == "count" and x.gen(e["zone"], env).text == dest:
+    if e["node"] == "filtered" and e["func"] == "count" and _same(e["zone"], x, env, args) == dest:
         decided = [x.gen(e["where"], x.card_env(env, lit(i))).value for i in range(len(x.layout.variety_names))]
         if any(d is None for d in decided):
             return None
