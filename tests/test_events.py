@@ -182,3 +182,30 @@ def test_the_events_api_says_what_is_wrong_with_an_argument():
             call()
         assert type(info.value) is error and str(info.value)
     assert changes(view, view, game.labels) == []
+
+
+def test_cards_shown_to_the_seat_are_told():
+    """A 'reveal' of cards in a zone the seat may not see is told as what it showed that seat (it
+    was told nothing before: the seat learnt a rival's hand with no line saying so)."""
+    before = {"seat": 0, "zones": {"hand": [{}, {"size": 3, "known": {"fox": 1}}], "vault": {"size": 1}}}
+    after = {"seat": 0, "zones": {"hand": [{}, {"size": 3, "known": {"fox": 2, "hare": 1}}],
+                                  "vault": {"size": 2, "known": {"owl": 1}}}}
+    assert changes(before, after, {"owl": "an owl"}) == [
+        "hand (seat 1): shown to you: fox, hare", "vault: +1 card (now 2); shown to you: an owl"]
+    # knowledge that is lost (the cards shown left the zone) is not news
+    assert changes(after, before) == ["vault: −1 card (now 1)"]
+
+
+def test_play_tells_the_cards_a_bot_reveals(tmp_path, monkeypatch, capsys):
+    rules = tmp_path / "show.rules"
+    rules.write_text('game "Show"\nplayers 2\nzone deck hidden\nzone hand per player private\n'
+                     'cards gem in deck { 4 ruby { worth = 2 }  4 opal { worth = 1 } }\n'
+                     'setup {\n  for p in player {\n    deal 2 from deck to hand(p)\n  }\n}\n'
+                     'turn {\n  choose act {\n    boast {\n      reveal hand(current)\n    }\n  }\n'
+                     '  if current == seat(1) {\n    end game\n  }\n}\n'
+                     'score(p) = sum(c.worth for c in hand(p))\n')
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    assert main(["play", str(rules), "--seat", "0", "--seed", "3", "--plain"]) == 0
+    out = capsys.readouterr().out
+    told = re.search(r"seat 1 \(bot\): boast\n  · hand \(seat 1\): shown to you: (.*)\n", out)
+    assert told and re.fullmatch(r"(ruby|opal)( ×2)?(, (ruby|opal))?", told.group(1)), out

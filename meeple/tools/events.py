@@ -199,9 +199,14 @@ def _zones(before: dict, after: dict, labels: dict, seat: Any) -> list[str]:
             where = _where(name, owner, seat)
             if unseen_view(view):  # a zone this seat does not see
                 delta = view["size"] - (old.get("size", 0) if isinstance(old, dict) else 0)
-                if delta:
-                    out.append(f"{where}: {'+' if delta > 0 else '−'}{abs(delta)} card{'s' if abs(delta) != 1 else ''}"
-                               f" (now {view['size']})")
+                words = [f"{'+' if delta > 0 else '−'}{abs(delta)} card{'s' if abs(delta) != 1 else ''} "
+                         f"(now {view['size']})"] if delta else []
+                known = (old.get("known") or {}) if unseen_view(old) else {}
+                shown = {v: n - known.get(v, 0) for v, n in (view.get("known") or {}).items() if n > known.get(v, 0)}
+                if shown:  # a 'reveal' showed this seat cards of the zone
+                    words.append(f"shown to you: {_cards(shown, labels)}")
+                if words:
+                    out.append(f"{where}: {'; '.join(words)}")
                 continue
             gained = {v: n - old.get(v, 0) for v, n in view.items() if n > old.get(v, 0)}
             lost = {v: n - view.get(v, 0) for v, n in old.items() if n > view.get(v, 0)}
