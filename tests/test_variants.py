@@ -548,3 +548,27 @@ def test_an_error_in_an_ir_base_is_said_by_json_path_not_under_a_line_of_json(tm
     err = capsys.readouterr().err
     assert "base.json: error: unknown name 'nonesuch' (from base.rules:3:9) (at $.vars[0].init)" in err
     assert '"node"' not in err
+
+
+SHOWN = BASE + 'var far_seen = 0\nshow "far" (p) = far(p)\nshow "seen" = far_seen\n'
+
+
+def test_a_variant_replaces_and_removes_a_show_by_its_text(tmp_path: Path) -> None:
+    """A base's show could not be changed: a variant's show of the same text was a second row of
+    that name in play, and a show reading a var the variant removes was an error with no way out."""
+    path = write(tmp_path, {"base.rules": SHOWN, "v.rules": 'extends "base.rules"\n'
+                            'replace show "far" (p) = 2 * far(p)\nremove show "seen"\nremove var far_seen\n'})
+    ir, _ = read_ir(str(path))
+    (far,) = ir["shows"]
+    assert far["label"] == "far" and far["expr"]["node"] == "bin_op"
+    again = write(tmp_path, {"w.rules": 'extends "base.rules"\nshow "far" = 1\n'})
+    assert errors(again) == [f"{again}:2:1: error: the base already has show 'far'; write 'replace show ...' to "
+                             "change it, or choose another name"]
+    typo = write(tmp_path, {"t.rules": 'extends "base.rules"\nremove show "fra"\n'})
+    assert errors(typo) == [f"{typo}:2:13: error: nothing to remove: the base has no show 'fra' (did you mean 'far'?)"]
+    assert main(["diff", str(path)]) == 1
+
+
+def test_a_show_is_declared_once(tmp_path: Path) -> None:
+    path = write(tmp_path, {"x.rules": SHOWN + 'show "far" (p) = 1\n'})
+    assert errors(path) == [f"{path}:14:1: error: show \"far\" is declared twice"]

@@ -228,7 +228,11 @@ class Checker:
     def check_shown(self) -> None:
         """``show`` values are values of the game; a ``label`` names a var, a card variety, a
         decision or an option (``decision.option``), and only a var may be ``hidden``."""
+        shown: set[str] = set()
         for i, sh in enumerate(self.ir.get("shows", [])):
+            if sh["label"] in shown:
+                self.error(sh, f"show \"{sh['label']}\" is declared twice", f"$.shows[{i}]")
+            shown.add(sh["label"])
             scope = {sh["player"]: PLAYER} if sh.get("player") else {}
             t = self.expr(sh["expr"], scope, f"$.shows[{i}].expr")
             if t in (ZONE, GRID, BOARD, CELLS, CARD):

@@ -791,7 +791,7 @@ def _decision(c: list) -> tuple[A.Ident, Any, list, dict[str, tuple]]:
 KEYWORDS = {  # list or field of a RulesFile → the keyword that declares it
     "params": "param", "enums": "enum", "tracks": "track", "pieces": "pieces", "grids": "grid",
     "boards": "board", "routes": "route", "zones": "zone", "cards": "cards", "vars": "var", "defines": "define",
-    "phases": "phase", "reports": "report", "invariants": "invariant", "end": "end when",
+    "phases": "phase", "reports": "report", "shows": "show", "invariants": "invariant", "end": "end when",
     "setup": "setup", "turn": "turn", "score": "score", "tiebreak": "tiebreak", "returns": "returns",
     "players": "players",
     "max_steps": "max_steps", "title": "game"}
@@ -890,7 +890,8 @@ class ToAst:
     def replace_decl(self, meta, c):
         slot, item = c[1]
         node = item[1] if isinstance(item, tuple) else item
-        name = A.Ident(node.label, span=node.span) if isinstance(node, A.Report) else getattr(node, "name", None)
+        labelled = isinstance(node, (A.Report, A.Show))  # (named by their text)
+        name = A.Ident(node.label, span=node.span) if labelled else getattr(node, "name", None)
         kind = KEYWORDS[slot]
         return ("changes", (A.Change("replace", kind, name if isinstance(name, A.Ident) else None,
                                      span=_span(meta)), (slot, item)))

@@ -34,7 +34,7 @@ NAMED = {  # keyword → the IR list of that kind of declaration, and the key th
     "board": ("boards", "name"), "route": ("routes", "name"),
     "zone": ("zones", "name"), "cards": ("cards", "name"), "var": ("vars", "name"),
     "define": ("defines", "name"), "phase": ("phases", "name"), "report": ("reports", "label"),
-    "invariant": ("invariants", "name"),
+    "show": ("shows", "label"), "invariant": ("invariants", "name"),
 }
 ONE_EACH = {  # what a game declares once: keyword → IR key, and its value when not declared
     "players": ("players", None), "max_steps": ("max_steps", 0), "setup": ("setup", []),
@@ -193,7 +193,7 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         if items or key in out:
             out[key] = items
     out["end"] = [*base["end"], *variant["end"]]
-    for key in ("shows", "labels"):  # (what play shows: the variant's after the base's, a later label wins)
+    for key in ("labels",):  # (what play calls things: the variant's after the base's, a later label wins)
         if base.get(key) or variant.get(key):
             out[key] = [*base.get(key, []), *variant.get(key, [])]
     out.pop("rule_changes", None)
