@@ -16,18 +16,23 @@ FILES = sorted(GOOD.glob("*.rules"))
 GAMES = 20
 
 
-def test_there_are_thirteen_good_games() -> None:
-    assert [p.stem for p in FILES] == ["bazaar", "bluff", "breakthrough", "dash", "eights", "fish", "knockout",
-                                       "market", "pig", "ring", "suits", "tictac", "tricks"]
+VARIANTS = sorted((GOOD / "variants").glob("*.rules"))
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_there_are_sixteen_good_games() -> None:
+    assert [p.stem for p in FILES] == ["bazaar", "bluff", "breakthrough", "claims", "dash", "eights", "fish",
+                                       "knockout", "market", "orchard", "pig", "ring", "suits", "summit", "tictac",
+                                       "tricks"]
+    assert [p.stem for p in VARIANTS] == ["claims-open", "orchard-quick", "summit-surefooted"]
+
+
+@pytest.mark.parametrize("path", FILES + VARIANTS, ids=lambda p: p.stem)
 def test_good_game_checks_clean(path: Path) -> None:
     _, warnings = read_ir(str(path))
     assert [w.headline() for w in warnings] == []
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", FILES + VARIANTS, ids=lambda p: p.stem)
 def test_good_game_plays_to_the_end(path: Path) -> None:
     game = meeple.load(str(path))
     ends = 0
@@ -56,5 +61,20 @@ def test_constructs_are_covered() -> None:
                       "per player private", "case ", "else if", "run ", "phase ", "end game", "let ",
                       "reshuffling", "refill ",
                       "of one colour", "keeping ", "enum ", "define ", "tiebreak(p)", "report ", "move all",
-                      "set current = random player", " where ", "for c in", "any(", "all(", "sum(", "max("):
+                      "set current = random player", " where ", "for c in", "any(", "all(", "sum(", "max(",
+                      "random {", "reveal ", "reset ", "show \"", "label ", "board ", "per player hidden"):
         assert construct in text, construct
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=lambda p: p.stem)
+def test_a_good_variant_differs_from_its_base(path: Path, capsys) -> None:
+    """The variants in tests/fixtures/good/variants/ each change their base game by a few lines,
+    and 'meeple diff' names every change (exit 1: the games differ)."""
+    from meeple.tools.cli import main
+
+    assert main(["diff", str(path)]) == 1
+    told = capsys.readouterr().out
+    changes = [line for line in path.read_text().splitlines()
+               if line.split(" ")[0] in ("param", "replace", "remove", "insert")]
+    base = GOOD / f"{path.stem.split('-')[0]}.rules"
+    assert changes and f"{path} changes {base} in {len(changes) + 1} places:" in told, told
