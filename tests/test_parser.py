@@ -510,3 +510,38 @@ def test_a_cards_block_with_nothing_in_it_says_what_it_holds(block: str) -> None
     [(at_line, col, message)] = syntax_errors(text)
     assert text.splitlines()[at_line - 1][col - 1] == "}" and at_line >= 4
     assert message.endswith("(a cards block lists its varieties, one or more: '4 ace { rank = 1 }')")
+
+
+@pytest.mark.parametrize("old, new, where, hint", [
+    # a 'while' statement (there is none): one error, not also one at the 'end game' after the loop
+    ("  set total = total + 1\n", "  while total < 3 {\n    set total = total + 1\n  }\n  end game\n", "while",
+     "there is no 'while' statement: a loop runs over a domain, 'for x in DOMAIN while TEST { ... }'; to repeat "
+     "while a test holds, 'for i in 1..N where TEST { ... }'"),
+    ("set total = total + 1", "set total += 1", "+=", "there is no '+=': write 'set total = total + ...'"),
+    ("set total = total + 1", "set total *= 2", "*=", "there is no '*=': write 'set total = total * ...'"),
+])
+def test_a_statement_of_another_language_is_one_error_that_says_what_to_write(old: str, new: str, where: str,
+                                                                              hint: str) -> None:
+    text = SMALL.replace(old, new)
+    [(line, col, message)] = syntax_errors(text)
+    assert (line, col) == locate(text, where) and message.endswith(f"({hint})"), message
+
+
+def test_an_option_written_with_a_colon_says_how_an_option_is_written() -> None:
+    text = SMALL.replace("choose play: 1 card from hand(current) to deck",
+                         "choose go {\n    take: deal 1 from deck to hand(current)\n  }")
+    errors = syntax_errors(text)
+    line, col = locate(text, "take:")
+    assert errors[0][:2] == (line, col + 4)
+    assert errors[0][2].endswith("(an option is written 'NAME { ... }' or 'NAME x in DOMAIN where TEST { ... }', "
+                                 "with no ':')")
+
+
+def test_end_game_where_declarations_go_after_an_error_is_not_a_second_error() -> None:
+    """A block closed early by a mistake leaves its 'end game' where declarations go: that is the
+    echo of the mistake, and the declarations after it are read as written."""
+    loop = "  while total < 3 {\n    set total = total + 1\n  }\n  end game\n"
+    text = SMALL.replace("  set total = total + 1\n", loop) + "score(p) = total\n"
+    assert [(line, col) for line, col, _ in syntax_errors(text)] == [locate(text, "while")]
+    alone = SMALL + "end game\n"  # (with no mistake before it, it is the mistake)
+    assert [(line, col) for line, col, _ in syntax_errors(alone)] == [locate(alone, "game", 1)]

@@ -400,6 +400,18 @@ def _insert_missing(e: UnexpectedToken) -> str:
             candidates.insert(0, ["GAME", *["RBRACE"] * _open_blocks(after_end), "END"])
         except UnexpectedInput:
             pass
+    if e.token.type == "GAME" and choices == {"WHEN"}:  # 'end game' where declarations go (a block closed early):
+        read_as = ["WHEN", "TRUE"]  # read as 'end when true', the 'game' dropped, so the declarations after it parse
+        trial = ip.copy(deepcopy_values=False)
+        trial.parser_state.parse_conf = quiet
+        try:
+            for t in read_as:
+                trial.feed_token(Token.new_borrow_pos(t, "", e.token))
+        except UnexpectedInput:
+            return ""
+        for t in read_as:
+            ip.feed_token(Token.new_borrow_pos(t, "", e.token))
+        return "WHEN"
     for missing in candidates:
         trial = ip.copy(deepcopy_values=False)
         trial.parser_state.parse_conf = quiet
@@ -424,6 +436,8 @@ def _cascade(e: UnexpectedInput, after_error: bool, opened_by_recovery: list[int
         return False
     tok, accepts = e.token, e.accepts or e.expected
     if tok.type in STATEMENT_STARTS and tok.type not in accepts and accepts & DECLARATION_STARTS:
+        return True
+    if tok.type == "GAME" and set(accepts) == {"WHEN"}:  # 'end game' where declarations go: a block closed early
         return True
     if opened_by_recovery[0] and ((tok.type in DECLARATION_STARTS and "RBRACE" in accepts)
                                   or (tok.type == "WHEN" and "GAME" in accepts)):
@@ -571,6 +585,16 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "'..'", " (a range is written LOW..HIGH)"
     if word in ("elif", "elsif", "elseif"):
         return "", " (write 'else if')"
+    if tok.type == "WHILE" and "FOR" in accepts:
+        return "", (" (there is no 'while' statement: a loop runs over a domain, 'for x in DOMAIN while TEST { ... }'; "
+                    "to repeat while a test holds, 'for i in 1..N where TEST { ... }')")
+    if tok.type in ("PLUS", "MINUS", "STAR", "SLASH", "PERCENT") and "ASSIGN" in accepts and \
+            text[(tok.end_pos or 0):(tok.end_pos or 0) + 1] == "=":
+        target = re.search(r"\bset\s+([^\n]*?)\s*$", text[:tok.start_pos or 0])
+        target_text = target.group(1) if target and len(target.group(1)) <= 40 else "x"
+        return "'='", f" (there is no '{word}=': write 'set {target_text} = {target_text} {word} ...')"
+    if tok.type == "COLON" and {"LBRACE", "WHERE"} <= set(accepts):
+        return "", " (an option is written 'NAME { ... }' or 'NAME x in DOMAIN where TEST { ... }', with no ':')"
     if word == "}" and re.search(r"\bcards[ \t]+\w+[ \t]+in[ \t]+\w+[ \t]*\{\s*$", text[:tok.start_pos or 0]):
         return "", " (a cards block lists its varieties, one or more: '4 ace { rank = 1 }')"
     if set(accepts) == {"IN"} and re.search(r"\n[ \t]*(\[[\w.]*\][ \t]*)?[A-Za-z_]\w*[ \t]*(#[^\n]*)?\n[ \t]*"
