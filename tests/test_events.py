@@ -209,3 +209,11 @@ def test_play_tells_the_cards_a_bot_reveals(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     told = re.search(r"seat 1 \(bot\): boast\n  · hand \(seat 1\): shown to you: (.*)\n", out)
     assert told and re.fullmatch(r"(ruby|opal)( ×2)?(, (ruby|opal))?", told.group(1)), out
+
+
+def test_a_piece_on_a_circuit_is_told_with_the_space_it_stands_on():
+    """On a circuit a piece's number is its progress, counted from its own entry space: the line
+    under a move said 't2_1: 0 → 1' for a pawn the board drew on space 4. It names the space too."""
+    before = {"seat": 0, "pieces": {"a_0": 0, "a_1": 0, "b_1": 3}, "piece_spaces": {"a_0": 0, "a_1": 0, "b_1": 6}}
+    after = {"seat": 0, "pieces": {"a_0": 2, "a_1": 1, "b_1": 0}, "piece_spaces": {"a_0": 2, "a_1": 4, "b_1": 0}}
+    assert changes(before, after) == ["a_0: 0 → 2", "a_1: 0 → 1 (on space 4)", "b_1: back to the start"]

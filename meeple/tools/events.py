@@ -173,9 +173,12 @@ def _pieces(before: dict, after: dict, stops: dict) -> list[str]:
         for place, p in enumerate(names, 1):
             if p not in done_before:
                 out.append(f"{p} finishes, {_ordinal(place)} on {track}")
+    spaces = after.get("piece_spaces") or {}
     for p, pos in new.items():
         if p in old and old[p] != pos:
             line = f"{p}: {old[p]} → {pos}" if pos or not old[p] else f"{p}: back to the start"
+            if pos and spaces.get(p) not in (None, 0, pos):  # on a circuit: the progress, and where it stands
+                line += f" (on space {spaces[p]})"
             if p in stops:
                 line += f", stopped by the {stops[p][2]} at {stops[p][3]}"
             out.append(line)
