@@ -603,3 +603,12 @@ def test_hot_seat_a_move_typed_for_a_seat_whose_move_is_forced_answers_no_one(ca
                      "--seed", "1", "--plain")
     assert code == 0
     assert "you: right" not in out and out.count("move 1..2 (? help") == 2, out
+
+
+def test_the_help_fits_a_screen_of_80_columns():
+    """The help was written with lines of 80 and 83 characters: an 80-column screen (and piped
+    output) wrapped them again, leaving 'of a' alone on a line."""
+    from meeple.tools.play import help_text
+
+    for tiles in (False, True):
+        assert max(len(line) for line in help_text(tiles).splitlines()) < 80

@@ -25,9 +25,10 @@ from .events import changes, labelled_move, move_shown, move_visibility, shown_v
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text. Each word you type may be the
-  beginning of a word of the move, in order, and words may be left out: 'red' is
-  'play 1 red', 'play 2 bl' is 'play 2 blue', if only one move fits; the parts of a
-  name joined by '_' count as words too: 'hearts 3' is 'play card_hearts_3'."""
+  beginning of a word of the move, in order, and words may be left out: 'red'
+  is 'play 1 red', 'play 2 bl' is 'play 2 blue', if only one move fits; the
+  parts of a name joined by '_' count as words too: 'hearts 3' is
+  'play card_hearts_3'."""
 HELP_TILES = """  A placement may be written '<tile> at x,y rotation r', '<tile> x,y r' or
   '<tile> x,y r<r>'; x grows to the right, y upwards, and rotation r turns the
   tile r quarter turns clockwise (the tiles you may place are drawn in each
@@ -36,9 +37,9 @@ HELP_KEYS = """  ?   this help and the moves again
   o   your view of the game again
   m   the moves again"""
 HELP_TILE_KEY = "  t   the tiles you may place, in each rotation"
-HELP_END = """  u   take back your last move (and the bots' moves since); chance is drawn anew
-      after it, but what you saw stays seen: a bot's hidden choice made before
-      your move is not made again
+HELP_END = """  u   take back your last move (and the bots' moves since); chance is drawn
+      anew after it, but what you saw stays seen: a bot's hidden choice made
+      before your move is not made again
   q   quit"""
 
 
