@@ -612,3 +612,17 @@ def test_the_help_fits_a_screen_of_80_columns():
 
     for tiles in (False, True):
         assert max(len(line) for line in help_text(tiles).splitlines()) < 80
+
+
+def test_one_player_and_one_game_are_said_in_the_singular(tmp_path, monkeypatch, capsys):
+    """A solitaire game was 'Solo — 1 players' in play and '1 games, 1 players' in simulate."""
+    from meeple.tools.cli import main
+
+    rules = tmp_path / "solo.rules"
+    rules.write_text('game "Solo"\nplayers 1\nvar total = 0\nturn {\n  roll 1 dice of 6 into total\n  end game\n}\n'
+                     'score(p) = total\n')
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", str(rules), "--seed", "1", "--plain"]) == 0
+    assert capsys.readouterr().out.startswith("Solo — 1 player, you are seat 0 (seed 1).")
+    assert main(["simulate", str(rules), "--games", "1", "--seed", "1"]) == 0
+    assert "): 1 game, 1 player, seed 1" in " ".join(capsys.readouterr().out.split())  # (rich wraps a long path)

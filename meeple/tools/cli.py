@@ -863,7 +863,7 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
     steps = len(history) + len(tried)
     moves = sum(1 for actor, _ in [*history, *tried] if actor != "chance")
     count = "no step, at the start" if not steps else f"{_plural(steps, 'step')} ({_plural(moves, 'move')})"
-    print(f"the shortest game found: {count}, {f.state.players} players"
+    print(f"the shortest game found: {count}, {_plural(f.state.players, 'player')}"
           f"{', params ' + str(f.params) if args.params else ''}" + (":" if history or f.failed_move else ""))
     shown = [f"  {'chance' if actor == 'chance' else f'seat {actor}'}: {text}" for actor, text in history]
     if f.failed_move:
@@ -929,8 +929,8 @@ def _print_summary(s: dict, wall: float, workers: int) -> None:
         return f"{100 * k / n:.1f}%" if n else "-"
 
     params = ", ".join(f"{k}={v}" for k, v in s["params"].items())
-    console.print(f"[bold]{escape(s['title'])}[/bold] ({escape(s['rules'])}): {n} games, "
-                  f"{s['players']} players, seed {s['seed']}")
+    console.print(f"[bold]{escape(s['title'])}[/bold] ({escape(s['rules'])}): {_plural(n, 'game')}, "
+                  f"{_plural(s['players'], 'player')}, seed {s['seed']}")
     if params:
         console.print(f"params: {escape(params)}")
 

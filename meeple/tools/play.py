@@ -491,7 +491,7 @@ class Session:
         game, players = self.game, self.players
         you = (f"you are seat {self.seats[0]}" if len(self.seats) == 1 else
                f"seats {', '.join(map(str, self.seats))} are played here, passing the screen")
-        self.console.print(f"[bold]{escape(game.title)}[/bold] — {players} players, {you} "
+        self.console.print(f"[bold]{escape(game.title)}[/bold] — {players} player{'s' if players != 1 else ''}, {you} "
                            f"(seed {self.seed}). Type ? for help.")
         while True:
             st = self.state
