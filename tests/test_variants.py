@@ -571,4 +571,5 @@ def test_a_variant_replaces_and_removes_a_show_by_its_text(tmp_path: Path) -> No
 
 def test_a_show_is_declared_once(tmp_path: Path) -> None:
     path = write(tmp_path, {"x.rules": SHOWN + 'show "far" (p) = 1\n'})
-    assert errors(path) == [f"{path}:14:1: error: show \"far\" is declared twice"]
+    assert errors(path) == [f"{path}:14:1: error: show \"far\" is declared twice: give each its own text (a variant "
+                            f"changes the base's with 'replace show \"far\" = ...')"]

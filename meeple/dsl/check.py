@@ -228,11 +228,13 @@ class Checker:
     def check_shown(self) -> None:
         """``show`` values are values of the game; a ``label`` names a var, a card variety, a
         decision or an option (``decision.option``), and only a var may be ``hidden``."""
-        shown: set[str] = set()
+        shown: dict[str, dict] = {}
         for i, sh in enumerate(self.ir.get("shows", [])):
-            if sh["label"] in shown:
-                self.error(sh, f"show \"{sh['label']}\" is declared twice", f"$.shows[{i}]")
-            shown.add(sh["label"])
+            if sh["label"] in shown:  # (it would be a second row of one name in play)
+                self.error(sh, f"show \"{sh['label']}\" is declared twice: give each its own text (a variant "
+                               f"changes the base's with 'replace show \"{sh['label']}\" = ...')", f"$.shows[{i}]",
+                           notes=self.first_place(shown[sh["label"]], None))
+            shown.setdefault(sh["label"], sh)
             scope = {sh["player"]: PLAYER} if sh.get("player") else {}
             t = self.expr(sh["expr"], scope, f"$.shows[{i}].expr")
             if t in (ZONE, GRID, BOARD, CELLS, CARD):
