@@ -139,7 +139,14 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
     out = dict(base)
     out.update(source=path, sources=sources, extends=None, changes=[], title=variant["title"] or base["title"])
     replaced = {(c["kind"], c["name"]) for c in variant["changes"] if c["action"] == "replace"}
-    changes = {(c["kind"], c["name"]): c for c in variant["changes"]}
+    changes: dict[tuple[str, str], dict[str, Any]] = {}
+    twice: dict[int, tuple[str, str]] = {}  # (changes of a declaration this variant changed already: said, not applied)
+    for c in variant["changes"]:
+        first = changes.setdefault((c["kind"], c["name"]), c)
+        if first is not c and c["name"] is not None:  # (what a game has one of: the parser says it is twice)
+            twice[id(c)] = (c["kind"], c["name"])
+            problems.append(_twice(path, c, c["kind"], c["name"], first,
+                                   "replaced" if first["action"] == "replace" else "removed"))
 
     def where(at: Optional[list[int]]) -> str:
         at = at or [0, 0, 0, 0, 1]
@@ -167,6 +174,7 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         base_items = base.get(key, [])  # (a list added to the IR later may be left out when empty)
         items = list(base_items)
         index = {item[name_key]: i for i, item in enumerate(items)}
+        set_here: dict[tuple[str, str], dict[str, Any]] = {}  # base declarations this variant set or replaced
         for item in variant.get(key, []):
             name = item[name_key]
             i = index.get(name)
@@ -182,9 +190,14 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
                                           f"param {name} = {item['default']} in LOW..HIGH"))
                 items.append(item)
                 index[name] = len(items) - 1
+            elif (kind, name) in set_here:  # (unless said with the changes above)
+                if (kind, name) not in twice.values():
+                    problems.append(_twice(path, item, kind, name, set_here[(kind, name)], "set"))
             elif kind == "param":
+                set_here[(kind, name)] = item
                 items[i] = _set_param(items[i], item)
             elif (kind, name) in replaced:
+                set_here[(kind, name)] = changes[(kind, name)]
                 items[i] = item
             else:
                 problems.append(_diag(path, span(item, name_key) or span(item),
@@ -204,11 +217,12 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
     if variant.get("rule_changes"):  # (changed in place: the lists must be this game's own, not a cached IR's)
         for key in ("setup", "turn", "phases", "end"):
             out[key] = copy.deepcopy(out[key])
+    gone: dict[str, dict[str, Any]] = {}  # rule names an earlier change of this variant took out of the game
     for change in variant.get("rule_changes", []):
-        base_ends = _change_rule(out, change, base_ends, path, problems)
+        base_ends = _change_rule(out, change, base_ends, path, problems, gone)
 
     for change in variant["changes"]:
-        if change["action"] != "remove":
+        if change["action"] != "remove" or id(change) in twice:
             continue
         key, name_key = NAMED[change["kind"]]
         names = [item[name_key] for item in out.get(key, [])]
@@ -293,10 +307,11 @@ def named_rules(game: dict[str, Any]) -> dict[str, list[tuple[str, list, int]]]:
 
 
 def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, path: str,
-                 problems: list[Diagnostic]) -> int:
+                 problems: list[Diagnostic], gone: dict[str, dict[str, Any]]) -> int:
     """Apply ``replace [name] ...``, ``remove [name]``, ``insert before|after [name] ...`` (or a
     change of the base's own 'end when' conditions, the first ``base_ends`` of the game's) to
-    ``game``; returns how many of the game's 'end when' are still the base's."""
+    ``game``; returns how many of the game's 'end when' are still the base's. ``gone``: the rule
+    names earlier changes took out of the game, by name (the change that did), kept up to date."""
     action, name, at = change["action"], change.get("rule"), span(change)
     if name is None and (action not in ("replace", "remove") or (action == "replace" and change.get("end") is None)):
         problems.append(_diag(path, at, "a change of the base's 'end when' is 'replace end when TEST' or "
@@ -310,6 +325,13 @@ def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, p
         game["end"] = [*new, *game["end"][base_ends:]]
         return len(new)
     found = named_rules(game).get(name, [])
+    if not found and name in gone:  # (not "the base has no rule": it had, until this variant changed it)
+        first = span(gone[name]) or [0, 0]
+        did = "removed" if gone[name]["action"] == "remove" else "replaced"
+        problems.append(_diag(path, span(change, "rule") or at,
+                              f"[{name}] is no longer in the game: this variant has {did} it already",
+                              notes=(f"it is {did} at {path}:{first[0]}:{first[1]}",)))
+        return base_ends
     if len(found) != 1:
         names = sorted(named_rules(game))
         problems.append(_diag(path, span(change, "rule") or at,
@@ -348,7 +370,17 @@ def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, p
         where[i + (action == "after"):i + (action == "after")] = new
     if what == "end" and i < base_ends:
         base_ends += len(new) - 1
+    if action in ("replace", "remove") and name not in named_rules(game):
+        gone[name] = change
     return base_ends
+
+
+def _twice(path: str, node: dict[str, Any], kind: str, name: str, first: dict[str, Any], did: str) -> Diagnostic:
+    """``node`` changes the base's ``kind`` ``name`` a second time (``first`` replaced, removed or set it)."""
+    at = span(first) or [0, 0]
+    return _diag(path, span(node, "name") or span(node),
+                 f"{kind} '{name}' is changed twice: this variant has {did} it already; change it once",
+                 notes=(f"it is {did} at {path}:{at[0]}:{at[1]}",))
 
 
 def _set_param(base: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
