@@ -746,8 +746,18 @@ class Checker:
     # ---- statements ----
     def block(self, stmts: list, scope: dict, path: str) -> None:
         scope = dict(scope)
+        ended: Optional[dict] = None  # a statement that ends the game whatever happens: what follows never runs
         for i, s in enumerate(stmts):
+            if ended is not None and ended is not True:
+                at = span(ended)
+                how = "an 'end game'" if ended.get("node") == "end_game" else "an 'if' whose every branch ends it"
+                self.warn(s, "this never runs: the game is over before it (" + how + " comes first)",
+                          f"{path}[{i}]", notes=(f"the game ends at {self.where_file(at)}:{at[0]}:{at[1]}",)
+                          if at else ())
+                ended = True  # (told once a block)
             self.stmt(s, scope, f"{path}[{i}]")
+            if ended is None and _always_ends(s):
+                ended = s
 
     def warn_same_zone(self, s: dict, path: str) -> None:
         """Cards moved from a zone to that same zone: the statement changes nothing."""
@@ -1710,6 +1720,17 @@ def _outer_cards(e: Any, bindings: dict) -> list[dict]:
         b = bindings.get(id(e))
         return [e] if b is not None and b.what == C.ATTRIBUTE else []
     return [n for _, v in children(e) for n in _outer_cards(v, bindings)]
+
+
+def _always_ends(s: Any) -> bool:
+    """Does statement ``s`` end the game whichever way it goes (an ``end game``, an ``if`` with an
+    ``else`` each of whose branches holds one that does)?"""
+    if not isinstance(s, dict):
+        return False
+    if s.get("node") == "end_game":
+        return True
+    return s.get("node") == "if" and bool(s.get("else_")) and all(
+        any(_always_ends(t) for t in branch) for branch in (s.get("body") or [], s.get("else_") or []))
 
 
 def _runs(stmts: list) -> list[str]:
