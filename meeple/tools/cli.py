@@ -393,7 +393,12 @@ def _err(text: str) -> None:
 
 
 def _params(args: argparse.Namespace) -> dict[str, int] | None:
-    return dict(args.param) if getattr(args, "param", None) else None
+    """The -p NAME=VALUE given, by name; a name given two values is a usage mistake (which one meant?)."""
+    given: dict[str, int] = {}
+    for name, value in getattr(args, "param", None) or []:
+        if given.setdefault(name, value) != value:
+            raise UsageError(f"-p {name}: given twice, {name}={given[name]} and {name}={value}; give each param once")
+    return given or None
 
 
 def _need_file(path: str) -> None:
