@@ -223,7 +223,97 @@ class Checker:
         self.check_unused()
         if not any(d.kind == "error" for d in self.diags):
             self.check_end_cuts()
+            self.check_card_flow()
         return self.diags
+
+    def zones_named(self, e: Any, depth: int = 0) -> Optional[set[str]]:
+        """The zones a zone expression may name (``hand(p)`` → {"hand"}, through defines that name
+        zones); None when it cannot be told."""
+        if not isinstance(e, dict) or depth > 20:
+            return None
+        name = e.get("id") if e.get("node") == "name" else e.get("func") if e.get("node") in ("call", "filtered") \
+            else None
+        if not isinstance(name, str):
+            return None
+        if name in self.sym.zones:
+            return {name}
+        define = self.sym.defines.get(name)
+        return self.zones_named(define["body"], depth + 1) if define is not None else None
+
+    def check_card_flow(self) -> None:
+        """Which kinds of cards may ever lie in each zone (where they start, then every statement
+        that moves cards: a deal, a refill and its reshuffle, a move, a choice of cards), and a
+        warning where cards are taken from a zone none can reach (the statement takes nothing: a
+        choice or a placement from it never has a move), or where a placement or a 'move N
+        variety' takes cards of a kind that never lies there."""
+        ir, sym = self.ir, self.sym
+        all_kinds = {c["name"] for c in ir["cards"]}
+        held: dict[str, set[str]] = {z: set() for z in sym.zones}
+        for c in ir["cards"]:
+            if c.get("zone") in held:
+                held[c["zone"]].add(c["name"])
+        flows: list[tuple[Optional[set[str]], Optional[set[str]], Optional[str]]] = []  # (from, to, kind only)
+        takes: list[tuple[dict, str, dict, Optional[str]]] = []  # (statement, path, source, the kind it takes)
+        places = [(ir["setup"], "$.setup"), (ir["turn"], "$.turn"),
+                  *((ph["body"], f"$.phases[{i}].body") for i, ph in enumerate(ir["phases"]))]
+
+        def walk(x: Any, path: str) -> None:
+            if isinstance(x, list):
+                for i, v in enumerate(x):
+                    walk(v, f"{path}[{i}]")
+                return
+            if not isinstance(x, dict):
+                return
+            kind = x.get("node")
+            if kind in ("deal", "refill", "move_all", "move_where", "move_cards", "choose", "place"):
+                only = None
+                if kind == "move_cards":
+                    only = (sym.varieties.get(x.get("variety")) or (None,))[0]
+                elif kind == "place":
+                    only = (sym.grids.get(x.get("grid")) or {}).get("tiles")
+                if kind != "place":
+                    flows.append((self.zones_named(x["source"]), self.zones_named(x["zone" if kind == "refill"
+                                                                                       else "dest"]), only))
+                if x.get("reshuffle") is not None:  # the pile goes back into the zone drawn from
+                    flows.append((self.zones_named(x["reshuffle"]), self.zones_named(x["source"]), None))
+                takes.append((x, path, x["source"], only))
+            elif kind == "move_to":  # a card a loop or an option took, to a zone (a piece: to a progress)
+                dest = self.zones_named(x.get("to"))
+                if dest is not None:
+                    flows.append((None, dest, None))
+            for f, v in children(x):
+                walk(v, f"{path}.{f}")
+
+        for block, path in places:
+            walk(block, path)
+        changed = True
+        while changed:
+            changed = False
+            for source, dest, only in flows:
+                moved = set(all_kinds) if source is None else set().union(*(held[z] for z in source))
+                if only is not None:
+                    moved &= {only}
+                for z in (held if dest is None else dest):
+                    if not moved <= held[z]:
+                        held[z] |= moved
+                        changed = True
+        told: set[tuple[str, Optional[str]]] = set()
+        for stmt, path, source, only in takes:
+            zones = self.zones_named(source)
+            if zones is None:
+                continue
+            there = set().union(*(held[z] for z in zones))
+            name = "', '".join(sorted(zones))
+            if not there and (name, None) not in told:
+                told.add((name, None))
+                self.warn(source, f"no card ever lies in zone '{name}': none start there and no rule moves any "
+                                  f"there, so this takes nothing from it", f"{path}.source")
+            elif there and only is not None and only not in there and (name, only) not in told:
+                told.add((name, only))
+                what = "placement has no tile to lay" if stmt["node"] == "place" else "takes nothing"
+                kinds = ", ".join(f"'{k}'" for k in sorted(there))
+                self.warn(source, f"no card of kind '{only}' ever lies in zone '{name}' (only {kinds} cards do), "
+                                  f"so this {what}", f"{path}.source")
 
     def check_shown(self) -> None:
         """``show`` values are values of the game; a ``label`` names a var, a card variety, a
