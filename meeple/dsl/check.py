@@ -247,7 +247,6 @@ class Checker:
         choice or a placement from it never has a move), or where a placement or a 'move N
         variety' takes cards of a kind that never lies there."""
         ir, sym = self.ir, self.sym
-        all_kinds = {c["name"] for c in ir["cards"]}
         held: dict[str, set[str]] = {z: set() for z in sym.zones}
         for c in ir["cards"]:
             if c.get("zone") in held:
@@ -286,24 +285,31 @@ class Checker:
 
         for block, path in places:
             walk(block, path)
-        changed = True
-        while changed:
-            changed = False
-            for source, dest, only in flows:
-                moved = set(all_kinds) if source is None else set().union(*(held[z] for z in source))
-                if only is not None:
-                    moved &= {only}
-                for z in (held if dest is None else dest):
-                    if not moved <= held[z]:
-                        held[z] |= moved
-                        changed = True
+        zones = list(held)
+        out_of: dict[str, list[tuple[Optional[set[str]], Optional[str]]]] = {}  # zone → where its cards go
+        if any(source is None for source, _, _ in flows):  # a card from any zone: "" gathers them all
+            held[""] = set()
+            for z in zones:
+                out_of[z] = [({""}, None)]
+        for source, dest, only in flows:
+            for z in (source or {""}):
+                out_of.setdefault(z, []).append((dest, only))
+        todo = list(zones)  # (a zone whose cards grew: they go on; each zone grows at most once per kind)
+        while todo:
+            z = todo.pop()
+            for dest, only in out_of.get(z, ()):
+                moved = held[z] if only is None else held[z] & {only}
+                for d in (zones if dest is None else dest):
+                    if not moved <= held[d]:
+                        held[d] |= moved
+                        todo.append(d)
         told: set[tuple[str, Optional[str]]] = set()
         for stmt, path, source, only in takes:
-            zones = self.zones_named(source)
-            if zones is None:
+            named = self.zones_named(source)
+            if named is None:
                 continue
-            there = set().union(*(held[z] for z in zones))
-            name = "', '".join(sorted(zones))
+            there = set().union(*(held[z] for z in named))
+            name = "', '".join(sorted(named))
             if not there and (name, None) not in told:
                 told.add((name, None))
                 self.warn(source, f"no card ever lies in zone '{name}': none start there and no rule moves any "

@@ -47,21 +47,31 @@ def varieties_by_zone(checked: CheckedGame) -> dict[str, set[int]]:
     for block in [ir["setup"], ir["turn"], *(p["body"] for p in ir["phases"])]:
         _edges(block, checked, edges)
     everywhere = any(a is None or b is None for a, b in edges)
-    reach: dict[str, set[str]] = {z: {z} for z in zones}
-    changed = True
-    while changed and not everywhere:
-        changed = False
-        for a, b in edges:
-            for seen in reach.values():
-                if a in seen and b not in seen:
-                    seen.add(b)
-                    changed = True
+    after: dict[str, set[str]] = {}  # zone → the zones its cards go to in one move
+    for a, b in edges:
+        if a is not None and b is not None:
+            after.setdefault(a, set()).add(b)
+    reach: dict[str, set[str]] = {}  # a zone cards start in → every zone they can reach (one walk each:
+    # following the moves over and over, each zone's reach against each move, took minutes for a
+    # thousand zones)
+
+    def reached(start: str) -> set[str]:
+        if start not in reach:
+            seen, todo = {start}, [start]
+            while todo:
+                for b in after.get(todo.pop(), ()):
+                    if b not in seen:
+                        seen.add(b)
+                        todo.append(b)
+            reach[start] = seen
+        return reach[start]
+
     out: dict[str, set[int]] = {z: set() for z in zones}
     index = 0
     for c in ir["cards"]:
+        where = zones if everywhere else [z for z in reached(c["zone"]) if z in out]
         for _ in c["varieties"]:
-            for z in zones:
-                if everywhere or z in reach.get(c["zone"], {c["zone"]}):
-                    out[z].add(index)
+            for z in where:
+                out[z].add(index)
             index += 1
     return out
