@@ -218,8 +218,9 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         for key in ("setup", "turn", "phases", "end"):
             out[key] = copy.deepcopy(out[key])
     gone: dict[str, dict[str, Any]] = {}  # rule names an earlier change of this variant took out of the game
+    rules = _Rules(out) if variant.get("rule_changes") else None
     for change in variant.get("rule_changes", []):
-        base_ends = _change_rule(out, change, base_ends, path, problems, gone)
+        base_ends = _change_rule(out, change, base_ends, path, problems, gone, rules)
 
     for change in variant["changes"]:
         if change["action"] != "remove" or id(change) in twice:
@@ -273,41 +274,85 @@ def named_rules(game: dict[str, Any]) -> dict[str, list[tuple[str, list, int]]]:
     index there); what it is is "statement", "option" or "end". A rule named ``[name]`` is listed
     under that name; a decision also under its label, and each of its options under
     ``decision.option``, unless a rule is named so."""
-    named: dict[str, list[tuple[str, list, int]]] = {}
-    implicit: dict[str, list[tuple[str, list, int]]] = {}
+    rules = _Rules(game)
+    return {name: rules.find(name) for name in rules.names()}
 
-    def add(name: str, what: str, where: list, i: int, explicit: bool) -> None:
-        (named if explicit else implicit).setdefault(name, []).append((what, where, i))
 
-    def block(stmts: list) -> None:
-        for i, s in enumerate(stmts):
-            if not isinstance(s, dict):
-                continue
-            if s.get("rule"):
-                add(s["rule"], "statement", stmts, i, True)
-            if s.get("node") in ("choose", "place", "choose_one") and isinstance(s.get("label"), str):
-                add(s["label"], "statement", stmts, i, False)
-            for key in ("body", "else_", "otherwise"):
-                if isinstance(s.get(key), list):
-                    block(s[key])
-            for j, option in enumerate(s.get("options") or []):
-                if option.get("rule"):
-                    add(option["rule"], "option", s["options"], j, True)
-                add(f"{s.get('label')}.{option.get('name')}", "option", s["options"], j, False)
-                block(option.get("body") or [])
+class _Rules:
+    """``named_rules`` of a game, made once and kept up to date as a variant's changes are made
+    (made again for each change, a variant of thousands of changes took minutes): each rule is
+    kept with the list it stands in and its node, whose index is looked up when it is wanted."""
 
-    block(game.get("setup", []))
-    block(game.get("turn", []))
-    for ph in game.get("phases", []):
-        block(ph.get("body", []))
-    for i, e in enumerate(game.get("end", [])):
-        if e.get("rule"):
-            add(e["rule"], "end", game["end"], i, True)
-    return {**implicit, **named}
+    def __init__(self, game: dict[str, Any]):
+        self.named: dict[str, list[tuple[str, list, dict]]] = {}
+        self.implicit: dict[str, list[tuple[str, list, dict]]] = {}
+        self.labels: dict[int, Any] = {}  # id of a decision's options → its label
+        for key in ("setup", "turn"):
+            self.block(game.get(key, []), self.add)
+        for ph in game.get("phases", []):
+            self.block(ph.get("body", []), self.add)
+        self.ends(game, self.add)
+
+    def add(self, name: str, what: str, where: list, node: dict, explicit: bool) -> None:
+        (self.named if explicit else self.implicit).setdefault(name, []).append((what, where, node))
+
+    def drop(self, name: str, what: str, where: list, node: dict, explicit: bool) -> None:
+        table = self.named if explicit else self.implicit
+        left = [entry for entry in table.get(name, []) if entry[2] is not node]
+        if left:
+            table[name] = left
+        else:
+            table.pop(name, None)
+
+    def block(self, stmts: list, op: Any) -> None:
+        for s in stmts:
+            self.stmt(s, stmts, op)
+
+    def stmt(self, s: Any, stmts: list, op: Any) -> None:
+        if not isinstance(s, dict):
+            return
+        if s.get("rule"):
+            op(s["rule"], "statement", stmts, s, True)
+        if s.get("node") in ("choose", "place", "choose_one") and isinstance(s.get("label"), str):
+            op(s["label"], "statement", stmts, s, False)
+        for key in ("body", "else_", "otherwise"):
+            if isinstance(s.get(key), list):
+                self.block(s[key], op)
+        if s.get("options"):
+            self.labels[id(s["options"])] = s.get("label")
+            for option in s["options"]:
+                self.option(option, s["options"], op)
+
+    def option(self, option: dict, options: list, op: Any) -> None:
+        if option.get("rule"):
+            op(option["rule"], "option", options, option, True)
+        op(f"{self.labels.get(id(options))}.{option.get('name')}", "option", options, option, False)
+        self.block(option.get("body") or [], op)
+
+    def ends(self, game: dict[str, Any], op: Any) -> None:
+        for e in game.get("end", []):
+            if e.get("rule"):
+                op(e["rule"], "end", game["end"], e, True)
+
+    def rule(self, what: str, node: dict, where: list, op: Any) -> None:
+        """Add (``op`` is ``add``) or drop (``drop``) the names of ``node``, a rule standing in ``where``."""
+        if what == "statement":
+            self.stmt(node, where, op)
+        elif what == "option":
+            self.option(node, where, op)
+        elif node.get("rule"):
+            op(node["rule"], "end", where, node, True)
+
+    def find(self, name: str) -> list[tuple[str, list, int]]:
+        entries = self.named.get(name) or self.implicit.get(name) or []
+        return [(what, where, next(i for i, x in enumerate(where) if x is node)) for what, where, node in entries]
+
+    def names(self) -> set[str]:
+        return {*self.named, *self.implicit}
 
 
 def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, path: str,
-                 problems: list[Diagnostic], gone: dict[str, dict[str, Any]]) -> int:
+                 problems: list[Diagnostic], gone: dict[str, dict[str, Any]], rules: Optional[_Rules] = None) -> int:
     """Apply ``replace [name] ...``, ``remove [name]``, ``insert before|after [name] ...`` (or a
     change of the base's own 'end when' conditions, the first ``base_ends`` of the game's) to
     ``game``; returns how many of the game's 'end when' are still the base's. ``gone``: the rule
@@ -322,9 +367,14 @@ def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, p
             problems.append(_diag(path, at, f"nothing to {action}: the base has no 'end when'"))
             return base_ends
         new = [{"node": "end_when", "test": change["end"], AT: {"span": at}}] if action == "replace" else []
+        if rules is not None:
+            rules.ends(game, rules.drop)
         game["end"] = [*new, *game["end"][base_ends:]]
+        if rules is not None:
+            rules.ends(game, rules.add)
         return len(new)
-    found = named_rules(game).get(name, [])
+    rules = rules or _Rules(game)
+    found = rules.find(name)
     if not found and name in gone:  # (not "the base has no rule": it had, until this variant changed it)
         first = span(gone[name]) or [0, 0]
         did = "removed" if gone[name]["action"] == "remove" else "replaced"
@@ -333,7 +383,7 @@ def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, p
                               notes=(f"it is {did} at {path}:{first[0]}:{first[1]}",)))
         return base_ends
     if len(found) != 1:
-        names = sorted(named_rules(game))
+        names = sorted(rules.names())
         problems.append(_diag(path, span(change, "rule") or at,
                               f"the base has no rule named [{name}]{did_you_mean(name, names)}" if not found else
                               f"{len(found)} rules of the base are named [{name}]: name the one to change "
@@ -362,15 +412,19 @@ def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, p
         problems.append(_diag(path, at, f"[{name}] is the last option of its decision: a decision needs one; "
                                         f"replace the decision ([label]) to take it out"))
         return base_ends
+    if action in ("replace", "remove"):
+        rules.rule(what, where[i], where, rules.drop)
     if action == "replace":
         where[i:i + 1] = new
     elif action == "remove":
         del where[i]
     else:
         where[i + (action == "after"):i + (action == "after")] = new
+    for node in new:
+        rules.rule(what, node, where, rules.add)
     if what == "end" and i < base_ends:
         base_ends += len(new) - 1
-    if action in ("replace", "remove") and name not in named_rules(game):
+    if action in ("replace", "remove") and not rules.find(name):
         gone[name] = change
     return base_ends
 
