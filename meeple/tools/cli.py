@@ -1010,7 +1010,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"{args.record}: replays ({report.steps} steps, {matches}), "
               f"but invariant '{name}' breaks {when}: {what}")
         return 1
-    print(f"{args.record}: mismatch")
+    print(f"{args.record}: " + ("mismatch" if report.loaded else "not replayed: its rules do not load"))
     if report.first_difference is not None:
         print(f"first difference at action {report.first_difference} (after {report.steps} matching steps)")
     for p in report.problems:

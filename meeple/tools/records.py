@@ -92,6 +92,7 @@ class ReplayReport:
     # the first invariant the game broke: (step, name, what, where it is declared)
     broken: tuple[int, str, str, list | None] | None = None
     finished: bool = True  # the game replayed is over (a game left in the middle is not)
+    loaded: bool = True  # the rules loaded (else nothing was replayed: the problems say why)
 
 
 # ---- writing ----
@@ -525,6 +526,7 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
     if rules_path is None:
         where = f" (nor beside the record, in {_shown_path(Path(rec.path).parent)})" if rec.path else ""
         report.problems.append(f"{rec.at(1)}: the rules file {_shown_path(rec.rules)} was not found{where}")
+        report.loaded = False
         return report
     header = rec.at(1)
     try:
@@ -539,6 +541,7 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
                                    f"file (.json)")
         else:
             report.problems.append(f"the rules file {rules_path} does not load:\n{e}")
+        report.loaded = False
         return report
     if rec.rules_hash and game.source_hash and rec.rules_hash != game.source_hash:
         report.warnings.append(f"{header}: {rules_path} has changed since the record was made (its rules_hash "
