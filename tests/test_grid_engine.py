@@ -30,6 +30,27 @@ def load(tmp_path: Path, text: str):
     return meeple.load(str(path))
 
 
+# A turn that lays one road tile beside the table, the first of each player being its start.
+ROAD_TURNS = """
+setup { for p in player { deal 4 from deck to hand(p) } }
+turn {
+  place road by current: 1 card from hand(current) onto table within 1 as t
+  if start(current) == none { set start(current) = t }
+  if all(count(hand(q)) == 0 for q in player) { end game }
+}
+"""
+
+
+def random_positions(g, seeds: int):
+    """Each position of random 2-player games from seeds 0..seeds-1, after each step."""
+    for seed in range(seeds):
+        st = g.new_state(2, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_terminal():
+            st.apply(rng.choice(st.legal_actions()))
+            yield seed, st
+
+
 def test_no_tile_has_the_attribute_defaults_and_no_per_tile_value(tmp_path: Path) -> None:
     """After placing nothing, ``t`` is none: its attributes read as their defaults (false, no
     edges) and its per-tile var as the var's start, never as the last tile placed."""
@@ -185,28 +206,18 @@ define at_most(p, k) = k >= reach(p)
 define below(p, k) = k > reach(p)
 define above(p, k) = k < reach(p)
 define at_least(p, k) = k <= reach(p)
-setup { for p in player { deal 4 from deck to hand(p) } }
-turn {
-  place road by current: 1 card from hand(current) onto table within 1 as t
-  if start(current) == none { set start(current) = t }
-  if all(count(hand(q)) == 0 for q in player) { end game }
-}
-""")
+""" + ROAD_TURNS)
     tests = {"ge": operator.ge, "gt": operator.gt, "lt": operator.lt, "le": operator.le,
              "at_most": lambda r, k: k >= r, "below": lambda r, k: k > r, "above": lambda r, k: k < r,
              "at_least": lambda r, k: k <= r}
     lengths = set()
-    for seed in range(30):
-        st = g.new_state(2, seed=seed)
-        rng = random.Random(seed)
-        while not st.is_terminal():
-            st.apply(rng.choice(st.legal_actions()))
-            for p in (0, 1):
-                r = g.route(st, "reach", p)
-                lengths.add(r)
-                for define, compare in tests.items():
-                    for k in range(-1, 6):
-                        assert g.query(st, define, p, k) == compare(r, k), (seed, define, p, k, r)
+    for seed, st in random_positions(g, 30):
+        for p in (0, 1):
+            r = g.route(st, "reach", p)
+            lengths.add(r)
+            for define, compare in tests.items():
+                for k in range(-1, 6):
+                    assert g.query(st, define, p, k) == compare(r, k), (seed, define, p, k, r)
     assert {0, 1, 2, 3} <= lengths
 
 
@@ -490,22 +501,12 @@ route folded_pass(p) on table {
   start = start(p)  start_edge = N  stops(t, e) = includes(t.red, e) and e != none  passes = 1
 }
 route free(p) on table { start = start(p)  start_edge = N }
-setup { for p in player { deal 4 from deck to hand(p) } }
-turn {
-  place road by current: 1 card from hand(current) onto table within 1 as t
-  if start(current) == none { set start(current) = t }
-  if all(count(hand(q)) == 0 for q in player) { end game }
-}
-""")
+""" + ROAD_TURNS)
     stopped = 0
-    for seed in range(40):
-        st = g.new_state(2, seed=seed)
-        rng = random.Random(seed)
-        while not st.is_terminal():
-            st.apply(rng.choice(st.legal_actions()))
-            for p in (0, 1):
-                direct = g.route(st, "direct", p)
-                assert direct == g.route(st, "folded", p), (seed, p)
-                assert g.route(st, "direct_pass", p) == g.route(st, "folded_pass", p), (seed, p)
-                stopped += direct < g.route(st, "free", p)
+    for seed, st in random_positions(g, 40):
+        for p in (0, 1):
+            direct = g.route(st, "direct", p)
+            assert direct == g.route(st, "folded", p), (seed, p)
+            assert g.route(st, "direct_pass", p) == g.route(st, "folded_pass", p), (seed, p)
+            stopped += direct < g.route(st, "free", p)
     assert stopped > 0

@@ -218,7 +218,7 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
         for key in ("setup", "turn", "phases", "end"):
             out[key] = copy.deepcopy(out[key])
     gone: dict[str, dict[str, Any]] = {}  # rule names an earlier change of this variant took out of the game
-    rules = _Rules(out) if variant.get("rule_changes") else None
+    rules = _Rules(out)  # (the rules by name, kept up to date as the changes are made)
     for change in variant.get("rule_changes", []):
         base_ends = _change_rule(out, change, base_ends, path, problems, gone, rules)
 
@@ -352,7 +352,7 @@ class _Rules:
 
 
 def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, path: str,
-                 problems: list[Diagnostic], gone: dict[str, dict[str, Any]], rules: Optional[_Rules] = None) -> int:
+                 problems: list[Diagnostic], gone: dict[str, dict[str, Any]], rules: _Rules) -> int:
     """Apply ``replace [name] ...``, ``remove [name]``, ``insert before|after [name] ...`` (or a
     change of the base's own 'end when' conditions, the first ``base_ends`` of the game's) to
     ``game``; returns how many of the game's 'end when' are still the base's. ``gone``: the rule
@@ -367,13 +367,10 @@ def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, p
             problems.append(_diag(path, at, f"nothing to {action}: the base has no 'end when'"))
             return base_ends
         new = [{"node": "end_when", "test": change["end"], AT: {"span": at}}] if action == "replace" else []
-        if rules is not None:
-            rules.ends(game, rules.drop)
+        rules.ends(game, rules.drop)
         game["end"] = [*new, *game["end"][base_ends:]]
-        if rules is not None:
-            rules.ends(game, rules.add)
+        rules.ends(game, rules.add)
         return len(new)
-    rules = rules or _Rules(game)
     found = rules.find(name)
     if not found and name in gone:  # (not "the base has no rule": it had, until this variant changed it)
         first = span(gone[name]) or [0, 0]
