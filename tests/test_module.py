@@ -359,10 +359,13 @@ DRAWS = [ROOT / "games" / "hare.rules", ROOT / "games" / "luckydog.rules", ENGIN
 def test_draws_are_written_as_loops_with_nothing_checked_and_walks_written_out() -> None:
     """Among the games below: draws of cards known in number with nothing checked between two
     cards, beside the checked loop; a card's variety found by tests written out (few
-    varieties), and by a loop (many: fish)."""
+    varieties), and by a loop (many: fish); a refill's cards due worked out once, for its test
+    and its draws (hare: the hand counted once a turn)."""
     texts = {path.name: meeple.load(str(path)).module.text() for path in DRAWS}
     assert all("if due <= total and len(log_payload) + due < cap:" in texts[name]
                for name in ("hare.rules", "dash.rules", "market.rules"))
+    turn = texts["hare.rules"].split("def turn_play_")[1].split("\ndef ")[0]
+    assert turn.count("if due > 0 and (any(_src := z_deck)") == 1 and turn.count("due = 6 - ") == 1
     assert "elif r < (c := c + S[" in texts["hare.rules"] and "while r >= S[i]:" in texts["fish.rules"]
 
 

@@ -496,14 +496,16 @@ class ProgramBuilder:
 
     def draw_loop(self, more_code: str, s: dict, dest: dict, env: Env, label: str,
                   more_lines: Optional[list[str]] = None, to_draw: Optional[str] = None,
-                  counted_down: Optional[tuple[str, list[str]]] = None) -> None:
+                  counted_down: Optional[tuple[str, list[str]]] = None, due_test: Optional[str] = None) -> None:
         """while more: (reshuffle the pile into the source when it is empty) draw one card.
         ``more_code``: the test, as an expression of the module's code; ``more_lines``: lines
         that set ``more`` after a card is drawn, where ``S`` and ``D`` are the source and the
         destination; ``to_draw``: how many cards are due, when that is known before the first
         (then ``more`` counts them down); ``counted_down``: for ``more_lines`` that count a
         slot down, the cards due before the first and the lines that leave the slot as the
-        last card does."""
+        last card does. ``due_test``: ``more_code`` as a test of ``due`` (the cards due, counted
+        from the destination ``D``), when ``to_draw`` is known before the first: then a segment
+        that writes the draw out works ``due`` out once, for the test and the draws (``fused``)."""
         x = self.x
         source_code, dest_code = x.gen(s["source"], env), x.gen(dest, env)
         pile = x.compile(s["reshuffle"], env) if s["reshuffle"] is not None else None
@@ -541,7 +543,8 @@ class ProgramBuilder:
         # off, nothing needs checking between two cards: they are drawn by a loop of their own.
         straight = counted and counted_down is not None and not ends
 
-        def lines(ended: str, done: str) -> list[str]:  # ``ended``: how it stops when the game ends
+        def lines(ended: str, done: str, fused: bool = False) -> list[str]:
+            # ``ended``: how it stops when the game ends; ``fused``: ``D`` and ``due`` are set already
             loop = [
                 "while True:",
                 *(f"    {line}" for line in one_card),
@@ -555,9 +558,10 @@ class ProgramBuilder:
                 f"        {ended}",
                 "    if not more:",
                 f"        {done}"]
-            start = [f"S = {source_code}", f"D = {dest_code}",
+            start = [f"S = {source_code}", *([] if fused else [f"D = {dest_code}"]),
                      *([f"total = {in_source}"] if counted else []),
-                     *([f"due = {counted_down[0]}"] if to_draw is not None or straight else [])]  # type: ignore[index]
+                     *([f"due = {counted_down[0]}"] if (to_draw is not None or straight) and not fused
+                       else [])]  # type: ignore[index]
             if not straight:
                 return start + loop
             return [*start,
@@ -573,6 +577,10 @@ class ProgramBuilder:
                     *(f"    {line}" for line in loop)]
         draw.run_seeded = x.statements(lines("return", "return"), params=("rng",), purpose="draw")
         draw.inline_lines = lines("return None", "break")  # (a segment's: see _step_lines)
+        if due_test is not None and straight and to_draw is not None:  # (a segment's: see _if_lines)
+            can_draw.fused = ([f"D = {dest_code}", f"due = {to_draw}",
+                               f"if {due_test} and (any(_src := {source_code}) or _reshuffled(_src, {pile_ref}, st)):"],
+                              draw, lines("return None", "break", fused=True))
         skip = self.emit(JUMP_IF_NOT, can_draw)
         self.emit(CHANCE, draw, "zones")
         self.patch(skip, len(self.code))
@@ -616,7 +624,7 @@ class ProgramBuilder:
         alone = size.known and zone is not None and None not in others and zone not in others
         in_zone = self.zone_count("D", zone)
         self.draw_loop(more_code, s, s["zone"], env, "draw", [f"more = {in_zone} < {size}"],
-                       f"{size} - {in_zone}" if alone else None)
+                       f"{size} - {in_zone}" if alone else None, due_test="due > 0")
 
     def s_choose(self, s, env):
         x = self.x
@@ -909,9 +917,7 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             pc = b
             continue
         if op == JUMP_IF_NOT and b > pc and _simple(code, pc + 1, b):
-            lines.append(_opening("if", a, x))  # an ``if`` without ``else``: its steps, then on
-            for n in range(pc + 1, b):
-                lines += [f"    {line}" for line in _step_lines(code, n, x)]
+            lines += _if_lines(code, pc, b, x)  # an ``if`` without ``else``: its steps, then on
             seen.update(range(pc + 1, b))
             pc = b
             continue
@@ -989,9 +995,32 @@ def _range_lines(code: list[Instr], start: int, stop: int, top: int, x: ExprComp
             then = _range_lines(code, pc + 1, target, top, x)  # an ``if`` without ``else``
             if then is None:
                 return None
-            lines += [_opening("if", a, x), *(f"    {line}" for line in then or ["pass"])]
+            fused = _fused_draw(code, pc, target, x)
+            lines += fused or [_opening("if", a, x), *(f"    {line}" for line in then or ["pass"])]
         pc = target
     return lines
+
+
+def _if_lines(code: list[Instr], pc: int, stop: int, x: ExprCompiler) -> list[str]:
+    """The ``if`` at ``pc`` whose steps, up to ``stop``, are simple (``_simple``), as lines."""
+    fused = _fused_draw(code, pc, stop, x)
+    if fused is not None:
+        return fused
+    steps = (line for n in range(pc + 1, stop) for line in _step_lines(code, n, x))
+    return [_opening("if", code[pc][1], x), *(f"    {line}" for line in steps)]
+
+
+def _fused_draw(code: list[Instr], pc: int, stop: int, x: ExprCompiler) -> Optional[list[str]]:
+    """A refill written out (``draw_loop``'s ``fused``): the cards due are worked out once, for
+    the test at ``pc`` and for the draws, its one step. None if the ``if`` is not one."""
+    op, test, _ = code[pc]
+    fused = getattr(test, "fused", None)
+    if fused is None or x.calls_out or stop != pc + 2 or code[pc + 1][0] != CHANCE or code[pc + 1][1] is not fused[1]:
+        return None
+    head, draw, body = fused
+    mark = x.mark(getattr(test, "at", None))
+    return [*head[:-1], head[-1] + mark, f"    st.pc = {pc + 1}" + x.mark(getattr(draw.run_seeded, "at", None)),
+            *(f"    {line}" for line in body)]
 
 
 def _simple(code: list[Instr], start: int, stop: int) -> bool:
