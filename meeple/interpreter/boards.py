@@ -101,8 +101,8 @@ class TileShapes:
 class Board:
     """The tiles on one grid, as parallel lists by tile number, and a map from square to tile."""
 
-    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier", "up", "size", "joins", "flags",
-                 "flagged")
+    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier", "fsides", "up", "size", "joins",
+                 "flags", "flagged")
 
     def __init__(self, n_vars: int, flags: tuple[tuple[bool, ...], ...]):
         """A board with ``n_vars`` per-tile vars, keeping lists of the tiles with each of ``flags``
@@ -118,6 +118,7 @@ class Board:
         # square → (x, y, sides): ``sides`` is touching << 4 | meeting, the sides (bits by edge)
         # that touch a tile, and those where that tile has a path end
         self.frontier: dict[int, tuple[int, int, int]] = {}
+        self.fsides: dict[int, int] = {}  # square → its sides alone: the frontier's keys, in its order
         # the path networks (see the module's text): per path node, its parent (itself at a
         # root) and, at a root, how many path nodes its network holds; per tile, the unions
         # its placement made, as (root joined, the root it went under)
@@ -148,8 +149,11 @@ class Board:
         at, nb, frontier, tile_ends = self.at, self.nb, self.frontier, self.ends
         here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
         # The square's frontier entry says which sides touch a tile (no entry: none does).
-        entry = frontier.get(here) if trial else frontier.pop(here, None)
-        touching = entry[2] >> 4 if entry is not None else 0
+        if trial:
+            touching = self.fsides.get(here, 0) >> 4
+        else:
+            frontier.pop(here, None)
+            touching = self.fsides.pop(here, 0) >> 4
         row = [-1, -1, -1, -1]
         nb.append(row)
         up, size = self.up, self.size
@@ -175,11 +179,12 @@ class Board:
                     size[b] += size[a]
                     joins.append((a, b))
         if not trial:
+            fsides = self.fsides
             for e in EDGES_OF[~touching & 15]:  # the frontier grows across the empty sides
                 key_step, dx, dy, touch, meet = GROWTH[e]
                 key = here + key_step
-                before = frontier.get(key)
-                frontier[key] = (x + dx, y + dy, (before[2] if before else 0) | touch | (meet if ends[e] else 0))
+                fsides[key] = sides = fsides.get(key, 0) | touch | (meet if ends[e] else 0)
+                frontier[key] = (x + dx, y + dy, sides)
         self.joins.append(joins)
         if not trial:
             at[here] = t
@@ -237,7 +242,7 @@ class Board:
             for values in self.tv:
                 values.pop()
             return
-        frontier = self.frontier
+        frontier, fsides = self.frontier, self.fsides
         for e, n in enumerate(self.nb.pop()):
             if n >= 0:
                 self.nb[n][e ^ 2] = -1
@@ -246,9 +251,10 @@ class Board:
                 x2, y2, sides = frontier[key]
                 side = 1 << (e ^ 2)
                 if sides >> 4 == side:
-                    del frontier[key]
+                    del frontier[key], fsides[key]
                 else:
-                    frontier[key] = (x2, y2, sides & ~(side << 4 | side))
+                    fsides[key] = sides = sides & ~(side << 4 | side)
+                    frontier[key] = (x2, y2, sides)
         del self.at[square(x, y)]
         self._unjoin()
         self._unflag(t)
@@ -260,6 +266,7 @@ class Board:
             return
         sides = self.sides(x, y)
         if sides:
+            self.fsides[square(x, y)] = sides
             self.frontier[square(x, y)] = (x, y, sides)
 
     def squares_near(self, within: int) -> list[tuple[int, int]]:
@@ -346,7 +353,7 @@ class Board:
         b.nb = [row[:] for row in self.nb]
         b.at = dict(self.at)
         b.tv = [values[:] for values in self.tv]
-        b.frontier = dict(self.frontier)
+        b.frontier, b.fsides = dict(self.frontier), dict(self.fsides)
         b.up, b.size, b.joins = self.up[:], self.size[:], self.joins[:]
         b.flags, b.flagged = self.flags, [tiles[:] for tiles in self.flagged]
         return b

@@ -485,9 +485,14 @@ class TilePlacement:
                     self.counts.clear()
                 counts = self.counts[present] = list(map(sum, zip(*(self.fit_counts[v] for v in present))))
             board = st.grid
-            squares = board.frontier.values() if self.frontier_only and board.x else self.squares(st)
+            if self.frontier_only and board.x:  # (the sides alone, read in C by itemgetter)
+                squares, sides = board.frontier.values(), board.fsides.values()
+                counted = itemgetter(*sides)(counts) if len(sides) > 1 else map(counts.__getitem__, sides)
+            else:
+                squares = self.squares(st)
+                counted = map(counts.__getitem__, map(SIDES, squares))
             if squares:
-                upto = list(accumulate(map(counts.__getitem__, map(SIDES, squares))))
+                upto = list(accumulate(counted))
                 total += upto[-1]
         if not total:
             return None

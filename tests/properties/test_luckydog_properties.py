@@ -174,6 +174,7 @@ def check_grid(game: meeple.Game, state: meeple.State, rows: dict, full: dict) -
             if sq not in where:
                 frontier[sq] = (*sq, board.sides(*sq))  # (x, y, touching << 4 | meeting)
     assert sorted(board.frontier.values()) == sorted(frontier.values()), "frontier out of date"
+    assert list(board.fsides.items()) == [(k, v[2]) for k, v in board.frontier.items()], "frontier's sides apart"
 
     # Per-tile vars: one value per tile; police only on signal tiles and as many as police
     # cards discarded; closures as many as construction cards discarded, never under a marker.
