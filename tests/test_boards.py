@@ -221,3 +221,13 @@ def test_vars_holding_a_cell_or_a_direction_are_shown_by_name(tmp_path):
            "turn {\n  end game\n}\n"
     g = game(tmp_path, body)
     assert g.new_state(2, seed=0).observation(0)["var_shown"] == {"pick": ["1,2"], "way": ["NW"]}
+
+
+def test_a_cell_that_holds_something_and_a_move_can_take_is_marked_too():
+    """A sowing game takes a pit that holds seeds: the pit shows its seeds and '+', so that the
+    legend's '+ marks a cell you can take' holds for every cell a move takes."""
+    board = {"name": "tray", "columns": 3, "rows": 1, "vars": {"held": [4, 0, 2]}}
+    drawn = board_of_cells(board, spots=[(0, 0), (1, 0)])
+    assert drawn[0] == "tray: 3 × 1 cells, showing held; + marks a cell you can take"
+    assert drawn[-2].split() == ["0", "4+", "+", "2", "0"]
+    assert board_of_cells(board)[-2].split() == ["0", "4", ".", "2", "0"]

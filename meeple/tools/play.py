@@ -311,7 +311,8 @@ def cell_label(value: Any, var: str) -> str:
 def board_of_cells(board: dict[str, Any], spots: Any = (), labels: Optional[dict[str, Any]] = None) -> list[str]:
     """A board of cells as text: row y = rows-1 at the top, x growing to the right, the
     coordinates around it; each cell shows what its per-cell vars hold (several joined by "/"),
-    "." an empty cell, "+" an empty cell a move of yours can take (``spots``: (x, y) pairs).
+    "." an empty cell, "+" an empty cell a move of yours can take (``spots``: (x, y) pairs); one
+    that holds something and that a move can take, what it holds then "+" (``4+``).
     ``labels``: the rules' labels (a var labelled hidden is left out, another goes by its label)."""
     columns, rows = board.get("columns", 0), board.get("rows", 0)
     labels = labels or {}
@@ -327,6 +328,8 @@ def board_of_cells(board: dict[str, Any], spots: Any = (), labels: Optional[dict
     for c in range(columns * rows):
         parts = [cell_label(v[c], name) for name, v in values.items() if isinstance(v, list) and c < len(v)]
         labels[c] = "/".join(p for p in parts if p)
+        if (c % columns, c // columns) in spots:  # (a cell a move takes: "+", after what is on it)
+            labels[c] += "+"
     width = max([len(str(columns - 1)), *(len(t) for t in labels.values())])
     side = len(str(rows - 1))
     head = " " * (side + 2) + " ".join(str(x).rjust(width) for x in range(columns))
@@ -336,7 +339,7 @@ def board_of_cells(board: dict[str, Any], spots: Any = (), labels: Optional[dict
     for y in reversed(range(rows)):
         row = []
         for x in range(columns):
-            text = labels[y * columns + x] or ("+" if (x, y) in spots else ".")
+            text = labels[y * columns + x] or "."
             row.append(text.rjust(width))
         out.append(f"{str(y).rjust(side)}  " + " ".join(row) + f"  {y}")
     out.append(head)
