@@ -588,6 +588,9 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if tok.type == "WHILE" and "FOR" in accepts:
         return "", (" (there is no 'while' statement: a loop runs over a domain, 'for x in DOMAIN while TEST { ... }'; "
                     "to repeat while a test holds, 'for i in 1..N where TEST { ... }')")
+    if tok.type == "FOR" and "RPAR" in accepts and "WHERE" in accepts:
+        return "", (" (an aggregate runs over one domain: for two, put one aggregate inside another, "
+                    "'any(any(TEST for y in B) for x in A)')")
     if tok.type in ("PLUS", "MINUS", "STAR", "SLASH", "PERCENT") and "ASSIGN" in accepts and \
             text[(tok.end_pos or 0):(tok.end_pos or 0) + 1] == "=":
         target = re.search(r"\bset\s+([^\n]*?)\s*$", text[:tok.start_pos or 0])
