@@ -127,7 +127,7 @@ def test_tiles_laid_and_cells_changed():
                                  {"x": 1, "y": 0, "tile": "straight", "rotation": 1, "closed": False}],
              "board": {"columns": 3, "rows": 1, "vars": {"disc": ["seat 0", "seat 0", None]}}}
     assert changes(before, after, {"straight": "a straight"}) == [
-        "a straight laid at 1,0, turned 1", "closed at 0,0: no → yes", "disc: 0,0 — → seat 0, 1,0 seat 1 → seat 0"]
+        "a straight laid at 1,0, turned 1", "closed at 0,0: no → yes", "disc: 0,0: — → seat 0, 1,0: seat 1 → seat 0"]
     assert changes(before, after, {"closed": None, "disc": None}) == ["straight laid at 1,0, turned 1"]
 
 
@@ -136,7 +136,7 @@ def test_play_tells_the_tiles_laid_and_the_discs_turned(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n1\nq\n"))
     main(["play", str(ROOT / "games" / "reversi.rules"), "--seed", "2"])
     out = capsys.readouterr().out
-    assert re.search(r"you: put (\d),(\d)\n  · disc: .*\1,\2 — → seat 0", out)
+    assert re.search(r"you: put (\d),(\d)\n  · disc: .*\1,\2: — → seat 0", out)
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
     main(["play", str(ROOT / "games" / "luckydog.rules"), "--seed", "3", "--players", "4"])
     out = capsys.readouterr().out

@@ -149,7 +149,7 @@ def _cells(before: dict, after: dict, labels: dict, most: int = 8) -> list[str]:
         old = (old_board.get("vars") or {}).get(name) or []
         if name in labels and labels[name] is None:
             continue
-        changed = [f"{i % columns},{i // columns} {_cell(a)} → {_cell(b)}"
+        changed = [f"{i % columns},{i // columns}: {_cell(a)} → {_cell(b)}"
                    for i, (a, b) in enumerate(zip(old, values)) if a != b]
         if changed:
             more = f" and {len(changed) - most} more" if len(changed) > most else ""
