@@ -98,6 +98,9 @@ class Checker:
         self.types: dict[int, str] = {}  # id(expression node) → its type
         self.suggestion_work = MAX_SUGGESTION_WORK  # names left to compare for "did you mean"
         self.global_names: Optional[list[str]] = None  # for "did you mean", once needed
+        # the locals bound so far (a loop's, an option's variable, a let): name -> (node, field, what), for a
+        # note when one is used outside the block that knows it
+        self.bound_locals: dict[str, tuple[dict, Optional[str], str]] = {}
         self.index = {(key, d["name"]): i for key in ("defines", "routes", "phases")
                       for i, d in reversed(list(enumerate(ir.get(key, ()))))}  # the first of a name
 
@@ -904,6 +907,7 @@ class Checker:
         node = s["node"]
         if node == "let":
             scope[s["name"]] = t = self.expr(s["value"], scope, f"{path}.value")
+            self.bound_locals.setdefault(s["name"], (s, "name", "by a 'let'"))
             if t in (ZONE, GRID, BOARD, CELLS):
                 self.error(s["value"], f"'let' cannot name {_show(t)}: write it where it is used", f"{path}.value")
         elif node in ("set", "set_random", "set_weighted"):
@@ -1114,6 +1118,7 @@ class Checker:
         self.warn_hidden_local(s, scope, path)
         inner = dict(scope)
         inner[s["var"]] = self.domain(s["domain"], scope, f"{path}.domain")
+        self.bound_locals.setdefault(s["var"], (s, "var", "by a 'for' loop"))
         with self.nested(s["domain"], f"{path}.domain"):
             if s.get("while_") is not None and inner[s["var"]] == CARD:
                 self.error(s["while_"], "a zone's cards have no order: 'while' runs over a board's cells, a line, a "
@@ -1210,6 +1215,8 @@ class Checker:
                                "var")
                 self.warn_hidden_local(b, scope, f"{opath}.bindings[{j}]")
                 inner[b["var"]] = self.domain(b["domain"], inner, f"{opath}.bindings[{j}].domain")
+                how = f"by option '{o['name']}' of decision '{s['label']}'"
+                self.bound_locals.setdefault(b["var"], (b, "var", how))
                 if b["domain"]["hi"] is None and not b["domain"]["players"] and inner[b["var"]] == CARD:
                     self.warn_unseen_choice(s, b["domain"]["lo"], f"{opath}.bindings[{j}].domain.lo")
             self.option_values(o, opath)
@@ -1415,8 +1422,15 @@ class Checker:
             return ANY
         if self.global_names is None:
             self.global_names = list(sym.global_names())
+        notes: tuple[str, ...] = ()
+        if name in self.bound_locals:  # (a local used after the block that knew it)
+            node, field, how = self.bound_locals[name]
+            at = span(node, field) or span(node)
+            if at:
+                notes = (f"'{name}' is bound at {self.where_file(at)}:{at[0]}:{at[1]} {how}, and known only inside "
+                         f"its block: to use it after the block, keep it in a var (set there)",)
         self.error(e, f"unknown name '{name}'{self.suggest(name, scope, KEYWORD_NAMES, self.global_names)}",
-                   path)
+                   path, notes=notes)
         return ANY
 
     def e_call(self, e, scope, path):
