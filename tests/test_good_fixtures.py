@@ -19,11 +19,11 @@ GAMES = 20
 VARIANTS = sorted((GOOD / "variants").glob("*.rules"))
 
 
-def test_there_are_sixteen_good_games() -> None:
+def test_there_are_seventeen_good_games() -> None:
     assert [p.stem for p in FILES] == ["bazaar", "bluff", "breakthrough", "claims", "dash", "eights", "fish",
-                                       "knockout", "market", "orchard", "pig", "ring", "suits", "summit", "tictac",
-                                       "tricks"]
-    assert [p.stem for p in VARIANTS] == ["claims-open", "orchard-quick", "summit-surefooted"]
+                                       "gavel", "knockout", "market", "orchard", "pig", "ring", "suits", "summit",
+                                       "tictac", "tricks"]
+    assert [p.stem for p in VARIANTS] == ["claims-open", "gavel-bank", "orchard-quick", "summit-surefooted"]
 
 
 @pytest.mark.parametrize("path", FILES + VARIANTS, ids=lambda p: p.stem)
