@@ -19,11 +19,12 @@ GAMES = 20
 VARIANTS = sorted((GOOD / "variants").glob("*.rules"))
 
 
-def test_there_are_seventeen_good_games() -> None:
+def test_there_are_eighteen_good_games() -> None:
     assert [p.stem for p in FILES] == ["bazaar", "bluff", "breakthrough", "claims", "dash", "eights", "fish",
-                                       "gavel", "knockout", "market", "orchard", "pig", "ring", "suits", "summit",
-                                       "tictac", "tricks"]
-    assert [p.stem for p in VARIANTS] == ["claims-open", "gavel-bank", "orchard-quick", "summit-surefooted"]
+                                       "gavel", "knockout", "market", "orchard", "pig", "ring", "sow", "suits",
+                                       "summit", "tictac", "tricks"]
+    assert [p.stem for p in VARIANTS] == ["claims-open", "gavel-bank", "orchard-quick", "sow-quiet",
+                                          "summit-surefooted"]
 
 
 @pytest.mark.parametrize("path", FILES + VARIANTS, ids=lambda p: p.stem)
