@@ -19,11 +19,11 @@ GAMES = 20
 VARIANTS = sorted((GOOD / "variants").glob("*.rules"))
 
 
-def test_there_are_eighteen_good_games() -> None:
-    assert [p.stem for p in FILES] == ["bazaar", "bluff", "breakthrough", "claims", "dash", "eights", "fish",
-                                       "gavel", "knockout", "market", "orchard", "pig", "ring", "sow", "suits",
+def test_there_are_nineteen_good_games() -> None:
+    assert [p.stem for p in FILES] == ["bazaar", "bluff", "breakthrough", "claims", "colonies", "dash", "eights",
+                                       "fish", "gavel", "knockout", "market", "orchard", "pig", "ring", "sow", "suits",
                                        "summit", "tictac", "tricks"]
-    assert [p.stem for p in VARIANTS] == ["claims-open", "gavel-bank", "orchard-quick", "sow-quiet",
+    assert [p.stem for p in VARIANTS] == ["claims-open", "colonies-wide", "gavel-bank", "orchard-quick", "sow-quiet",
                                           "summit-surefooted"]
 
 
