@@ -155,7 +155,13 @@ class Checker:
             want = {INT, BOOL, NONE} if on_board else {INT, BOOL} if v.get("grid") else {INT, BOOL, PLAYER, NONE}
             if not v.get("grid") and t.startswith("kind:") and t != "kind:*":
                 want = {t}  # a value of a kind (an enum's, a piece): the var holds values of that kind
-            self.expect(v["init"], t, want, "a var's start value", f"$.vars[{i}].init")
+            if on_board and t.startswith("kind:") and t != "kind:*":  # (a value of a kind on every cell)
+                self.error(v["init"], f"a per-cell var's start value is a number, true/false or none: one that holds "
+                                      f"values of '{t[5:]}' starts as none (var {v['name']} per {v['grid']} = none) "
+                                      f"and is set where the rules say (in the setup: for c in {v['grid']} "
+                                      f"{{ set {v['name']}(c) = ... }})", f"$.vars[{i}].init")
+            else:
+                self.expect(v["init"], t, want, "a var's start value", f"$.vars[{i}].init")
             self.var_types.setdefault(v["name"], t)
             if on_board and v["init"]["node"] not in ("bool", "none_value") and self.const(v["init"]) is None \
                     and t in want:  # (one of another type has had its error)
