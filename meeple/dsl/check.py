@@ -1344,7 +1344,12 @@ class Checker:
     # ---- expressions ----
     def expect(self, e: dict, got: str, want: set[str], what: str, path: str) -> None:
         if got != ANY and got not in want:
-            self.error(e, f"{what} must be {' or '.join(_show(w) for w in sorted(want))}, not {_show(got)}", path)
+            why = ""
+            if got == NONE and e.get("node") == "name" and self.bound(e) == C.VAR:  # (a var only ever none)
+                why = (f" (var '{e['id']}' starts as none and no rule sets it to anything else, so it is none in "
+                       f"every game: set it where the rules choose one)")
+            self.error(e, f"{what} must be {' or '.join(_show(w) for w in sorted(want))}, not {_show(got)}{why}",
+                       path)
 
     def is_piece(self, t: str) -> bool:
         return t.startswith("kind:") and (t[5:] in self.sym.piece_kinds or t == "kind:*")
