@@ -588,6 +588,10 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if tok.type == "WHILE" and "FOR" in accepts:
         return "", (" (there is no 'while' statement: a loop runs over a domain, 'for x in DOMAIN while TEST { ... }'; "
                     "to repeat while a test holds, 'for i in 1..N where TEST { ... }')")
+    line_before = text[text.rfind("\n", 0, tok.start_pos or 0) + 1:tok.start_pos or 0]
+    if tok.type == "LPAR" and re.search(r"^\s*(\[\w+\]\s*)?reset\s+\w+\s*$", line_before):
+        return "", (" ('reset' puts every value of a var back to its start: 'reset VAR'; to put back one "
+                    "player's, 'set VAR(p) = ...')")
     if tok.type == "FOR" and "RPAR" in accepts and "WHERE" in accepts:
         return "", (" (an aggregate runs over one domain: for two, put one aggregate inside another, "
                     "'any(any(TEST for y in B) for x in A)')")
