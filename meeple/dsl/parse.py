@@ -592,6 +592,9 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if tok.type == "LPAR" and re.search(r"^\s*(\[\w+\]\s*)?reset\s+\w+\s*$", line_before):
         return "", (" ('reset' puts every value of a var back to its start: 'reset VAR'; to put back one "
                     "player's, 'set VAR(p) = ...')")
+    if tok.type == "WHERE" and re.search(r"^\s*(\[\w+\]\s*)?move\s+all\s+from\b", line_before):
+        return "", (" ('move all' moves every card of the zone; to move the cards that pass a test, "
+                    "'move N from ZONE to ZONE where TEST')")
     if tok.type == "FOR" and "RPAR" in accepts and "WHERE" in accepts:
         return "", (" (an aggregate runs over one domain: for two, put one aggregate inside another, "
                     "'any(any(TEST for y in B) for x in A)')")
