@@ -595,10 +595,6 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if tok.type == "WHERE" and re.search(r"^\s*(\[\w+\]\s*)?move\s+all\s+from\b", line_before):
         return "", (" ('move all' moves every card of the zone; to move the cards that pass a test, "
                     "'move N from ZONE to ZONE where TEST')")
-    if tok.type == "NAME" and "CHOOSE" in accepts and "FOR" in accepts and \
-            re.match(r"[ \t]+[A-Za-z_]\w*[ \t]+in\b", text[tok.end_pos or 0:]):
-        return "", (f" (an option, '{word} x in DOMAIN where TEST {{ ... }}', stands inside a decision: "
-                    f"'choose LABEL {{ ... }}'; a loop is 'for x in DOMAIN {{ ... }}')")
     if tok.type == "FOR" and "RPAR" in accepts and "WHERE" in accepts:
         return "", (" (an aggregate runs over one domain: for two, put one aggregate inside another, "
                     "'any(any(TEST for y in B) for x in A)')")
@@ -625,6 +621,10 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         close = difflib.get_close_matches(word.lower(), [w for w in words if w.isidentifier()], n=1, cutoff=0.7)
         if close:
             return f"'{close[0]}'", f" (did you mean '{close[0]}'?)"
+        if "CHOOSE" in accepts and "FOR" in accepts and \
+                re.match(r"[ \t]+[A-Za-z_]\w*[ \t]+in\b", text[tok.end_pos or 0:]):
+            return "", (f" (an option, '{word} x in DOMAIN where TEST {{ ... }}', stands inside a decision: "
+                        f"'choose LABEL {{ ... }}'; a loop is 'for x in DOMAIN {{ ... }}')")
         assigned = re.match(r"[ \t]*(\([^()\n]*\))?[ \t]*=(?!=)", text[tok.end_pos or 0:])
         if "SET" in accepts and assigned:
             return "'set'", f" (a var is given a value by 'set {word}{assigned.group(1) or ''} = ...')"
