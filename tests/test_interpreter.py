@@ -492,6 +492,25 @@ def test_a_number_past_the_limit_is_a_rules_error_where_it_is_made(tmp_path, whe
     assert info.value.line == line
 
 
+@pytest.mark.parametrize("bounds, message", [
+    ("(x - 5)..x", r"the range -9007199254740996\.\.-9007199254740991 goes beyond the numbers meeple "
+                   r"supports \(-9,007,199,254,740,991\.\.9,007,199,254,740,991\)$"),
+    ("x..(x + 20000)", r"the range -9007199254740991\.\.-9007199254720991 has 20,001 values; "
+                       r"at most 10,000 are allowed$"),
+])
+def test_a_range_worked_out_at_run_time_says_which_limit_it_passes(tmp_path, bounds, message):
+    """A loop's range worked out as the game runs: past the numbers meeple supports, or longer than
+    a range may be, each said on its own (not one message naming both limits)."""
+    from meeple.dsl.diagnostics import RuleRuntimeError
+    rules = tmp_path / "range.rules"
+    rules.write_text(f'game "Range"\nplayers 2\nvar x = 0\nvar n = 0\n'
+                     f'turn {{\n  set x = -9007199254740991\n  for i in {bounds} {{\n    set n = n + 1\n  }}\n'
+                     f'  end game\n}}\n')
+    game = meeple.load(str(rules))
+    with pytest.raises(RuleRuntimeError, match=message):
+        game.new_state(2, seed=1)
+
+
 def _luckydog_state():
     return meeple.load(str(ROOT / "games" / "luckydog.rules")).new_state(3, seed=1)
 

@@ -159,9 +159,11 @@ def _mod(a: int, b: int) -> int:
 
 def _range(lo: int, hi: int) -> range:
     """The values ``lo..hi`` of a loop, a 'random' or an option."""
-    if hi - lo >= MAX_RANGE or lo < -MAX_NUMBER or hi > MAX_NUMBER:
-        raise RuleRuntimeError(f"the range {lo}..{hi} has {max(0, hi - lo + 1):,} values; at most {MAX_RANGE:,} "
-                               f"within ±{MAX_NUMBER:,} are allowed")
+    if lo < -MAX_NUMBER or hi > MAX_NUMBER:
+        raise RuleRuntimeError(f"the range {lo}..{hi} goes beyond the numbers meeple supports "
+                               f"(-{MAX_NUMBER:,}..{MAX_NUMBER:,})")
+    if hi - lo >= MAX_RANGE:
+        raise RuleRuntimeError(f"the range {lo}..{hi} has {hi - lo + 1:,} values; at most {MAX_RANGE:,} are allowed")
     return range(lo, hi + 1)
 
 
