@@ -416,6 +416,28 @@ def test_a_rules_error_in_a_chance_step_of_a_segment_names_that_step(tmp_path: P
     assert (Path(info.value.file).name, info.value.line) == ("pick.rules", 11)
 
 
+def test_a_rules_error_in_a_refill_written_out_names_the_refill(tmp_path: Path) -> None:
+    """A refill written out in a turn works its cards due out before its test: a rules error
+    there (a seat that is none) names the refill, not the statement before it."""
+    import random
+    rules = tmp_path / "fill.rules"
+    rules.write_text('game "Fill"\nplayers 2\nvar who = none\nvar n = 0\nzone deck public\n'
+                     'zone hand per player hidden\nzone heap public\ncards c in deck { 20 a }\nturn {\n'
+                     '  choose take: 1 card from deck to heap\n  set n = n + 1\n'
+                     '  if n < 2 { set who = current } else { set who = none }\n'
+                     '  refill hand(who) to 3 from deck\n}\nend when n == 9\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    assert "if due > 0 and (any(_src := z_deck)" in function_text(game.module.text(), "turn_take")
+    with pytest.raises(RuleRuntimeError) as info:
+        game.new_state(players=2, seed=1).play_out(random.Random(1))
+    assert (Path(info.value.file).name, info.value.line, info.value.col) == ("fill.rules", 13, 3)
+    state = game.new_state(players=2, seed=1)
+    state.apply(state.legal_actions()[0])
+    with pytest.raises(RuleRuntimeError) as info:
+        state.apply(state.legal_actions()[0])
+    assert (info.value.line, info.value.col) == (13, 3)
+
+
 # ---- the module's code kept between runs (interpreter/codecache.py) ----
 
 def _cached_load(path: str):

@@ -1018,8 +1018,8 @@ def _fused_draw(code: list[Instr], pc: int, stop: int, x: ExprCompiler) -> Optio
     if fused is None or x.calls_out or stop != pc + 2 or code[pc + 1][0] != CHANCE or code[pc + 1][1] is not fused[1]:
         return None
     head, draw, body = fused
-    mark = x.mark(getattr(test, "at", None))
-    return [*head[:-1], head[-1] + mark, f"    st.pc = {pc + 1}" + x.mark(getattr(draw.run_seeded, "at", None)),
+    mark = x.mark(getattr(test, "at", None))  # (on its first line: a rules error in any of them is the test's)
+    return [head[0] + mark, *head[1:], f"    st.pc = {pc + 1}" + x.mark(getattr(draw.run_seeded, "at", None)),
             *(f"    {line}" for line in body)]
 
 
