@@ -78,8 +78,8 @@ def test_every_node_kind_of_the_schema_is_an_ast_class() -> None:
     top = [f.name for f in dataclasses.fields(A.RulesFile) if f.name != "span"]
     positions = {name for name in top if name.endswith("_at")}  # a plain value's position, when known
     at = schema["properties"]["at"]["properties"]
-    assert positions == {"max_steps_at"} and at["max_steps"] == at["span"]
-    assert "max_steps_at" not in schema["properties"]
+    assert positions == {"max_steps_at", "turn_at"} and at["max_steps"] == at["turn"] == at["span"]
+    assert "max_steps_at" not in schema["properties"] and "turn_at" not in schema["properties"]
     # (a list added later, as "boards", is left out when empty)
     assert set(schema["required"]) == {"meeple", *top} - positions - set(optional_fields(A.RulesFile))
     assert schema["properties"]["meeple"] == {"const": IR_VERSION}

@@ -795,6 +795,8 @@ class RulesFile(Node):
     invariants: list[Invariant]
     # where `max_steps N` stands (a plain number has no node of its own): "max_steps" in the document's "at"
     max_steps_at: Optional[Span] = field(default=None, kw_only=True, compare=False, repr=False)
+    # where `turn { ... }` stands (a block is a list, with no node of its own): "turn" in the document's "at"
+    turn_at: Optional[Span] = field(default=None, kw_only=True, compare=False, repr=False)
     boards: list[Board] = field(default_factory=list, kw_only=True)  # (since 0.3: left out when empty)
     returns: Optional[Returns] = field(default=None, kw_only=True)  # (since 0.4: left out when none)
     rule_changes: list[RuleChange] = field(default_factory=list, kw_only=True)  # (since 0.4: left out when empty)

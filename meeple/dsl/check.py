@@ -186,7 +186,10 @@ class Checker:
         self.check_boards()
         self.check_pieces()
         self.check_cards()
-        if not ir["turn"]:
+        if not ir["turn"] and span(ir, "turn"):  # written, with nothing in it
+            self.error(ir, "the 'turn' block is empty: put in it what happens in a player's turn (such as "
+                           "a decision, 'choose NAME { OPTION { ... } }')", "$.turn", "turn")
+        elif not ir["turn"]:
             self.error(at_span([1, 1, 1, 2]), "the game has no 'turn { ... }' block", "$.turn")
         self.block(ir["setup"], {}, "$.setup")
         self.block(ir["turn"], {}, "$.turn")

@@ -844,11 +844,11 @@ DECL_SLOTS = {
 
 def _set_block(fields: dict[str, Any], kind: str, item: Any) -> None:
     """A one-per-game part into the file's fields (a plain value comes as (value, node), and
-    max_steps keeps its node's position beside it)."""
+    max_steps and turn keep their node's position beside them)."""
     if isinstance(item, tuple):
         item, node = item
-        if kind == "max_steps":
-            fields["max_steps_at"] = node.span
+        if kind in ("max_steps", "turn"):
+            fields[f"{kind}_at"] = node.span
     fields[kind] = item
 
 
@@ -1175,7 +1175,7 @@ class ToAst:
         return ("setup", (c[1], A.Int(0, span=_span(meta))))
 
     def turn_decl(self, meta, c):
-        return ("turn", (c[1], A.Int(0, span=_span(meta))))
+        return ("turn", (c[1], A.Int(0, span=_span(c[0]))))  # (at the word 'turn': the block may be empty)
 
     def phase_decl(self, meta, c):
         return self._decl(A.Phase(_ident(c[1]), c[2], span=_span(meta)))
