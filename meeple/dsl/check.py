@@ -1524,9 +1524,8 @@ class Checker:
             want, result = BUILTINS[func]
             if func in ("min", "max") and len(args) >= 2:
                 want = (INT,) * len(args)
-            if func in CELL_FORMS and (types[:1] in ([CELL], [DIRECTION]) or (types[:1] in ([NONE], [ANY])
-                                                                             and sym.boards and not sym.grids)):
-                want, result = CELL_FORMS[func]
+            if func in CELL_FORMS and (types[:1] in ([CELL], [DIRECTION]) or (sym.boards and not sym.grids)):
+                want, result = CELL_FORMS[func]  # (on a board, whatever it is given: a direction is said wanted)
             if func == "line":
                 if id(e) not in self.domain_nodes:
                     self.error(e, "line(...) is a row of cells, to loop over: for x in line(c, d) { ... }, "
@@ -1558,6 +1557,10 @@ class Checker:
                 elif w == BOARD:
                     if t not in (BOARD, ANY) or self.bound(a) not in (C.BOARD, None):
                         self.error(a, f"'{func}' needs the board's name, not {_show(t)}", f"{path}.args[{i}]")
+                elif w in (EDGE, DIRECTION) and t not in (w, ANY):
+                    example = ", ".join(["..."] * i + ["N"] + ["..."] * (len(want) - i - 1))
+                    self.error(a, f"argument {i + 1} of '{func}' must be {_show(w)}, not {_show(t)}: write it by "
+                                  f"its name, as in {func}({example})", f"{path}.args[{i}]")
                 else:
                     self.expect(a, t, {w}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
             if func == "seat" and types[0] == INT:
@@ -1864,6 +1867,10 @@ def _runs(stmts: list) -> list[str]:
 def _show(t: Optional[str]) -> str:
     if t is None:
         return "nothing"
+    if t == EDGE:
+        return f"an edge ({', '.join(EDGE_NAMES[:-1])} or {EDGE_NAMES[-1]})"
+    if t == DIRECTION:
+        return f"a direction ({', '.join(DIRECTION_NAMES[:-1])} or {DIRECTION_NAMES[-1]})"
     if t.startswith("kind:"):
         return "a piece or value" if t == "kind:*" else f"a value of '{t[5:]}'"
     return {INT: "a number", BOOL: "true/false", PLAYER: "a player", ZONE: "a zone", CARD: "a card",
