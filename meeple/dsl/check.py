@@ -915,6 +915,7 @@ class Checker:
     def stmt(self, s: dict, scope: dict, path: str) -> None:
         node = s["node"]
         if node == "let":
+            self.warn_let_hides(s, scope, path)
             scope[s["name"]] = t = self.expr(s["value"], scope, f"{path}.value")
             self.bound_locals.setdefault(s["name"], (s, "name", "by a 'let'"))
             if t in (ZONE, GRID, BOARD, CELLS):
@@ -1628,6 +1629,24 @@ class Checker:
                              f"hides the card attribute '{n['id']}'; rename the local to read the attribute",
                           path)
         self.expect(where, self.expr(where, inner, path), {BOOL}, "'where'", path)
+
+    def warn_let_hides(self, s: dict, scope: dict, path: str) -> None:
+        """A 'let' named as a shared var or a param hides it in the rest of its block: there the name
+        reads the let's value, while 'set NAME = ...' still sets the var. Warned, with where the var
+        (or param) is declared. (A per-player var is read as NAME(p), which a 'let' does not hide.)"""
+        name = s["name"]
+        var, param = self.sym.vars.get(name), self.sym.params.get(name)
+        if name in scope or (var is None and param is None):
+            return
+        if var is not None and (var.get("builtin") or var["per_player"] or var.get("grid")):
+            return
+        what = "var" if var is not None else "param"
+        decl = var if var is not None else param
+        at = span(decl, "name") or span(decl)
+        then = f"; 'set {name} = ...' still sets the var" if var is not None else ""
+        self.warn(s, f"'let {name}' hides the {what} '{name}': in the rest of this block, '{name}' is the let's "
+                     f"value, not the {what}'s{then}; give the let another name", path, "name",
+                  notes=(f"the {what} '{name}' is declared at {self.where_file(at)}:{at[0]}:{at[1]}",) if at else ())
 
     def warn_hidden_local(self, binder: dict, scope: dict, path: str) -> None:
         """A loop's or an option's variable (``binder`` at ``path``) that takes the name of a local it
