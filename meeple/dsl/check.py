@@ -233,7 +233,8 @@ class Checker:
                 self.expr(d["body"], {p: ANY for p in d["params"]}, f"$.defines[{i}].body")
                 self.define_stack.pop()
         self.check_unused()
-        if not any(d.kind == "error" for d in self.diags):
+        if not any(d.kind == "error" for d in self.diags):  # (a name misspelt where a var is read: not unread)
+            self.check_never_read()
             self.check_end_cuts()
             self.check_card_flow()
         return self.diags
@@ -850,6 +851,34 @@ class Checker:
                 if d["name"] not in self.used:
                     verb = "never runs" if key == "phases" else "is never used"
                     self.warn(d, f"{what} '{d['name']}' {verb}", f"$.{key}[{i}]", "name")
+
+    def check_never_read(self) -> None:
+        """A var the rules set (or roll into, or reset) that nothing reads: no statement, test, define,
+        'end when', score, report, show or invariant uses its value (its own update, 'set n = n + 1',
+        is no use of it). A var on the grid or board (drawn
+        there), one holding a tile or a cell (a mark on it) and one with a label (there for players
+        to see) are not warned, nor the engine's own (next, out)."""
+        labelled = {lb["target"] for lb in self.ir.get("labels", ()) if lb.get("text") is not None}
+        written: dict[str, dict] = {}
+        own: set[int] = set()  # the reads of a var in its own update ('set n = n + 1'): not a use of its value
+        for n in nodes([self.ir["setup"], self.ir["turn"], *(ph["body"] for ph in self.ir["phases"])]):
+            target = n.get("var") if n.get("node") == "reset" else n.get("target")
+            if n.get("node") in ("set", "set_random", "set_weighted", "roll", "reset") and isinstance(target, str):
+                written.setdefault(target, n)
+                if n["node"] == "set":
+                    own.update(id(x) for x in nodes(n["value"]) if x.get("id", x.get("func")) == target)
+        read = {b.name for key, b in self.bindings.items()
+                if b.what in (C.VAR, C.TILE_VAR, C.CELL_VAR) and key not in own}
+        for i, v in enumerate(self.ir["vars"]):
+            name = v["name"]
+            if name in read or name not in written or name in labelled or v.get("grid") \
+                    or self.var_types.get(name) in (TILE, CELL) or self.sym.vars.get(name, v).get("builtin"):
+                continue
+            at = span(written[name])
+            self.warn(v, f"var '{name}' is set but never read: no rule, test, score, report, show or invariant "
+                         f"uses its value (if it is there for players to see in 'meeple play', say so with a "
+                         f"label: label {name} \"...\")", f"$.vars[{i}]", "name",
+                      notes=(f"it is set at {self.where_file(at)}:{at[0]}:{at[1]}",) if at else ())
 
     # ---- statements ----
     def block(self, stmts: list, scope: dict, path: str) -> None:
