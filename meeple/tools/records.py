@@ -14,7 +14,8 @@ it as given, then relative to the record's folder. Replay starts a state with
 so it needs no seed and checks the engine end to end.
 
 A record is read as it is written: every key above (``rules_hash`` may be missing, said by a
-warning at replay), no other, and no number that is not whole (``4.0``, which Python would take
+warning at replay; a param of the rules that ``params`` leaves out is replayed with its default,
+with a warning), no other, and no number that is not whole (``4.0``, which Python would take
 for ``4``). A mistake in a line is told at its column, the line shown with a caret.
 
 ``final_state_hash`` is a hash of where the game stands (zones, vars, pieces, turn, ...). In
@@ -549,6 +550,12 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
     elif not rec.rules_hash:
         report.warnings.append(f"{header}: the record has no rules_hash (meeple writes one): whether {rules_path} "
                                f"changed since the record was made is not checked")
+    unsaid = [p["name"] for p in game.ir["params"] if p["name"] not in rec.params]
+    if unsaid:  # (meeple writes every param's value: a record cut by hand, or made with rules that had fewer)
+        values = ", ".join(f"{name} = {game.params[name]}" for name in unsaid)
+        defaults = "defaults" if len(unsaid) > 1 else "default"
+        report.warnings.append(f"{header}: the header's 'params' gives no value for {_some('param', unsaid)} (meeple "
+                               f"writes every param's value): replayed with the rules' {defaults}, {values}")
     listener = None
     if verbose is not None:
         from .events import Listener, changes, labelled_cards, labelled_move, move_visibility
@@ -631,6 +638,13 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
     report.ok = not report.problems
     report.finished = state.outcome is not None
     return report
+
+
+def _some(what: str, names: list[str], most: int = 5) -> str:
+    """``param 'goal'``, ``params 'a', 'b'`` (the first ``most`` of many, and how many more)."""
+    shown = ", ".join(f"'{_shown_path(n, 60)}'" for n in names[:most])
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return f"{what}{'s' * (len(names) > 1)} {shown}{more}"
 
 
 def _stalled(state: State, steps: int) -> tuple[int, str, str, None] | None:
