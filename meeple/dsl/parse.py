@@ -239,6 +239,9 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
             return False
         if resynced(e) and not _cascade(e, bool(errors), opened_by_recovery):
             errors.append(_syntax_diagnostic(e, file, text))
+        if _if_without_else(e) is not None and e.token.type != "$END":  # read on as if 'else 0' were there
+            _insert_else(e)
+            return True
         if isinstance(e, UnexpectedToken) and e.token.type != "$END":
             if _misspelled_word(e):  # read as the word it stands for: the lines after it are read as written
                 in_sync[0] = True
@@ -428,6 +431,33 @@ def _insert_missing(e: UnexpectedToken) -> str:
     return ""
 
 
+def _if_without_else(e: UnexpectedInput) -> Token | None:
+    """The 'if' of an 'if TEST then A' that the parser found without its 'else' (only 'else' could
+    come next), or None."""
+    if not isinstance(e, UnexpectedToken) or set(e.accepts or e.expected) != {"ELSE"} or e.interactive_parser is None:
+        return None
+    stack = e.interactive_parser.parser_state.value_stack
+    return next((t for t in reversed(stack) if isinstance(t, Token) and t.type == "IF"), None)
+
+
+def _insert_else(e: UnexpectedToken) -> None:
+    """Feed 'else 0' before the token the parser stopped at, and that token, when it then fits
+    (the rest of the file is read as written); else leave the parser as it is."""
+    ip = e.interactive_parser
+    quiet = copy(ip.parser_state.parse_conf)
+    quiet.callbacks = {}
+    missing = [Token.new_borrow_pos("ELSE", "else", e.token), Token.new_borrow_pos("INT", "0", e.token)]
+    trial = ip.copy(deepcopy_values=False)
+    trial.parser_state.parse_conf = quiet
+    try:
+        for t in [*missing, e.token]:
+            trial.feed_token(t)
+    except UnexpectedInput:
+        return
+    for t in [*missing, e.token]:
+        ip.feed_token(t)
+
+
 def _cascade(e: UnexpectedInput, after_error: bool, opened_by_recovery: list[int]) -> bool:
     """Is this error only the echo of an earlier one? A statement where declarations go (an
     earlier mistake closed the block early), or a declaration or 'end when' inside a block that a
@@ -494,6 +524,12 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
     assert isinstance(e, UnexpectedToken)
     tok = e.token
     accepts = e.accepts or e.expected
+    opened = _if_without_else(e)
+    if opened is not None:  # (the parser stops after the value: at the next word, often lines below)
+        return Diagnostic(file, "an 'if' inside an expression gives a value either way, so it needs an 'else': "
+                                "write 'if TEST then A else B' (to do something only when a test holds, "
+                                "use the statement 'if TEST { ... }')", opened.line, opened.column, opened.line,
+                          opened.column + 2)
     before = (getattr(e, "token_history", None) or [None])[-1]
     misplaced = _statement_out_of_place(before, file, text) if isinstance(before, Token) else None
     word_before = before if isinstance(before, Token) else _token_before(text, tok.start_pos)
