@@ -201,6 +201,7 @@ def test_a_syntax_error_in_the_base_is_shown_in_the_base(tmp_path: Path) -> None
     text = str(e.value)
     assert f"{tmp_path / 'base.rules'}:5:" in text and "    5 | define far(p) ==" in text
     assert f"{path}:1:9: note: the base file 'base.rules' has errors" in text
+    assert text.index(f"{tmp_path / 'base.rules'}:5:") < text.index(f"{path}:1:9: note:")  # (the note comes after)
 
 
 def test_replace_and_remove_outside_a_variant_are_errors(tmp_path: Path) -> None:
@@ -525,6 +526,15 @@ def test_an_error_the_checker_finds_in_a_base_has_a_note_at_the_variants_extends
     found = [(Path(d.file).name, d.kind, d.line, d.message) for d in info.value.diagnostics]
     assert ("base.rules", "error", 5, "unknown name 'tru'") in found
     assert ("var.rules", "note", 1, "'base.rules', extended here, has errors in the game this file makes") in found
+    shown = str(info.value)  # the note after the error it is about, even past the errors shown
+    assert shown.index("unknown name 'tru'") < shown.index("note: 'base.rules', extended here")
+    sets = "".join(f"  set n = n + x{i}\n" for i in range(40))
+    many = f'game "B"\nplayers 2\nvar n = 0\nturn {{\n{sets}  end game\n}}\n'
+    write(tmp_path, {"base.rules": many})
+    with pytest.raises(RulesError) as info:
+        meeple.dsl.read_checked(str(tmp_path / "var.rules"))
+    shown = str(info.value)
+    assert "... and 10 more" in shown and shown.index("x29") < shown.index("and 10") < shown.index("extended here")
 
 
 def test_an_error_in_an_ir_base_is_said_by_json_path_not_under_a_line_of_json(tmp_path: Path, capsys,

@@ -99,7 +99,8 @@ def render_all(diags: Iterable[Diagnostic], source: Optional[str] = None,
                texts: Optional[dict[str, str]] = None) -> str:
     """Every diagnostic with its line (from ``source``, or ``texts`` by file), and a count."""
     texts = texts or {}
-    diags = sorted(diags, key=lambda d: (d.file in texts, d.file, d.line, d.col, d.message))
+    # (a note, such as a variant's at its 'extends' for its base's errors, comes after what it is about)
+    diags = sorted(diags, key=lambda d: (d.kind == "note", d.file in texts, d.file, d.line, d.col, d.message))
     split: dict[str, list[str]] = {}  # each file's text split once, however many diagnostics it has
 
     def lines(d: Diagnostic) -> Optional[list[str]]:
@@ -111,9 +112,12 @@ def render_all(diags: Iterable[Diagnostic], source: Optional[str] = None,
             split[key] = source_lines(text)
         return split[key]
 
-    shown = [d.render(lines=lines(d)) for d in diags[:MAX_SHOWN]]
-    if len(diags) > MAX_SHOWN:
-        shown.append(f"... and {len(diags) - MAX_SHOWN} more")
+    notes = [d for d in diags if d.kind == "note"]  # (shown whatever the number before them)
+    told = [d for d in diags if d.kind != "note"]
+    shown = [d.render(lines=lines(d)) for d in told[:MAX_SHOWN]]
+    if len(told) > MAX_SHOWN:
+        shown.append(f"... and {len(told) - MAX_SHOWN} more")
+    shown.extend(d.render(lines=lines(d)) for d in notes)
     errors = sum(d.kind == "error" for d in diags)
     warnings = sum(d.kind == "warning" for d in diags)
     summary = f"{errors} error{'s' if errors != 1 else ''}"
