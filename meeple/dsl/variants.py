@@ -149,9 +149,15 @@ def merge(base: dict[str, Any], variant: dict[str, Any], base_path: str, path: s
                                    "replaced" if first["action"] == "replace" else "removed"))
 
     def where(at: Optional[list[int]]) -> str:
+        from . import _source_of, looks_like_ir
         at = at or [0, 0, 0, 0, 1]
         file = sources[at[4]] if len(at) > 4 else path
-        line = (texts.get(file) or "").splitlines()[at[0] - 1:at[0]]
+        text = texts.get(file) or ""
+        if looks_like_ir(file, text):  # (its positions are of the rules it was made from, not lines of its JSON)
+            made_from = _source_of(text)
+            return f"the base declares it in {file}" + (f", made from {made_from}:{at[0]}:{at[1]}" if made_from
+                                                        and at[0] else "")
+        line = text.splitlines()[at[0] - 1:at[0]]
         return f"the base declares it at {file}:{at[0]}:{at[1]}" + (f": {line[0].strip()}" if line else "")
 
     for kind, (key, empty) in ONE_EACH.items():
