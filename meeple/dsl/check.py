@@ -1826,6 +1826,10 @@ class Checker:
         if op in ARITH:
             self.expect(e["left"], a, {INT}, f"'{op}'", f"{path}.left")
             self.expect(e["right"], b, {INT}, f"'{op}'", f"{path}.right")
+            divisor = fold(e["right"], lambda name: None) if op in ("/", "%") else None
+            if divisor == 0 and not isinstance(divisor, bool):  # (numbers alone: a param may be meant to vary)
+                self.warn(e["right"], f"'{op}' by 0 always gives 0 (a rule never stops the game for it): "
+                                      f"the divisor here is 0 whatever happens", f"{path}.right")
             return INT
         if op in ORDER and a == b and a.startswith("kind:"):
             return BOOL  # values of one kind are ordered as declared
