@@ -956,7 +956,7 @@ class Checker:
             elif node == "set_weighted":
                 got = self.weighted(s, scope, path)
             else:
-                got = self.domain(s["domain"], scope, f"{path}.domain")
+                got = self.domain(s["domain"], scope, f"{path}.domain", loop=False)
                 d = s["domain"]
                 lo, hi = (self.const(d["lo"]), self.const(d["hi"])) if d["hi"] is not None else (None, None)
                 if lo is not None and hi is not None and hi < lo:
@@ -1334,7 +1334,9 @@ class Checker:
         if t not in (ZONE, ANY):
             self.error(e, f"expected a zone, found {_show(t)}", path)
 
-    def domain(self, d: dict, scope: dict, path: str) -> str:
+    def domain(self, d: dict, scope: dict, path: str, loop: bool = True) -> str:
+        """The type of the values ``d`` runs over (``loop``: a loop's, an aggregate's or an option's
+        domain, not that of 'random', which says more of a range that runs backwards)."""
         if d["players"]:
             return PLAYER
         if d["lo"] is None:  # only IR read as JSON can lack it
@@ -1344,6 +1346,11 @@ class Checker:
             self.expect(d["lo"], self.expr(d["lo"], scope, f"{path}.lo"), {INT}, "a range", f"{path}.lo")
             self.expect(d["hi"], self.expr(d["hi"], scope, f"{path}.hi"), {INT}, "a range", f"{path}.hi")
             lo, hi = self.const(d["lo"]), self.const(d["hi"])
+            written = fold(d["lo"], lambda name: None), fold(d["hi"], lambda name: None)  # (numbers alone)
+            if loop and all(type(v) is int for v in written) and written[1] < written[0]:
+                self.warn(d["lo"], f"the range {written[0]}..{written[1]} runs backwards, so it holds no value: "
+                                   f"this runs over nothing (a range counts up: write {written[1]}..{written[0]})",
+                          path)
             if lo is not None and hi is not None and hi - lo + 1 > MAX_RANGE:
                 self.error(d["lo"], f"the range {lo}..{hi} has {hi - lo + 1:,} values; at most {MAX_RANGE:,} are "
                                     f"allowed", path)
