@@ -213,10 +213,13 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     last_error_end = 0
     events = 0
 
+    def last_line() -> int:  # the line of the last error's word (a line that stops short: the word after it)
+        return found_at.get(id(errors[-1]), errors[-1].line)
+
     def resynced(e: UnexpectedInput) -> bool:
         """Has the parser got back on track since the last error (a cascade otherwise)?"""
         nonlocal last_error_end
-        if in_sync[0] and errors and getattr(e, "line", 0) > errors[-1].line:  # (the word was read as one)
+        if in_sync[0] and errors and getattr(e, "line", 0) > last_line():  # (the word was read as one)
             in_sync[0] = False
             last_error_end = e.token.end_pos if isinstance(getattr(e, "token", None), Token) else last_error_end
             return True
@@ -227,8 +230,9 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         between = sum(1 for m in _TOKEN.finditer(text, last_error_end, max(start, last_error_end))
                       if not m.group()[0].isspace() and m.group()[0] != "#")
         last_error_end = token.end_pos if isinstance(token, Token) and token.end_pos is not None else start + 1
-        return not errors or (between >= RESYNC_TOKENS and getattr(e, "line", 0) > errors[-1].line)
+        return not errors or (between >= RESYNC_TOKENS and getattr(e, "line", 0) > last_line())
 
+    found_at: dict[int, int] = {}  # id of an error → the line of the word the parser stopped at
     opened_by_recovery = [0]  # '{' the recovery inserted: their blocks end at some later '}' of the file
     in_sync = [False]  # the last error's word was read as a word of the language: the parser is on track
 
@@ -239,6 +243,7 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
             return False
         if resynced(e) and not _cascade(e, bool(errors), opened_by_recovery):
             errors.append(_syntax_diagnostic(e, file, text))
+            found_at[id(errors[-1])] = max(errors[-1].line, getattr(e, "line", 0) or 0)
         if _if_without_else(e) is not None and e.token.type != "$END":  # read on as if 'else 0' were there
             _insert_else(e)
             return True
@@ -536,6 +541,9 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
     misplaced = misplaced or (_line_left_open(word_before, file, text) if word_before is not None else None)
     if misplaced is not None:  # (the error is after it, on a word that is not the mistake)
         return misplaced
+    short = _line_cut_short(tok, set(accepts), file, text)
+    if short is not None:
+        return short
     if tok.type == "$END":  # lark places it on the last token: point just past that token
         line, col = tok.end_line or tok.line or 1, tok.end_column or tok.column or 1
         if tok.end_pos == 0:  # no token at all
@@ -765,6 +773,31 @@ def _line_left_open(tok: Token, file: str, text: str) -> Optional[Diagnostic]:
                           line, col, line, col + len(last.group()))
     return Diagnostic(file, f"this line ends in the middle of an expression ('{last.group()}'): {said}",
                       line, col, line, col + len(last.group()))
+
+
+CUT_SHORT_MOST = 4  # words the parser may want to go on with, at most, for a line said to stop short
+CUT_SHORT_HINTS = {  # what goes on with a line that stopped short, by the words expected
+    frozenset({"WHERE"}): " ('move N from ZONE to ZONE' moves the cards that pass a test, 'where TEST'; to move "
+                          "N cards whatever they are, 'deal N from ZONE to ZONE')",
+}
+
+
+def _line_cut_short(tok: Token, accepts: set[str], file: str, text: str) -> Optional[Diagnostic]:
+    """A line the parser wanted to go on with a word or two ('where', 'per' or '{'...), none of
+    which may start a line of their own, where the next line starts instead: the line before is
+    the mistake (it stops short), said at its last word, rather than the next line's first word.
+    (A '{' alone that a block's header wants is said at the next line, as it always was.)"""
+    if tok.type == "$END" or tok.start_pos is None or not _first_on_line(text, tok.start_pos) \
+            or not accepts or len(accepts) > CUT_SHORT_MOST or accepts == {"LBRACE"} \
+            or accepts & (STATEMENT_STARTS | DECLARATION_STARTS | {"RBRACE", "END", "$END", "LSQB"}):
+        return None
+    last = _last_token(text, tok.start_pos)
+    if last is None:
+        return None
+    line, col = _where(text, last.start())
+    expected = _listed(_expected(accepts, False))
+    return Diagnostic(file, f"this line stops short: after '{last.group()}', expected {expected}"
+                            f"{CUT_SHORT_HINTS.get(frozenset(accepts), '')}", line, col, line, col + len(last.group()))
 
 
 def _reserved_diagnostic(tok: Token, file: str, text: str = "") -> Diagnostic:
