@@ -657,8 +657,10 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
                     "a block, '{ }')")
     if tok.type in ("MINUS", "PLUS", "STAR", "SLASH", "PERCENT") and set(accepts) <= {"NAME", "LBRACE"}:
         return "", " (a count made of an expression is written in brackets, e.g. (n - 2))"
-    if word == "/" and (before == "" or text[(tok.start_pos or 0) + 1:][:1] == "/"):
+    if word == "/" and (before == "" or text[(tok.start_pos or 0) + 1:][:1] in ("/", "*")):
         return "", " (a comment starts with '#')"
+    if word == "*" and text[:tok.start_pos or 0].endswith("/"):  # '/* ... */' after an expression: read as '/'
+        return "", " (a comment starts with '#' and runs to the end of its line: there is no '/* ... */')"
     if tok.type == "NAME":
         import difflib
         words = {describe_terminal(t).strip("'"): t for t in accepts if describe_terminal(t).startswith("'")}
