@@ -1602,6 +1602,8 @@ class Checker:
                     self.expect(a, t, {w}, f"argument {i + 1} of '{func}'", f"{path}.args[{i}]")
             if func == "seat" and types[0] == INT:
                 self.seat_written(args[0], f"{path}.args[0]")
+            if func == "cell" and self.bound(args[0]) == C.BOARD:
+                self.cell_off_the_board(e, args, path)
             if func == "at_place" and args and args[0]["node"] == "name":
                 kinds = [k for k, tr in sym.piece_kinds.items() if tr == args[0]["id"]]
                 return kind_type(kinds[0]) if kinds else ANY
@@ -1617,6 +1619,16 @@ class Checker:
         self.error(e, f"unknown query '{func}'"
                       f"{self.suggest(func, sym.defines, sym.zones, BUILTINS, sym.vars, sym.routes)}", path)
         return ANY
+
+    def cell_off_the_board(self, e: dict, args: list, path: str) -> None:
+        """cell(board, x, y) with x and y known here (numbers and params) off the board: it is none,
+        always (so setting a per-cell var of it stops every game). Warned."""
+        size = self.board_size.get(args[0]["id"])
+        x, y = self.const(args[1]), self.const(args[2])
+        if size is None or x is None or y is None or (0 <= x < size[0] and 0 <= y < size[1]):
+            return
+        self.warn(e, f"cell({args[0]['id']}, {x}, {y}) is off the board, whose columns are 0..{size[0] - 1} and rows "
+                     f"0..{size[1] - 1} (cells count from 0): it is none", path)
 
     def tag(self, a: dict, track: dict, func: str, path: str) -> None:
         """``a``, the tag argument of ``func``: a name among the tags of ``track`` (its tiles' and
