@@ -269,7 +269,8 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     first_error = min(((d.line, d.col) for d in errors), default=None)  # (past it the lexer may be lost)
     glued = [_glued_diagnostic(t, file) for t in _glued_seen if first_error is None or (t.line, t.column) < first_error]
     keywords = [_reserved_diagnostic(t, file, text) for t in _reserved_seen] + glued
-    errors = [e for e in errors if not any(g.line == e.line and g.col < e.col for g in glued)]  # (what follows it)
+    after = glued + [k for k in keywords if k.message.startswith("an option's test")]  # (what follows is their echo)
+    errors = [e for e in errors if not any(g.line == e.line and g.col < e.col for g in after)]
     _reserved_seen.clear()
     _glued_seen.clear()
     _lexing[0] = ""
@@ -784,6 +785,13 @@ CUT_SHORT_HINTS = {  # what goes on with a line that stopped short, by the words
 }
 
 
+@lru_cache(maxsize=1)
+def _words_of_the_language() -> frozenset[str]:
+    """Every keyword of the grammar ('var', 'set', 'where', ...)."""
+    return frozenset(t.pattern.value for t in grammar().terminals
+                     if t.pattern.type == "str" and t.pattern.value.isidentifier())
+
+
 def _line_cut_short(tok: Token, accepts: set[str], file: str, text: str) -> Optional[Diagnostic]:
     """A line the parser wanted to go on with a word or two ('where', 'per' or '{'...), none of
     which may start a line of their own, where the next line starts instead: the line before is
@@ -806,6 +814,12 @@ def _reserved_diagnostic(tok: Token, file: str, text: str = "") -> Diagnostic:
     misplaced = _statement_out_of_place(tok, file, text) if text else None
     if misplaced is not None:
         return misplaced
+    option = re.search(r"(?:^|\n)[ \t]*(?:\[[\w.]*\][ \t]*)?([A-Za-z_]\w*)[ \t]+$", text[:tok.start_pos or 0])
+    if tok.value == "if" and option and option.group(1).upper() not in DECLARATION_STARTS | STATEMENT_STARTS \
+            and option.group(1) not in _words_of_the_language():  # 'NAME if TEST {': an option's test
+        return Diagnostic(file, f"an option's test is written with 'where': '{option.group(1)} where TEST {{ ... }}' "
+                                f"(the option is open when TEST holds)", tok.line, tok.column, tok.end_line,
+                          tok.end_column)
     return Diagnostic(file, f"'{tok.value}' is a reserved word of the language and cannot be a name; "
                             f"choose another (e.g. '{tok.value}_')", tok.line, tok.column, tok.end_line,
                       tok.end_column)
