@@ -566,6 +566,11 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
     if lead:
         expected = [lead, *[e for e in expected if e != lead]][:9]
     msg = f"unexpected {found}; expected {_listed(expected)}"
+    if hint.startswith(" (a decision among options"):  # the mistake is the ':' of the line before
+        at = text.rfind(":", 0, tok.start_pos or 0)
+        line, col = _where(text, at)
+        return Diagnostic(file, "a ':' after the decision's name makes it a choice of cards" + hint, line, col,
+                          line, col + 1)
     if hint.startswith(" ('random'") and _word_before(text, tok) == "random":  # the mistake is the word before
         at = text.rfind("random", 0, tok.start_pos or 0)
         line, col = _where(text, at)
@@ -610,6 +615,10 @@ def _word_before(text: str, tok: Token) -> str:
     pos = tok.start_pos or 0
     m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[max(0, pos - 100):pos])
     return m.group(1) if m else ""
+
+
+# 'choose NAME:' then an option's name on the next line: options written as a choice of cards
+_CHOOSE_COLON_OPTION = re.compile(r"\bchoose[ \t]+\w+[ \t]*:[ \t]*(#[^\n]*)?\n[ \t]*\w+[ \t]*$")
 
 
 def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[str, str]:
@@ -662,9 +671,24 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "", " (a comment starts with '#')"
     if word == "*" and text[:tok.start_pos or 0].endswith("/"):  # '/* ... */' after an expression: read as '/'
         return "", " (a comment starts with '#' and runs to the end of its line: there is no '/* ... */')"
+    if tok.type == "NAME" and word in ("return", "break", "continue"):
+        return "", (f" (there is no '{word}': a block runs to its end; a loop stops early with 'for x in DOMAIN "
+                    f"while TEST {{ ... }}', and 'end game' ends the game)")
+    if tok.type == "NAME" and word == "print":
+        return "", (" (there is no 'print': 'show \"TEXT\" = VALUE' shows a value in 'meeple play', and 'report "
+                    "\"TEXT\" = VALUE' sums it up in 'meeple simulate')")
+    if tok.type == "TURN" and before == "end" and "GAME" in accepts:
+        return "", " (a turn ends where its block does: nothing says so; 'end game' ends the game)"
+    if word == "{" and _CHOOSE_COLON_OPTION.search(text[:tok.start_pos or 0]):
+        return "", (" (a decision among options is written 'choose NAME { OPTION { ... } ... }', with no ':'; "
+                    "'choose NAME: N card from ZONE to ZONE' chooses cards)")
     if tok.type == "NAME":
         import difflib
         words = {describe_terminal(t).strip("'"): t for t in accepts if describe_terminal(t).startswith("'")}
+        after = re.match(r"[ \t]+([A-Za-z_]\w*)", text[tok.end_pos or 0:])
+        if after and f"{word}_{after.group(1)}".lower() in words:  # 'max steps' for 'max_steps'
+            joined = f"{word}_{after.group(1)}".lower()
+            return f"'{joined}'", f" (did you mean '{joined}'?)"
         close = difflib.get_close_matches(word.lower(), [w for w in words if w.isidentifier()], n=1, cutoff=0.7)
         if close:
             return f"'{close[0]}'", f" (did you mean '{close[0]}'?)"
