@@ -245,3 +245,22 @@ def test_a_report_label_ending_in_a_backslash_is_shown_as_written(tmp_path, caps
     out = capsys.readouterr().out
     assert "report: end\\ " in out or out.rstrip().endswith("report: end\\") or "report: end\\\n" in out, out
     assert "report: end\\\\" not in out
+
+
+def test_the_first_error_is_said_as_a_rule_that_failed_not_by_a_python_class_name(tmp_path):
+    """A rule that fails as the game runs is 'a rule failed: FILE:LINE:COL: ...' (it was
+    'RuleRuntimeError: ...'); the time limit is 'stopped: ...'; anything else names its class as a bug."""
+    import meeple.tools.simulate as sim
+    rules = tmp_path / "big.rules"
+    rules.write_text('game "Big"\nplayers 2\nvar x = 9007199254740991\nturn {\n  set x = x + 1\n}\nend when x < 0\n'
+                     'score(p) = x\n')
+    s = simulate(str(rules), games=2, players=2, seed=1, workers=1)
+    assert s["errors"] == 2
+    assert s["first_error"].startswith("game 1 (seed ") and f": a rule failed: {rules}:5:3: " in s["first_error"]
+    assert "RuleRuntimeError" not in s["first_error"]
+
+    class Broken:  # a game whose state cannot even start: not the rules' failure
+        def new_state(self, *args, **kwargs):
+            raise KeyError("x")
+    kind, _, _, _, _, error, _ = sim.play_one(Broken(), 2, 0, 0)
+    assert kind == sim.ERROR and "KeyError (not a rule's failure: a bug in meeple, please report it)" in error

@@ -17,7 +17,7 @@ from typing import Any
 
 from .bots import RandomBot, derive_seed
 from .events import turns_played
-from .limits import MAX_GAMES, cores, time_limit
+from .limits import MAX_GAMES, GameTooLong, cores, time_limit
 
 # outcome kinds of one game
 END, STEP_CAP, STUCK, ERROR = "end", "step cap", "stuck", "error"
@@ -63,7 +63,10 @@ def play_one(game: Any, players: int, seed: int, index: int, records_dir: str | 
         declared = tuple(state.returns()) if game.declared_returns is not None else None
         return (END, turns_played(state), tuple(state.win_shares()), len(winners), reports, None, declared)
     except Exception as e:  # noqa: BLE001 -- a rule that fails at run time, or an engine bug: count it, keep going
-        error = f"game {index + 1} (seed {seed}): {type(e).__name__}: {e}"
+        from meeple.dsl.diagnostics import RuleRuntimeError
+        what = "a rule failed" if isinstance(e, RuleRuntimeError) else "stopped" if isinstance(e, GameTooLong) \
+            else f"{type(e).__name__} (not a rule's failure: a bug in meeple, please report it)"
+        error = f"game {index + 1} (seed {seed}): {what}: {e}"
         if records_dir is not None and state is not None:
             try:
                 _write(records_dir, index, game, state, rules)
