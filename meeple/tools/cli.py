@@ -1010,7 +1010,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"{args.record}: replays ({report.steps} steps, {matches}), "
               f"but invariant '{name}' breaks {when}: {what}")
         return 1
-    print(f"{args.record}: " + ("mismatch" if report.loaded else "not replayed: its rules do not load"))
+    print(f"{args.record}: " + ("not replayed: its rules do not load" if not report.loaded else
+                                "not replayed: its game cannot start with its rules" if not report.started
+                                else "mismatch"))
     if report.first_difference is not None:
         print(f"first difference at action {report.first_difference} (after {report.steps} matching steps)")
     for p in report.problems:

@@ -94,6 +94,7 @@ class ReplayReport:
     broken: tuple[int, str, str, list | None] | None = None
     finished: bool = True  # the game replayed is over (a game left in the middle is not)
     loaded: bool = True  # the rules loaded (else nothing was replayed: the problems say why)
+    started: bool = True  # the record's game could start with them (its players fit the rules)
 
 
 # ---- writing ----
@@ -567,7 +568,8 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
     try:
         state = game.new_state(rec.players, chance="explicit", listen=listener)
     except ValueError as e:
-        report.problems.append(f"{header}: {e}")
+        report.problems.append(f"{header}: the header's 'players' is {rec.players}, and {e}")
+        report.started = False
         return report
 
     from meeple.interpreter.invariants import broken_after, total_cards
