@@ -1683,28 +1683,43 @@ class Checker:
         reads the let's value, while 'set NAME = ...' still sets the var. Warned, with where the var
         (or param) is declared. (A per-player var is read as NAME(p), which a 'let' does not hide.)"""
         name = s["name"]
+        hidden = None if name in scope else self.hidden_global(name)
+        if hidden is None:
+            return
+        what, note = hidden
+        then = f"; 'set {name} = ...' still sets the var" if what == "var" else ""
+        self.warn(s, f"'let {name}' hides the {what} '{name}': in the rest of this block, '{name}' is the let's "
+                     f"value, not the {what}'s{then}; give the let another name", path, "name", notes=note)
+
+    def hidden_global(self, name: str) -> Optional[tuple[str, tuple[str, ...]]]:
+        """What a local named ``name`` hides that is read by its bare name: a shared var or a param
+        ("var" or "param", and a note naming where it is declared); None if nothing. (A per-player
+        var is read as NAME(p), which a local does not hide.)"""
         var, param = self.sym.vars.get(name), self.sym.params.get(name)
-        if name in scope or (var is None and param is None):
-            return
         if var is not None and (var.get("builtin") or var["per_player"] or var.get("grid")):
-            return
+            return None
+        if var is None and param is None:
+            return None
         what = "var" if var is not None else "param"
         decl = var if var is not None else param
         at = span(decl, "name") or span(decl)
-        then = f"; 'set {name} = ...' still sets the var" if var is not None else ""
-        self.warn(s, f"'let {name}' hides the {what} '{name}': in the rest of this block, '{name}' is the let's "
-                     f"value, not the {what}'s{then}; give the let another name", path, "name",
-                  notes=(f"the {what} '{name}' is declared at {self.where_file(at)}:{at[0]}:{at[1]}",) if at else ())
+        return what, ((f"the {what} '{name}' is declared at {self.where_file(at)}:{at[0]}:{at[1]}",) if at else ())
 
     def warn_hidden_local(self, binder: dict, scope: dict, path: str) -> None:
         """A loop's or an option's variable (``binder`` at ``path``) that takes the name of a local it
         stands in (a parameter, a 'let', an outer loop's or option's variable) hides that local inside:
         ``for q in player { choose x { pair a in hand(q), q in player ... } }`` reads ``hand(q)`` with
-        the option's ``q`` in the option's body. Warned, with where the hidden one is bound."""
+        the option's ``q`` in the option's body. Warned, with where the hidden one is bound; so is one
+        named as a shared var or a param, which it hides too."""
         name = binder["var"]
+        what = "option variable" if binder["node"] == "binding" else "loop variable"
+        hidden = self.hidden_global(name) if name not in scope else None
+        if hidden is not None:  # (a shared var's or a param's name: inside, the name is this variable)
+            self.warn(binder, f"{what} '{name}' hides the {hidden[0]} '{name}': inside, '{name}' means this {what}, "
+                              f"not the {hidden[0]}; rename the {what}", path, "var", notes=hidden[1])
+            return
         if name not in scope or isinstance(scope[name], _Attr):
             return
-        what = "option variable" if binder["node"] == "binding" else "loop variable"
         outer, at = self.bound_before(path, name)
         line = f" of line {at[0]}" if at else ""
         self.warn(binder, f"{what} '{name}' hides the {outer} '{name}'{line}: inside, '{name}' means this {what}; "
