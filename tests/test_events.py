@@ -217,3 +217,38 @@ def test_a_piece_on_a_circuit_is_told_with_the_space_it_stands_on():
     before = {"seat": 0, "pieces": {"a_0": 0, "a_1": 0, "b_1": 3}, "piece_spaces": {"a_0": 0, "a_1": 0, "b_1": 6}}
     after = {"seat": 0, "pieces": {"a_0": 2, "a_1": 1, "b_1": 0}, "piece_spaces": {"a_0": 2, "a_1": 4, "b_1": 0}}
     assert changes(before, after) == ["a_0: 0 → 2", "a_1: 0 → 1 (on space 4)", "b_1: back to the start"]
+
+
+# ---- a long line of changes, wrapped between its entries ----
+def test_a_long_change_line_wraps_between_entries_never_inside_one(monkeypatch, capsys):
+    """Sow at 80 columns: seeds sown into seven pits make a line of 'held' longer than the screen;
+    it goes on under its first entry, each 'x,y: a → b' whole on one line (rich alone broke it as
+    '... 7,0: 0 →' and '1, 6,1: 0 → 1')."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 40))
+    monkeypatch.setenv("COLUMNS", "80")
+    main(["play", str(ROOT / "tests" / "fixtures" / "good" / "sow.rules"), "--plain", "--seed", "3"])
+    lines = capsys.readouterr().out.splitlines()
+    entry = r"\d+,\d+: (?:\d+|—) → (?:\d+|—)"
+    told = [i for i, line in enumerate(lines) if line.startswith("  · held: ")]
+    assert told and all(len(line) <= 80 for line in lines if line.startswith("  "))
+    wrapped = 0
+    for i in told:
+        assert re.fullmatch(rf"  · held: {entry}(?:, {entry})*(?:,| and \d+ more)?", lines[i]), lines[i]
+        while lines[i].endswith(","):  # the line goes on, under the first entry
+            i += 1
+            wrapped += 1
+            assert re.fullmatch(rf" {{10}}{entry}(?:, {entry})*(?:,| and \d+ more)?", lines[i]), lines[i]
+    assert wrapped
+
+
+def test_change_lines_keep_their_text_and_wrap_by_entry():
+    from meeple.tools.events import Change, wrapped
+    line = Change("held: ", [f"{x},0: 4 → 5" for x in range(8)])
+    assert line == "held: " + ", ".join(f"{x},0: 4 → 5" for x in range(8)) and wrapped(line, 200) == [line]
+    assert wrapped(line, 40, "  · ") == ["  · held: 0,0: 4 → 5, 1,0: 4 → 5,", "          2,0: 4 → 5, 3,0: 4 → 5,",
+                                         "          4,0: 4 → 5, 5,0: 4 → 5,", "          6,0: 4 → 5, 7,0: 4 → 5"]
+    assert wrapped("fox: 3 → 7", 5, "  · ") == ["  · fox: 3 → 7"]  # (one entry: as it is)
+    hand = Change("hand (seat 1): ", ["−1 card (now 2);", "shown to you: fox,", "hare"], "")
+    assert hand == "hand (seat 1): −1 card (now 2); shown to you: fox, hare"
+    assert wrapped(hand, 36) == ["hand (seat 1): −1 card (now 2);", "               shown to you: fox,",
+                                 "               hare"]

@@ -44,6 +44,46 @@ class Listener:
         return heard
 
 
+class Change(str):
+    """A line of ``changes`` made of entries (``held: 1,0: 4 → 0, 2,0: 4 → 5``): the line as text,
+    and its ``head`` (``held: ``) and ``pieces`` (each entry with the mark that ends it, ``1,0: 4 → 0,``),
+    so that a narrow screen wraps it between two entries, never inside one (``wrapped``)."""
+
+    head: str
+    pieces: tuple[str, ...]
+
+    def __new__(cls, head: str, entries: list[str], sep: str = ",") -> "Change":
+        pieces = tuple(e + sep for e in entries[:-1]) + tuple(entries[-1:])
+        line = super().__new__(cls, head + " ".join(pieces))
+        line.head, line.pieces = head, pieces
+        return line
+
+    def wrapped(self, width: int, first: str = "", measure: Any = len) -> list[str]:
+        """The line as lines of at most ``width`` columns (an entry wider than that alone on one),
+        the first after ``first``, the others under the first entry (further left when the head
+        is long); ``measure``: a text's width on the screen."""
+        if measure(first + self) <= width:
+            return [first + self]
+        start = first + self.head
+        hang = " " * (measure(first) + (measure(self.head) if measure(start) <= width // 2 else 2))
+        lines: list[str] = []
+        line, empty = start, True  # (empty: no entry on the line yet)
+        for piece in self.pieces:
+            if measure(line + ("" if empty else " ") + piece) > width and (not empty or measure(hang + piece) <= width):
+                lines.append(line.rstrip())  # (a head too long for its first entry: alone on its line)
+                line = hang + piece
+            else:
+                line += ("" if empty else " ") + piece
+            empty = False
+        return lines + [line]
+
+
+def wrapped(line: str, width: int, first: str = "", measure: Any = len) -> list[str]:
+    """A line of ``changes`` in lines of at most ``width`` columns (``Change.wrapped``); a line
+    with no entries to wrap between, as it is."""
+    return line.wrapped(width, first, measure) if isinstance(line, Change) else [first + line]
+
+
 def turns_played(state: Any) -> int:
     """The turns a game has had, the one it is in (or ended in) counted: ``state.turns`` counts
     the turns passed on, so a game that ended in its 5th turn has ``turns`` 4 (as records keep it);
@@ -153,7 +193,9 @@ def _cells(before: dict, after: dict, labels: dict, most: int = 8) -> list[str]:
                    for i, (a, b) in enumerate(zip(old, values)) if a != b]
         if changed:
             more = f" and {len(changed) - most} more" if len(changed) > most else ""
-            out.append(f"{labels.get(name) or name}: {', '.join(changed[:most])}{more}")
+            entries = changed[:most]
+            entries[-1] += more
+            out.append(Change(f"{labels.get(name) or name}: ", entries))
     return out
 
 
@@ -207,21 +249,32 @@ def _zones(before: dict, after: dict, labels: dict, seat: Any) -> list[str]:
                 known = (old.get("known") or {}) if unseen_view(old) else {}
                 shown = {v: n - known.get(v, 0) for v, n in (view.get("known") or {}).items() if n > known.get(v, 0)}
                 if shown:  # a 'reveal' showed this seat cards of the zone
-                    words.append(f"shown to you: {_cards(shown, labels)}")
+                    named = _card_list(shown, labels)
+                    words = [w + ";" for w in words] + [f"shown to you: {c}," for c in named[:1]] + \
+                        [c + "," for c in named[1:]]
+                    words[-1] = words[-1][:-1]
+                else:
+                    words = [w + ";" for w in words[:-1]] + words[-1:]
                 if words:
-                    out.append(f"{where}: {'; '.join(words)}")
+                    out.append(Change(f"{where}: ", words, ""))
                 continue
             gained = {v: n - old.get(v, 0) for v, n in view.items() if n > old.get(v, 0)}
             lost = {v: n - view.get(v, 0) for v, n in old.items() if n > view.get(v, 0)}
-            words = [f"+{_cards(gained, labels)}"] if gained else []
-            words += [f"−{_cards(lost, labels)}"] if lost else []
+            words = []  # (each card an entry: +a, b ×2, −c)
+            for sign, counts in (("+", gained), ("−", lost)):
+                named = _card_list(counts, labels)
+                words += [sign + named[0], *named[1:]] if named else []
             if words:
-                out.append(f"{where}: {', '.join(words)}")
+                out.append(Change(f"{where}: ", words))
     return out
 
 
 def _cards(counts: dict, labels: dict) -> str:
-    return ", ".join(f"{labels.get(v) or v}" + (f" ×{n}" if n != 1 else "") for v, n in counts.items())
+    return ", ".join(_card_list(counts, labels))
+
+
+def _card_list(counts: dict, labels: dict) -> list[str]:
+    return [f"{labels.get(v) or v}" + (f" ×{n}" if n != 1 else "") for v, n in counts.items()]
 
 
 def _vars(before: dict, after: dict, labels: dict, types: dict, value_text: Any) -> list[str]:
@@ -244,7 +297,7 @@ def _vars(before: dict, after: dict, labels: dict, types: dict, value_text: Any)
         else:
             moved = [f"seat {i}: {shown_value(a, t)} → {shown_value(b, t)}"
                      for i, (a, b) in enumerate(zip(old_shown, new_shown)) if a != b]
-            out.append(f"{title}: {', '.join(moved)}")
+            out.append(Change(f"{title}: ", moved))
     return out
 
 

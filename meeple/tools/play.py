@@ -21,7 +21,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Optional
 
 from .bots import RandomBot, derive_seed, sample_chance
-from .events import changes, labelled_move, move_shown, move_visibility, shown_value, turns_played, unseen_view
+from .events import (changes, labelled_move, move_shown, move_visibility, shown_value, turns_played, unseen_view,
+                     wrapped)
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text. Each word you type may be the
@@ -452,7 +453,7 @@ class Session:
         self.last_seen = {s: self.state.observation(s) for s in seats}  # (hot seat: what each person saw last)
         self.undo: list[Snapshot] = []
         self.undone = 0  # moves taken back so far (each draws chance anew after it)
-        self.log: list[str] = []
+        self.log: list[Any] = []  # (a line with markup, or a line of 'changes' as a Change or str)
 
     # ---- saying ----
     def say(self, text: str) -> None:
@@ -461,18 +462,40 @@ class Session:
         del self.log[:-self.LOG_LINES]
         self.console.print(text)
 
+    def say_change(self, line: str) -> None:
+        """A line of what a step did (``events.changes``), under the step's line: as many lines as
+        the screen's width needs, broken between two entries, never inside one."""
+        self.log.append(("·", line))
+        del self.log[:-self.LOG_LINES]
+        for text in self.change_lines(line, self.console.width):
+            self.console.print(text, soft_wrap=True)
+
+    @staticmethod
+    def change_lines(line: str, width: int) -> list[str]:
+        """A line of ``changes`` as the lines (with markup) that show it in ``width`` columns."""
+        from rich.cells import cell_len
+
+        from .markup import escape
+        return [f"  [dim]{escape(text[2:])}[/dim]" for text in wrapped(line, width, "  · ", cell_len)]
+
+    def log_lines(self, width: int) -> list[str]:
+        """The log as lines (with markup) for a column ``width`` wide."""
+        out: list[str] = []
+        for entry in self.log:
+            out += self.change_lines(entry[1], width) if isinstance(entry, tuple) else [entry]
+        return out
+
     def who(self, s: int) -> str:
         return "you" if s == self.eyes else (f"seat {s}" if s in self.seats else f"seat {s} (bot)")
 
     def told(self, action: Any) -> None:
         """Apply ``action``, then say what it changed that the seat at the screen may see."""
-        from .markup import escape
         before = self.state.observation(self.eyes)
         self.state.apply(action)
         after = self.state.observation(self.eyes)
         for line in changes(before, after, self.game.labels, self.game.checked.var_types, self.listener.take(),
                             self.value_text):
-            self.say(f"  [dim]· {escape(line)}[/dim]")
+            self.say_change(line)
         if len(self.seats) == 1:
             self.last_seen[self.eyes] = after
 
@@ -545,7 +568,6 @@ class Session:
     def pass_screen(self, seat: int) -> str | None:
         """Hot seat: hand the screen to ``seat`` and tell what changed since it last looked; "q"
         when the person quits there, None when input ended."""
-        from .markup import escape
         self.wipe()
         self.console.rule(f"seat {seat} to play")
         self.typed_ahead = None  # (what was typed for another seat is not this one's)
@@ -566,7 +588,7 @@ class Session:
                         value_text=self.value_text)
         self.say(f"seat {seat}, since you last looked:" if lines else f"seat {seat}: nothing you see has changed")
         for line in lines:
-            self.say(f"  [dim]· {escape(line)}[/dim]")
+            self.say_change(line)
         return ""
 
     def wipe(self) -> None:
@@ -635,7 +657,7 @@ class Session:
         column = _column(console, side if board else console.width)
         if self.log and room > 0:
             column.rule("recent", style="dim")
-            for line in self.log[-room:]:
+            for line in self.log_lines(column.width)[-room:]:
                 column.print(line, no_wrap=True, overflow="ellipsis")
         log = column.file.getvalue().splitlines()
         self.wipe() if len(self.seats) > 1 else console.clear()
