@@ -626,3 +626,21 @@ def test_one_player_and_one_game_are_said_in_the_singular(tmp_path, monkeypatch,
     assert capsys.readouterr().out.startswith("Solo — 1 player, you are seat 0 (seed 1).")
     assert main(["simulate", str(rules), "--games", "1", "--seed", "1"]) == 0
     assert "): 1 game, 1 player, seed 1" in " ".join(capsys.readouterr().out.split())  # (rich wraps a long path)
+
+
+# ---- each chance event told on its own, after the move that ran into it ----
+def test_each_chance_event_is_told_on_its_own_line_not_with_the_move_before(capsys, monkeypatch):
+    """Dash: a push refills the pusher's hand, then the next turn's die is rolled. The move's lines
+    say what the push did; a 'chance:' line each for the card drawn (hidden when it went to a bot's
+    hand) and for the roll, with what each did (the roll was told as the bot's doing before)."""
+    code, out = play(capsys, monkeypatch, "1\n" * 40, str(ROOT / "tests" / "fixtures" / "good" / "dash.rules"),
+                     "--seed", "3", "--plain")
+    blocks = re.findall(r"(?m)^(you|seat 1 \(bot\)|chance): (.*)\n((?:  · .*\n)*)", out)
+    moves = [b for b in blocks if b[0] != "chance"]
+    assert moves and not any("roll:" in told or "deck: −1" in told for _, _, told in moves), moves
+    rolls = [(said, told) for who, said, told in blocks if who == "chance" and said.startswith("roll = ")]
+    assert rolls and all(told == f"  · roll: {old} → {said[7:]}\n" for said, told in rolls
+                         for old in re.findall(r"roll: (\d+) →", told)), rolls
+    assert re.search(r"seat 1 \(bot\): push 1 \w+\n(?:  · .*\n)*chance: \(hidden from you\)\n"
+                     r"  · deck: −1 card \(now \d+\)\n  · hand \(seat 1\): \+1 card", out)
+    assert re.search(r"\nchance: draw (\w+)\n  · deck: −1 card \(now \d+\)\n  · hand \(you\): \+\1\n", out)

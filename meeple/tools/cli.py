@@ -354,7 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "text (each word may be the beginning of a word of the move, and words may be left out: "
                     "'red' for 'play 1 red'), '?' for help, 'q' to quit. A decision with one move only is "
                     "taken for you, with a line saying so (--ask-forced asks anyway). Under each move, what it "
-                    "did as you see it; at the end, why the game ended. 'u' takes back your last move (and "
+                    "did as you see it, then each chance event it ran into (a card drawn, a die) on a "
+                    "'chance:' line of its own; at the end, why the game ended. 'u' takes back your last move (and "
                     "the bots' moves since). Several seats (--seat 0,2) share the terminal: before each "
                     "one's decision the screen is passed, and each sees only its own view. Input may be "
                     "piped, one answer per line.",

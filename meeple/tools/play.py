@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Optional
 
 from .bots import RandomBot, derive_seed, sample_chance
-from .events import (changes, labelled_move, move_shown, move_visibility, shown_value, turns_played, unseen_view,
-                     wrapped)
+from .events import (changes, labelled_cards, labelled_move, move_shown, move_visibility, shown_value, turns_played,
+                     unseen_view, wrapped)
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text. Each word you type may be the
@@ -489,15 +489,57 @@ class Session:
         return "you" if s == self.eyes else (f"seat {s}" if s in self.seats else f"seat {s} (bot)")
 
     def told(self, action: Any) -> None:
-        """Apply ``action``, then say what it changed that the seat at the screen may see."""
-        before = self.state.observation(self.eyes)
+        """Apply ``action``, then say what it changed that the seat at the screen may see: the
+        move's own doing, then each chance event that came after it (a card drawn, a die, the next
+        turn's roll) on a line of its own, with what that did."""
+        game, eyes = self.game, self.eyes
+        start = self.state.clone(log=False)
+        steps_before = len(self.state.log_actor)
+        before = self.state.observation(eyes)
         self.state.apply(action)
-        after = self.state.observation(self.eyes)
-        for line in changes(before, after, self.game.labels, self.game.checked.var_types, self.listener.take(),
-                            self.value_text):
-            self.say_change(line)
+        after = self.state.observation(eyes)
+        heard = self.listener.take()
+        steps = _steps_since(self.state, steps_before)
+        told = self.step_by_step(start, steps, after) if len(steps) > 1 else None
+        if told is None:  # (one step, or steps that cannot be told apart: all at once)
+            told = [("·", line) for line in changes(before, after, game.labels, game.checked.var_types, heard,
+                                                     self.value_text)]
+        for kind, line in told:
+            self.say_change(line) if kind == "·" else self.say(line)
         if len(self.seats) == 1:
-            self.last_seen[self.eyes] = after
+            self.last_seen[eyes] = after
+
+    def step_by_step(self, start: Any, steps: list, after: dict) -> list[tuple[str, str]] | None:
+        """What each of ``steps`` (a move, then the chance events it ran into) did, as the seat at
+        the screen sees it, played again from ``start`` with chance taken as it came: a line per
+        chance event, and a "·" line per change. None when playing them again does not end where
+        the game is (``after``: that seat's view of it)."""
+        from .markup import escape
+        from .records import hidden_chance
+
+        game, eyes = self.game, self.eyes
+        walk = start
+        walk.rng = None  # (chance as the steps say: each one on its own)
+        walk.listen = self.listener
+        out: list[tuple[str, str]] = []
+        seen, everything = walk.observation(eyes), game.observe(walk, None)
+        try:
+            for i, (_, text) in enumerate(steps):
+                was = walk.clone(log=False) if i else None
+                walk.apply(text)
+                now_seen, now_everything = walk.observation(eyes), game.observe(walk, None)
+                if i:  # (the move's own line is said already)
+                    if hidden_chance(game, was, text, now_seen, eyes, everything, now_everything):
+                        out.append(("", "chance: [dim](hidden from you)[/dim]"))
+                    else:
+                        out.append(("", f"chance: {escape(labelled_cards(game, text))}"))
+                out += [("·", line) for line in changes(seen, now_seen, game.labels, game.checked.var_types,
+                                                         self.listener.take(), self.value_text)]
+                seen, everything = now_seen, now_everything
+        except Exception:  # noqa: BLE001 -- told all at once, as the game stands, rather than not at all
+            self.listener.take()
+            return None
+        return out if seen == after and walk.current_player() == self.state.current_player() else None
 
     def value_text(self, name: str, value: Any, obs: dict) -> Any:
         return board_value(self.view, name, value, obs)
@@ -823,6 +865,12 @@ class Session:
         for label, value in game.report_values(st).items():
             shown = str(value).lower() if isinstance(value, bool) else str(value)  # (a flag as simulate writes it)
             console.print(f"{escape(str(label))}: {escape(shown)}")
+
+
+def _steps_since(state: Any, k: int) -> list[tuple[Any, str]]:
+    """``state.history()[k:]``: the steps since the ``k``-th, without the texts of those before."""
+    return [(actor, spec.text(p) if spec is not None else p)
+            for actor, spec, p in zip(state.log_actor[k:], state.log_spec[k:], state.log_payload[k:])]
 
 
 def _column(console: Any, width: int) -> Any:

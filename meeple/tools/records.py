@@ -476,9 +476,19 @@ def _hidden_from(seat: int, actor: Any, label: str | None, text: str, game: Any,
     (``events.move_visibility``: the moves the actor could have made depend on what it holds, so
     they would tell ``seat`` more than it may know); a chance step when ``seat`` could not tell it
     from each other outcome, or when it was the only one and changed what ``seat`` cannot see."""
-    from .events import move_shown, unseen_change
+    from .events import move_shown
     if actor != CHANCE_ACTOR:
         return not move_shown(visible, label, text)
+    return hidden_chance(game, before, text, seen, seat, everything_before, everything)
+
+
+def hidden_chance(game: Any, before: Any, text: str, seen: dict[str, Any], seat: int,
+                  everything_before: dict[str, Any], everything: dict[str, Any]) -> bool:
+    """Is the chance step ``text``, taken from ``before``, hidden from ``seat``, which sees ``seen``
+    after it? When ``seat`` could not tell it from each other outcome, or when it was the only one
+    and changed what ``seat`` cannot see (``everything_before``, ``everything``: the whole game's
+    observations around it)."""
+    from .events import unseen_change
     if not told_apart(game, before, text, seen, seat):
         return True
     return len(before.chance_outcomes()) == 1 and unseen_change(everything_before, everything, seen)
