@@ -192,3 +192,99 @@ def test_play_shows_a_bot_move_of_an_option_that_hides_nothing(tmp_path):
     g = load_text(tmp_path, text)
     assert move_visibility(g) == {"act": {"take": False, "bump": True}}
     assert decision_visibility(g) == {"act": False}
+
+
+# ---- whose roll: a chance step that sets one seat's value says whose it is ----
+ROLLS = """
+game "Rolls"
+players 2..3
+var total per player private = 0
+var rounds = 0
+turn {
+  choose go {
+    throw {
+      roll 2 dice of 6 into total(current)
+      set rounds = rounds + 1
+    }
+  }
+}
+end when rounds >= 3
+score(p) = total(p)
+"""
+
+
+def test_a_private_roll_is_recorded_with_the_seat_it_is_for(tmp_path, capsys):
+    """Bluff's dice, rolled in secret for each seat: the record says whose each die is ('die 2 into
+    face' named only the var), replay -v names the seat, and replay -v --seat K shows K the value
+    of its own die only ('die ? into face(seat 0)' for another's)."""
+    import json
+
+    from meeple.tools.cli import main
+    from meeple.tools.records import replay_record
+    from meeple.tools.simulate import simulate
+    simulate(str(BLUFF), games=2, players=3, seed=5, workers=1, records_dir=str(tmp_path))
+    path = tmp_path / "game-00001.jsonl"
+    docs = [json.loads(line) for line in path.read_text().splitlines()]
+    rolls = [d for d in docs[1:-1] if d.get("actor") == "chance"]
+    assert [d["for"] for d in rolls] == [0, 1, 2] and all(set(d) == {"actor", "action", "for"} for d in rolls)
+    assert not any("for" in d for d in docs[1:-1] if d.get("actor") != "chance")
+    faces = [int(d["action"].split()[1]) for d in rolls]
+    told: list[str] = []
+    assert replay_record(path, verbose=told.append).ok
+    assert [line.split(None, 2)[2] for line in told[:5:2]] == [f"die {f} into face(seat {s})"
+                                                               for s, f in enumerate(faces)]
+    for seat in range(3):
+        assert main(["replay", str(path), "-v", "--seat", str(seat)]) == 0
+        steps = capsys.readouterr().out.splitlines()[:6]
+        for s, f in enumerate(faces):
+            mine = f"die {f} into face(seat {s})" if s == seat else \
+                f"die ? into face(seat {s}) (hidden from seat {seat})"
+            assert any(line.endswith(mine) for line in steps), (seat, steps)
+
+
+def test_a_record_that_says_a_roll_is_another_seats_is_a_mismatch(tmp_path, capsys):
+    import json
+
+    from meeple.tools.cli import main
+    from meeple.tools.simulate import simulate
+    simulate(str(BLUFF), games=1, players=2, seed=5, workers=1, records_dir=str(tmp_path))
+    path = tmp_path / "game-00001.jsonl"
+    docs = [json.loads(line) for line in path.read_text().splitlines()]
+    docs[1]["for"] = 1
+    path.write_text("\n".join(json.dumps(d) for d in docs) + "\n")
+    assert main(["replay", str(path)]) == 1
+    assert "step 1 (chance: die " in capsys.readouterr().out
+    for edit, said in ((lambda d: d[1].update({"for": 2}), "'for' is the seat the chance step is for, 0..1, not 2"),
+                       (lambda d: d[3].update({"for": 0}), "'for' names the seat a chance step is for; a seat's own")):
+        bad = json.loads(json.dumps(docs))
+        bad[1]["for"] = 0
+        edit(bad)
+        path.write_text("\n".join(json.dumps(d) for d in bad) + "\n")
+        assert main(["replay", str(path)]) == 1
+        out, err = capsys.readouterr()
+        assert said in out + err and "Traceback" not in out + err
+
+
+def test_play_tells_a_bots_private_roll_by_its_seat_never_its_value(tmp_path, capsys, monkeypatch):
+    """A bot's 'throw' is shown (the dice are chance's, not the move's), then each of its dice as a
+    chance step for its seat, the value hidden; the seat's own dice by their value; a record of
+    the game played says whose each die is."""
+    import io
+    import json
+    import re
+    import sys
+
+    from meeple.tools.cli import main
+    (tmp_path / "rolls.rules").write_text(ROLLS)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 10))
+    monkeypatch.setenv("COLUMNS", "200")
+    main(["play", str(tmp_path / "rolls.rules"), "--players", "3", "--seed", "3", "--plain",
+          "--record", str(tmp_path / "r.jsonl")])
+    out = capsys.readouterr().out
+    assert "seat 1 (bot): throw\nchance: die ? into total(seat 1) (hidden from you)\n" \
+           "chance: die ? into total(seat 1) (hidden from you)\n" in out
+    mine = re.findall(r"chance: die (\d) into total\(seat 0\)\n", out)
+    assert len(mine) == 2 and "(hidden from you)" not in out.split("seat 1 (bot)")[0]
+    docs = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()[1:-1]]
+    dice = [d for d in docs if d["actor"] == "chance"]
+    assert [d["for"] for d in dice] == [0, 0, 1, 1, 2, 2] and [d["action"][4] for d in dice[:2]] == mine[:2]

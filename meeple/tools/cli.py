@@ -344,7 +344,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --verbose: tell each step as seat K sees it (default: everything): another "
                         "seat's move is named as 'meeple play' names it to K (hidden when it can move a card "
                         "where K may not see it, name a card K may not see, or set a var K may not read), a "
-                        "chance step when K could tell it from each other outcome")
+                        "chance step when K could tell it from each other outcome; one that sets a seat's value "
+                        "of a per-player var names that seat ('die 4 into face(seat 1)'), its value hidden where "
+                        "K may not read it ('die ? into face(seat 1)')")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser(

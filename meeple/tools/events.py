@@ -345,8 +345,8 @@ def move_visibility(game: Any) -> dict[str, Any]:
             here = [x["dest"]] if "dest" in x else []
             if x.get("node") == "move_to" and zone_of(x.get("to")) in zones:  # one card (move c to zone)
                 here.append(x["to"])
-            if x.get("node") in ("set", "set_random", "set_weighted", "roll") and x.get("target") in secret_vars:
-                here.append(None)
+            if x.get("node") == "set" and x.get("target") in secret_vars:
+                here.append(None)  # (a value chance draws is not the move's: its own step tells it, or not)
             if x.get("node") == "reveal" and x.get("to") is not None:  # (shown to one player: not to the others)
                 here.append(None)
             return here + [d for v in x.values() for d in dests(v)]
@@ -424,3 +424,84 @@ def labelled_cards(game: Any, text: str) -> str:
         raise TypeError(f"a move's text is a str, not {type(text).__name__}")
     labels, varieties = game.labels, game.layout.variety_names
     return " ".join(labels[w] if w in varieties and labels.get(w) else w for w in text.split(" "))
+
+
+def per_player_chance(game: Any) -> set[str]:
+    """The per-player vars a chance event of ``game`` sets (``roll ... into face(p)``, ``set
+    favourite(p) = random quarter``): the vars whose chance steps are some seat's."""
+    from meeple.interpreter.moves import RandomPick
+    a_game(game)
+    return {step[1].target for step in game.code if isinstance(step[1], RandomPick)
+            and (game.sym.vars.get(step[1].target) or {}).get("per_player")}
+
+
+def chance_owner(game: Any, state: Any, most: int = 8) -> Optional[int]:
+    """The seat whose value the chance event ``state`` waits at sets, when it sets a per-player var
+    (a die of ``roll 2 dice of 6 into face(p)``: ``p``); else, or when it cannot be told, None.
+
+    The step's text names the var, not the seat (``die 2 into face``): it is found by taking up to
+    ``most`` of the event's outcomes, each on a copy (the other dice of the roll taken alike on
+    each), and seeing which seat's value comes out differently."""
+    from meeple.interpreter.moves import RandomPick
+    a_game(game)
+    a_state(state, game)
+    if not state.is_chance_node():
+        return None
+    spec = game.code[state.pc][1]
+    if not isinstance(spec, RandomPick) or spec.target not in per_player_chance(game):
+        return None
+
+    def values(st: Any) -> list:
+        return list(game.observe(st, None)["vars"].get(spec.target) or [])
+    copies = []
+    try:
+        for action, _ in state.chance_outcomes()[:most]:
+            copy = state.clone(log=False)
+            copy.rng = None  # (the rest of the roll taken step by step, alike on every copy)
+            copy.apply(action.text)
+            copies.append(copy)
+        for _ in range(64):  # (a roll of many dice: on until its sum is set)
+            seen = [values(c) for c in copies] + ([values(state)] if len(copies) == 1 else [])
+            differ = [p for p in range(state.players) if len({v[p] if p < len(v) else None for v in seen}) > 1]
+            if differ:
+                return differ[0] if len(differ) == 1 else None
+            if not all(c.is_chance_node() and game.code[c.pc][1] is spec for c in copies):
+                return None
+            for c in copies:
+                c.apply(c.chance_outcomes()[0][0].text)
+    except Exception:  # noqa: BLE001 -- an outcome that fails tells nothing: the seat is not known
+        return None
+    return None
+
+
+def owned_chance(game: Any, state: Any, text: str, owner: int, hidden: bool = False) -> str:
+    """The chance step ``text`` that ``state`` waits at, which sets ``owner``'s value of a per-player
+    var (``chance_owner``), with the seat named: ``die 2 into face(seat 1)``, ``favourite(seat 1) =
+    ne``; ``hidden``: without the value (``die ? into face(seat 1)``), for a seat that may not see it."""
+    import re
+    a_game(game)
+    target = getattr(game.code[state.pc][1], "target", None) if state.is_chance_node() else None
+    if not isinstance(target, str):
+        return text
+    whose = f"{target}(seat {owner})"
+    m = re.fullmatch(r"die (\S+) into (\S+)", text)
+    if m and m[2] == target:
+        return f"die {'?' if hidden else m[1]} into {whose}"
+    m = re.fullmatch(r"(\S+) = (.+)", text)
+    if m and m[1] == target:
+        return f"{whose} = {'?' if hidden else m[2]}"
+    return whose if hidden else f"{text} ({whose})"
+
+
+def owner_sees(game: Any, var: str, owner: int, seat: int) -> bool:
+    """May ``seat`` read ``owner``'s value of the per-player ``var``: a public var, or a private one
+    of its own (a hidden var no seat reads)?"""
+    visibility = (game.sym.vars.get(var) or {}).get("visibility", "public")
+    return visibility == "public" or (visibility == "private" and seat == owner)
+
+
+def chance_hidden_from(game: Any, state: Any, owner: int, seat: int) -> bool:
+    """Is the chance step ``state`` waits at, which sets ``owner``'s value of a per-player var
+    (``chance_owner``), hidden from ``seat``: can it not read that value (``owner_sees``)? Its own
+    roll a seat sees die by die, even where only their sum is kept."""
+    return not owner_sees(game, game.code[state.pc][1].target, owner, seat)

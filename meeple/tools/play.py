@@ -21,8 +21,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Optional
 
 from .bots import RandomBot, derive_seed, sample_chance
-from .events import (changes, labelled_cards, labelled_move, move_shown, move_visibility, shown_value, turns_played,
-                     unseen_view, wrapped)
+from .events import (changes, labelled_cards, labelled_move, move_shown, move_visibility, per_player_chance,
+                     shown_value, turns_played, unseen_view, wrapped)
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
 HELP = """Answer with the number of a move, or its text. Each word you type may be the
@@ -444,6 +444,7 @@ class Session:
         self.bots = {s: RandomBot(derive_seed(seed, 0, "seat", s)) for s in range(players) if s not in seats}
         self.chance_rng = random.Random(derive_seed(seed, 0, "explicit chance"))
         self.visible = move_visibility(game)
+        self.owned = per_player_chance(game)  # (vars a chance step sets for one seat: told with its seat)
         self.plain = {t["name"] for t in game.ir["tracks"] if not t["tiles"]}  # (no tile to wait for there)
         self.view = None
         if game.layout.shapes is not None:
@@ -514,6 +515,7 @@ class Session:
         the screen sees it, played again from ``start`` with chance taken as it came: a line per
         chance event, and a "·" line per change. None when playing them again does not end where
         the game is (``after``: that seat's view of it)."""
+        from .events import chance_hidden_from, chance_owner, owned_chance
         from .markup import escape
         from .records import hidden_chance
 
@@ -526,13 +528,17 @@ class Session:
         try:
             for i, (_, text) in enumerate(steps):
                 was = walk.clone(log=False) if i else None
+                owner = chance_owner(game, walk) if i and self.owned else None  # (a roll of some seat's)
                 walk.apply(text)
                 now_seen, now_everything = walk.observation(eyes), game.observe(walk, None)
                 if i:  # (the move's own line is said already)
-                    if hidden_chance(game, was, text, now_seen, eyes, everything, now_everything):
-                        out.append(("", "chance: [dim](hidden from you)[/dim]"))
+                    hidden = hidden_chance(game, was, text, now_seen, eyes, everything, now_everything) \
+                        if owner is None else chance_hidden_from(game, was, owner, eyes)
+                    said = "" if owner is None else owned_chance(game, was, text, owner, hidden) + " "
+                    if hidden:
+                        out.append(("", f"chance: {escape(said)}[dim](hidden from you)[/dim]"))
                     else:
-                        out.append(("", f"chance: {escape(labelled_cards(game, text))}"))
+                        out.append(("", f"chance: {escape(labelled_cards(game, said.strip() or text))}"))
                 out += [("·", line) for line in changes(seen, now_seen, game.labels, game.checked.var_types,
                                                          self.listener.take(), self.value_text)]
                 seen, everything = now_seen, now_everything

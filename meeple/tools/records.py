@@ -5,8 +5,13 @@ A record is::
     {"meeple_record": 2, "rules": "games/x.rules", "rules_hash": "<sha256>", "params": {...}, "players": 4}
     {"actor": "chance", "action": "deal ..."}
     {"actor": 2, "action": "play ..."}
+    {"actor": "chance", "action": "die 4 into face", "for": 1}
     ...
     {"result": {"outcome": "end", "winners": [2], "scores": [...], "turns": 54, "final_state_hash": "<sha256>"}}
+
+A chance step that sets a per-player var (``roll 1 dice of 6 into face(p)``, ``set favourite(p) =
+random quarter``) says whose it is: ``for``, the seat (its text names only the var). Records made
+before meeple wrote it have none; replay checks it where it is.
 
 ``rules`` is the path as it was given when the record was made; replay looks for
 it as given, then relative to the record's folder. Replay starts a state with
@@ -75,6 +80,7 @@ class Record:
     lines: list[int] = field(default_factory=list)  # the record's line of each action (1-based)
     result_line: int = 0
     version: int = RECORD_VERSION
+    owners: dict[int, int] = field(default_factory=dict)  # action (0-based) → the seat a chance step is for
 
     def at(self, line: int) -> str:
         """``RECORD:LINE``, how a message names a place in the record."""
@@ -148,9 +154,34 @@ def record_lines(game: Game, state: State, params: dict[str, int] | None = None,
         "players": state.players,
     }
     lines = [json.dumps(header)]
-    lines.extend(json.dumps({"actor": actor, "action": text}) for actor, text in [*state.history(), *then])
+    owners = chance_owners(game, state)
+    lines.extend(json.dumps({"actor": actor, "action": text, **({"for": owners[i]} if i in owners else {})})
+                 for i, (actor, text) in enumerate([*state.history(), *then]))
     lines.append(json.dumps({"result": result_of(state)}))
     return lines
+
+
+def chance_owners(game: Game, state: State) -> dict[int, int]:
+    """For each chance step of ``state``'s history that sets a per-player var, the seat it is for
+    (``events.chance_owner``), by the step's index; the game is played again from its start to
+    find them, only when its rules have such a step."""
+    from meeple.interpreter.state import CHANCE
+
+    from .events import chance_owner, per_player_chance
+    if not per_player_chance(game):
+        return {}
+    owners: dict[int, int] = {}
+    walk = game.new_state(state.players, chance="explicit")
+    try:
+        for i, (actor, text) in enumerate(state.history()):
+            if actor == CHANCE_ACTOR and walk.current_player() == CHANCE:
+                seat = chance_owner(game, walk)
+                if seat is not None:
+                    owners[i] = seat
+            walk.apply(text)
+    except Exception:  # noqa: BLE001 -- a step that fails (the game's last): the seats found so far
+        pass
+    return owners
 
 
 def write_record(path: str | Path, game: Game, state: State, params: dict[str, int] | None = None,
@@ -167,7 +198,7 @@ def write_record(path: str | Path, game: Game, state: State, params: dict[str, i
 
 # ---- reading ----
 HEADER_KEYS = ("meeple_record", "rules", "rules_hash", "params", "players")
-ACTION_KEYS = ("actor", "action")
+ACTION_KEYS = ("actor", "action", "for")  # ('for': a chance step's seat, where it has one)
 
 
 def _whole(value: Any) -> bool:
@@ -322,6 +353,7 @@ def read_record(path: str | Path) -> Record:
         raise bad(n, line, "the header's 'rules_hash' is not a string", ("rules_hash",))
 
     actions: list[tuple[int | str, str]] = []
+    owners: dict[int, int] = {}
     lines: list[int] = []
     result: dict[str, Any] | None = None
     result_line = 0
@@ -349,12 +381,21 @@ def read_record(path: str | Path) -> Record:
         if isinstance(actor, int) and not 0 <= actor < players:
             raise bad(n, line, f"seat {actor} does not exist: the record is of {players} players, "
                                f"seats 0..{players - 1}", ("actor",))
+        if "for" in doc:
+            owner = doc["for"]
+            if actor != CHANCE_ACTOR:
+                raise bad(n, line, "'for' names the seat a chance step is for; a seat's own move has none",
+                          ("for",), key=True)
+            if not _whole(owner) or not 0 <= owner < players:
+                raise bad(n, line, f"'for' is the seat the chance step is for, 0..{players - 1}, not {_cut(owner)}",
+                          ("for",))
+            owners[len(actions)] = owner
         actions.append((actor, doc["action"]))
         lines.append(n)
     if result is None:
         raise RecordError(f"{where}: the record has no result line (was it cut short?)")
     return Record(rules, rules_hash, dict(params), players, actions, result, where, lines, result_line,
-                  header["meeple_record"])
+                  header["meeple_record"], owners)
 
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
@@ -584,6 +625,8 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
 
     from meeple.interpreter.invariants import broken_after, total_cards
 
+    from .events import chance_hidden_from, chance_owner, owned_chance, per_player_chance
+    owned = per_player_chance(game)  # (a chance step may be some seat's: the record may say whose)
     cards = total_cards(state)
     failed = broken_after(game, state, state, cards)  # (a game may end with no step at all)
     if failed is not None:
@@ -603,6 +646,11 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
             return _fail(report, i, f"{step}: the record says {_actor_name(actor)} acts, "
                                     f"but {_actor_name(expected)} is to act")
         label = state.decision()
+        owner = chance_owner(game, state) if owned and actor == CHANCE_ACTOR and \
+            (verbose is not None or i - 1 in rec.owners) else None
+        if i - 1 in rec.owners and owner != rec.owners[i - 1]:
+            return _fail(report, i, f"{step}: the record says the chance step is for seat {rec.owners[i - 1]}, "
+                                    f"but it is " + ("no seat's" if owner is None else f"for seat {owner}"))
         try:
             state.apply(text)
         except IllegalAction as e:
@@ -612,13 +660,19 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
         report.steps = i
         if verbose is not None:
             now_seen, now_everything = game.observe(state, seat), game.observe(state, None)
-            if seat is not None and actor != seat and _hidden_from(seat, actor, label, state.history()[-1][1], game,
-                                                                   visible, before, now_seen, everything,
-                                                                   now_everything):
+            if owner is not None:  # (a chance step of some seat's: hidden where that seat's value is)
+                hidden = seat is not None and chance_hidden_from(game, before, owner, seat)
+            else:
+                hidden = seat is not None and actor != seat and _hidden_from(
+                    seat, actor, label, state.history()[-1][1], game, visible, before, now_seen, everything,
+                    now_everything)
+            if hidden:
                 text = f"{label or 'a move'} (hidden from seat {seat})" if actor != CHANCE_ACTOR else \
-                    f"(hidden from seat {seat})"
+                    f"(hidden from seat {seat})" if owner is None else \
+                    f"{owned_chance(game, before, text, owner, hidden=True)} (hidden from seat {seat})"
             else:  # (as 'meeple play' names it: by the rules' labels)
-                text = labelled_move(game, before, text) if actor != CHANCE_ACTOR else labelled_cards(game, text)
+                text = labelled_move(game, before, text) if actor != CHANCE_ACTOR else \
+                    labelled_cards(game, text if owner is None else owned_chance(game, before, text, owner))
             verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
             for line in changes(seen, now_seen, game.labels, game.checked.var_types, listener.take()):
                 verbose(f"{'':>6}  {'':<8} · {line}")
