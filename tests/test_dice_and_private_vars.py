@@ -288,3 +288,15 @@ def test_play_tells_a_bots_private_roll_by_its_seat_never_its_value(tmp_path, ca
     docs = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()[1:-1]]
     dice = [d for d in docs if d["actor"] == "chance"]
     assert [d["for"] for d in dice] == [0, 0, 1, 1, 2, 2] and [d["action"][4] for d in dice[:2]] == mine[:2]
+
+
+def test_a_record_names_the_seat_of_each_random_value_drawn_for_one(tmp_path):
+    """Claims draws each seat's secret favourite quarter in its setup ('set favourite(p) = random
+    quarter'): each of those lines says its seat, and no other chance line has one."""
+    import json
+
+    from meeple.tools.simulate import simulate
+    simulate(str(BLUFF.parent / "claims.rules"), games=1, players=3, seed=2, workers=1, records_dir=str(tmp_path))
+    docs = [json.loads(line) for line in (tmp_path / "game-00001.jsonl").read_text().splitlines()[1:-1]]
+    assert [(d["action"].split()[0], d["for"]) for d in docs if "for" in d] == [("favourite", s) for s in range(3)]
+    assert all(("for" in d) == d["action"].startswith("favourite =") for d in docs)

@@ -168,12 +168,19 @@ def chance_owners(game: Game, state: State) -> dict[int, int]:
     from meeple.interpreter.state import CHANCE
 
     from .events import chance_owner, per_player_chance
-    if not per_player_chance(game):
+    owned = per_player_chance(game)
+    if not owned:
         return {}
+    # (no further than the last step of such a var, when the state's log names each step's kind)
+    kinds = getattr(state, "log_spec", None)
+    last = max((i for i, kind in enumerate(kinds) if getattr(kind, "target", None) in owned), default=-1) \
+        if isinstance(kinds, list) and len(kinds) == len(getattr(state, "log_actor", ())) else None
     owners: dict[int, int] = {}
     walk = game.new_state(state.players, chance="explicit")
     try:
         for i, (actor, text) in enumerate(state.history()):
+            if last is not None and i > last:
+                break
             if actor == CHANCE_ACTOR and walk.current_player() == CHANCE:
                 seat = chance_owner(game, walk)
                 if seat is not None:
