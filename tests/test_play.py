@@ -644,3 +644,101 @@ def test_each_chance_event_is_told_on_its_own_line_not_with_the_move_before(caps
     assert re.search(r"seat 1 \(bot\): push 1 \w+\n(?:  · .*\n)*chance: \(hidden from you\)\n"
                      r"  · deck: −1 card \(now \d+\)\n  · hand \(seat 1\): \+1 card", out)
     assert re.search(r"\nchance: draw (\w+)\n  · deck: −1 card \(now \d+\)\n  · hand \(you\): \+\1\n", out)
+
+
+# ---- --watch: bots play every seat ----
+DASH = str(ROOT / "tests" / "fixtures" / "good" / "dash.rules")
+
+
+def test_watch_plays_a_game_of_bots_through_when_input_is_not_a_terminal(capsys, monkeypatch, tmp_path):
+    """Piped (here: no input at all), --watch waits for nothing: every seat a bot, everything
+    shown (no move or chance hidden, no 'you'), the game to its end, its record replays."""
+    record = tmp_path / "watched.jsonl"
+    code, out = play(capsys, monkeypatch, "", DASH, "--watch", "--seed", "3", "--players", "3", "--record", str(record))
+    assert code == 0 and "all bots, watched (everything shown; straight through; seed 3)" in " ".join(out.split())
+    assert "game over" in out and "Winner" in out and "hidden" not in out and "you" not in out.replace("your", "")
+    assert "move 1.." not in out and re.search(r"(?m)^seat 2 \(bot\): push 1 \w+$", out)
+    assert re.search(r"(?m)^chance: draw \w+\n  · deck: −\w+\n  · hand \(seat \d\): \+\w+$", out)
+    assert main(["replay", str(record)]) == 0
+
+
+def test_watch_as_one_seat_sees_what_that_seat_sees(capsys, monkeypatch):
+    code, out = play(capsys, monkeypatch, "", HARE, "--watch", "--seat", "1", "--seed", "4", "--players", "3",
+                     "--plain")
+    assert code == 0 and "Setup · as seat 1 sees it, of 3 · decision: bet" in out
+    assert "seat 0 (bot): bet (hidden from seat 1)" in out and re.search(r"seat 1 \(bot\): bet 1 \w+\n", out)
+    assert "hand (seat 0)  7 unseen" in out and "chance: (hidden from seat 1)" in out
+    assert " you" not in out and "(you)" not in out
+
+
+def test_watch_steps_a_move_at_each_enter_and_q_quits(monkeypatch):
+    import io as _io
+
+    from rich.console import Console
+
+    from meeple.interpreter import load
+    from meeple.tools.play import Watch
+    from meeple.tools.play import play as play_game
+    game = load(DASH)
+    for answers, code, moves in ((["", "", "q"], 0, 2), (["", ""], 1, 2), ([""] * 500, 0, None)):
+        asked: list[str] = []
+        feed = iter(answers)
+
+        def read(prompt: str, feed=feed, asked=asked) -> str | None:
+            asked.append(prompt)
+            return next(feed, None)
+        console = Console(file=_io.StringIO(), width=100)
+        assert play_game(game, 2, 0, 3, console=console, read_line=read, screen=False,
+                         watch=Watch(step=True)) == code
+        out = console.file.getvalue()
+        said = re.findall(r"(?m)^seat \d \(bot\): ", out)
+        assert all(re.fullmatch(r"move \d+, seat \d: Enter plays it \(q quits\)> ", p) for p in asked)
+        if moves is not None:
+            assert len(said) == moves and ("Quit." in out if code == 0 else "End of input" in out)
+        else:
+            assert len(said) == len(asked) and "game over" in out
+
+
+def test_watch_at_a_pace_waits_between_moves(monkeypatch):
+    import io as _io
+
+    from rich.console import Console
+
+    from meeple.interpreter import load
+    from meeple.tools.play import Watch
+    from meeple.tools.play import play as play_game
+    waits: list[float] = []
+    monkeypatch.setattr("time.sleep", waits.append)
+    console = Console(file=_io.StringIO(), width=100)
+    assert play_game(load(DASH), 2, 0, 3, console=console, read_line=lambda p: None, screen=False,
+                     watch=Watch(pace=0.25)) == 0
+    moves = len(re.findall(r"(?m)^seat \d \(bot\): ", console.file.getvalue()))
+    assert moves > 5 and waits == [0.25] * (moves - 1)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--pace", "1"], "--pace is the time between two moves of the bots you watch: it goes with --watch"),
+    (["--watch", "--ask-forced"], "--ask-forced asks you for your moves, and with --watch you have none"),
+    (["--watch", "--seat", "0,1"], "--seat 0,1: with --watch, --seat names the one seat whose view is shown"),
+    (["--watch", "--seat", "3"], "--seat 3: with 2 players the seats are 0..1"),
+    (["--watch", "--pace", "-1"], "argument --pace: must be at least 0 seconds, got -1"),
+    (["--watch", "--pace", "61"], "argument --pace: must be at most 60 seconds, got 61"),
+    (["--watch", "--pace", "fast"], "argument --pace: expected seconds, a number such as 1 or 0.5, got 'fast'"),
+    (["--watch", "--pace", "1e9"], "argument --pace: expected seconds, a number such as 1 or 0.5, got '1e9'"),
+])
+def test_watch_options_used_wrongly_say_how(capsys, monkeypatch, args, said):
+    code, out = play(capsys, monkeypatch, "", DASH, *args)
+    assert code == 2 and said in out
+
+
+@needs_tmux
+def test_watching_in_a_terminal_redraws_the_screen_at_each_enter(terminal):
+    t = terminal("play", DASH, "--watch", "--seed", "3", size=(100, 40))
+    first = t.wait_for(r"move 1, seat \d: Enter plays it \(q quits\)>\s*$")
+    assert first.startswith("Dash — watching, everything shown · seed 3 · Enter: next move · q quits")
+    t.type("")
+    second = t.wait_for(r"move 2, seat \d: Enter plays it \(q quits\)>\s*$")
+    assert second.startswith("Dash — watching") and re.search(r"(?m)^─+ recent ─+$", second)
+    assert re.search(r"(?m)^seat \d \(bot\): push 1 \w+$", second)
+    t.type("q")
+    assert "EXITED 0" in t.wait_for(r"EXITED \d+")

@@ -150,6 +150,25 @@ def _seats(text: str) -> list[int]:
 _seats.__name__ = "seat"
 
 
+def _pace(text: str) -> float:
+    """``--pace 0.5``: seconds between two moves watched, 0..MAX_PACE_SECONDS, decimals allowed."""
+    import re
+
+    from .limits import MAX_PACE_SECONDS
+    number = r"\s*(?:[0-9]{1,6}(?:\.[0-9]{0,6})?|\.[0-9]{1,6})\s*"
+    if re.fullmatch(r"\s*-" + number, text):
+        raise argparse.ArgumentTypeError(f"must be at least 0 seconds, got {text.strip()}")
+    if not re.fullmatch(number, text):
+        raise argparse.ArgumentTypeError(f"expected seconds, a number such as 1 or 0.5, got {_shown(text)}")
+    seconds = float(text)
+    if seconds > MAX_PACE_SECONDS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_PACE_SECONDS} seconds, got {text.strip()}")
+    return seconds
+
+
+_pace.__name__ = "pace"
+
+
 def _players_arg() -> Any:
     return _bounded(1, None, "players")  # (the game's own range is checked once it is loaded)
 
@@ -360,23 +379,28 @@ def build_parser() -> argparse.ArgumentParser:
                     "'chance:' line of its own; at the end, why the game ended. 'u' takes back your last move (and "
                     "the bots' moves since). Several seats (--seat 0,2) share the terminal: before each "
                     "one's decision the screen is passed, and each sees only its own view. Input may be "
-                    "piped, one answer per line.",
+                    "piped, one answer per line. With --watch, bots play every seat and you watch: "
+                    "everything shown (or as --seat K sees it), a move each time you press Enter, or one "
+                    "every --pace seconds.",
         epilog="examples:\n"
                "  meeple play games/mygame.rules --players 3 --seat 0\n"
                "  meeple play games/mygame.rules --players 4 --seat 2 --seed 7   the same deal every time\n"
                "  yes 1 | meeple play games/mygame.rules --players 2             always take the first move\n"
                "  meeple play games/mygame.rules --players 3 --seat 0,2          two people, one terminal\n"
-               "  meeple play games/mygame.rules --record game.jsonl             then: meeple replay game.jsonl -v\n\n"
+               "  meeple play games/mygame.rules --record game.jsonl             then: meeple replay game.jsonl -v\n"
+               "  meeple play games/mygame.rules --watch                         bots only: Enter for each move\n"
+               "  meeple play games/mygame.rules --watch --pace 0.5 --seat 1     a move every half second, as "
+               "seat 1 sees it\n\n"
                "seats are numbered from 0. On a terminal the screen is redrawn at each of your decisions "
                "(--plain prints everything as it happens, as piped play does).\n\n"
                "exit status: 0 when the game ended or you quit ('q'); 1 when the rules do not load, the game "
                "got stuck, or the input ended before the game did;" + USAGE_EXITS)
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
     p.add_argument("--players", type=_players_arg(), metavar="N", help="players (default: the game's minimum)")
-    p.add_argument("--seat", type=_seats, default=[0], metavar="K[,K...]",
+    p.add_argument("--seat", type=_seats, metavar="K[,K...]",
                    help="your seat, 0..N-1 (default 0); several, comma-separated, for people who share "
                         "the terminal (hot seat): between two of them the screen is passed with Enter (a move "
-                        "typed there is that seat's move)")
+                        "typed there is that seat's move); with --watch, the one seat whose view is shown")
     p.add_argument("--seed", type=_seed_arg(), metavar="S", help="seed for chance and the bots (default: random)")
     p.add_argument("--ask-forced", action="store_true",
                    help="ask for your move even when there is only one (by default it is taken for you)")
@@ -384,6 +408,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the game, as far as it went, as a record that 'meeple replay' replays")
     p.add_argument("--plain", action="store_true",
                    help="print everything as it happens, never redrawing the screen")
+    p.add_argument("--watch", action="store_true",
+                   help="no seat for you: bots play every seat and you watch, everything shown (--seat K: "
+                        "as seat K sees it); on a terminal Enter plays the next move and q quits; with input "
+                        "that is not a terminal (piped, a file) the game plays through without waiting")
+    p.add_argument("--pace", type=_pace, metavar="S",
+                   help="with --watch: a move every S seconds (0..60, e.g. 0.5), no Enter needed; 0 plays "
+                        "through at once")
     _add_params(p)
     p.set_defaults(func=cmd_play)
     parser.commands = dict(sub.choices)  # type: ignore[attr-defined]
@@ -1024,19 +1055,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .play import play
+    from .play import Watch, _isatty, play
 
+    if args.pace is not None and not args.watch:
+        raise UsageError("--pace is the time between two moves of the bots you watch: it goes with --watch")
+    if args.watch and args.ask_forced:
+        raise UsageError("--ask-forced asks you for your moves, and with --watch you have none: leave one out")
+    if args.watch and args.seat is not None and len(args.seat) > 1:
+        raise UsageError(f"--seat {','.join(map(str, args.seat))}: with --watch, --seat names the one seat whose "
+                         f"view is shown")
     game = _load(args.file, _params(args))
     if game is None:
         return 1
     players = _players(game, args.players)
-    for seat in args.seat:
+    seats = args.seat if args.seat is not None else [0]
+    for seat in seats:
         if not 0 <= seat < players:
             raise UsageError(f"--seat {seat}: with {players} players the seats are 0..{players - 1}")
     if args.record is not None:
         _writable(args.record, "--record", _inputs(game, args.file))
-    return play(game, players, args.seat, args.seed, ask_forced=args.ask_forced, record=args.record,
-                screen=False if args.plain else None)
+    watch = None
+    if args.watch:
+        watch = Watch(seat=args.seat[0] if args.seat else None, pace=args.pace,
+                      step=args.pace is None and _isatty(sys.stdin))
+    return play(game, players, seats, args.seed, ask_forced=args.ask_forced, record=args.record,
+                screen=False if args.plain else None, watch=watch)
 
 
 # ---- entry point ----

@@ -134,12 +134,13 @@ def unseen_change(before_all: dict[str, Any], after_all: dict[str, Any], seen: d
 
 
 def changes(before: dict[str, Any], after: dict[str, Any], labels: Optional[dict] = None,
-            types: Optional[dict] = None, heard: Any = (), value_text: Any = None) -> list[str]:
+            types: Optional[dict] = None, heard: Any = (), value_text: Any = None, me: str = "you") -> list[str]:
     """The lines that tell what changed from the observation ``before`` to ``after`` (one seat's;
     ``labels``: how the rules name vars and varieties, None for a var never shown; ``types``: each
     var's type, so that a var holding no player or value reads as —; ``heard``: what a
     ``Listener`` heard in the step; ``value_text(name, value, observation)``: a var's value as
-    the board names it, a cell or an edge, in a game with tiles)."""
+    the board names it, a cell or an edge, in a game with tiles; ``me``: how the lines name the
+    seat whose view they are, "you" unless someone watches it play, "seat 1")."""
     for what, given in (("before", before), ("after", after)):
         if not isinstance(given, dict):
             raise TypeError(f"changes compares two observations (dicts, from State.observation): {what} is "
@@ -155,11 +156,11 @@ def changes(before: dict[str, Any], after: dict[str, Any], labels: Optional[dict
     out: list[str] = [f"phase {e[1]} runs" for e in heard if e[0] == "phase"]
     out += _pieces(before, after, stops)
     for _, (pile, owner), (zone, to), n in (e for e in heard if e[0] == "reshuffle"):
-        out.append(f"{_where(pile, owner, seat)} reshuffled into {_where(zone, to, seat)}: "
+        out.append(f"{_where(pile, owner, seat, me)} reshuffled into {_where(zone, to, seat, me)}: "
                    f"{n} card{'s' if n != 1 else ''}")
     out += _grid(before, after, labels)
     out += _cells(before, after, labels)
-    out += _zones(before, after, labels, seat)
+    out += _zones(before, after, labels, seat, me)
     out += _vars(before, after, labels, types, value_text)
     return out
 
@@ -203,8 +204,8 @@ def _cell(v: Any) -> Any:
     return "—" if v is None or v == "none" else shown_value(v, "")
 
 
-def _where(zone: str, owner: Optional[int], seat: Any) -> str:
-    return zone if owner is None else f"{zone} ({'you' if owner == seat else f'seat {owner}'})"
+def _where(zone: str, owner: Optional[int], seat: Any, me: str = "you") -> str:
+    return zone if owner is None else f"{zone} ({me if owner == seat else f'seat {owner}'})"
 
 
 def _pieces(before: dict, after: dict, stops: dict) -> list[str]:
@@ -231,7 +232,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _zones(before: dict, after: dict, labels: dict, seat: Any) -> list[str]:
+def _zones(before: dict, after: dict, labels: dict, seat: Any, me: str = "you") -> list[str]:
     out = []
     for name, now in (after.get("zones") or {}).items():
         was = (before.get("zones") or {}).get(name)
@@ -241,7 +242,7 @@ def _zones(before: dict, after: dict, labels: dict, seat: Any) -> list[str]:
             old = olds[owner or 0] if owner is None or owner < len(olds) else None
             if old is None or old == view:
                 continue
-            where = _where(name, owner, seat)
+            where = _where(name, owner, seat, me)
             if unseen_view(view):  # a zone this seat does not see
                 delta = view["size"] - (old.get("size", 0) if isinstance(old, dict) else 0)
                 words = [f"{'+' if delta > 0 else '−'}{abs(delta)} card{'s' if abs(delta) != 1 else ''} "
@@ -250,7 +251,7 @@ def _zones(before: dict, after: dict, labels: dict, seat: Any) -> list[str]:
                 shown = {v: n - known.get(v, 0) for v, n in (view.get("known") or {}).items() if n > known.get(v, 0)}
                 if shown:  # a 'reveal' showed this seat cards of the zone
                     named = _card_list(shown, labels)
-                    words = [w + ";" for w in words] + [f"shown to you: {c}," for c in named[:1]] + \
+                    words = [w + ";" for w in words] + [f"shown to {me}: {c}," for c in named[:1]] + \
                         [c + "," for c in named[1:]]
                     words[-1] = words[-1][:-1]
                 else:

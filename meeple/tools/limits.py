@@ -24,6 +24,7 @@ MAX_RECORD_BYTES = 50_000_000  # a record read by meeple replay
 MAX_RECORD_PARAMS = 1_000  # params named in a record's header
 MAX_RECORD_LINES = 1_000_002  # its lines: a header, one per step (a game's max_steps is at most 10**6), a result
 MAX_MOVE_CHARS = 1_000  # a move typed in meeple play
+MAX_PACE_SECONDS = 60  # meeple play --watch --pace: seconds between two moves
 # Seconds one game may run in simulate or replay: each step's loops are bounded, and so are the
 # steps, but a valid game may still loop a million times between two decisions, a million times.
 MAX_GAME_SECONDS = 600

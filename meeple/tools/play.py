@@ -78,7 +78,7 @@ def placements(legal: list) -> list[Placement]:
 
 
 
-def _cards(content: Any, labels: Any = None) -> str:
+def _cards(content: Any, labels: Any = None, me: str = "you") -> str:
     if not isinstance(content, dict):
         return str(content)
     labels = labels or {}
@@ -90,7 +90,7 @@ def _cards(content: Any, labels: Any = None) -> str:
         unseen = content["size"] - sum(known.values())
         parts = named(known)
         if parts:
-            parts[-1] += " [dim](shown to you)[/dim]"
+            parts[-1] += f" [dim](shown to {me})[/dim]"
         if unseen:
             parts.append(f"[dim]{unseen} unseen[/dim]")
         return ", ".join(parts) or "—"
@@ -176,14 +176,15 @@ def board_value(view: Any, name: str, value: Any, obs: dict[str, Any]) -> Any:
 
 def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any = None,
                        spots: Any = (), plain: Any = (), var_types: Any = None, labels: Any = None,
-                       shown_values: Any = None, compact: bool = False, board: bool = True) -> None:
+                       shown_values: Any = None, compact: bool = False, board: bool = True, me: str = "you") -> None:
     """Draw an observation dict (as ``State.observation`` makes it) with rich; with a
     ``render.BoardView`` its grid is drawn last (``spots``: squares to mark as open to you).
     ``plain``: the tracks that lay no tiles (a space without a tag there is not waiting for one).
     ``var_types`` (the checked game's): a var holding no player, value or cell is shown as "—".
     Flags are shown as yes/no, turns counted from 1 (issue 17's defaults). ``labels`` (the rules'
     ``label``s: name → text, None for a var never shown) and ``shown_values`` (``Game.shown``) are
-    what the rules want a person to see."""
+    what the rules want a person to see. ``me``: how the view names ``seat``, "you" unless someone
+    watches it play ("seat 1"); ``seat`` None: the whole game's view."""
     from .markup import escape
     from rich.table import Table
 
@@ -209,8 +210,9 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         return board_value(view, name, value, obs)
     turn = obs.get("turn")
     head = f"[bold]{'Setup' if turn == 'setup' else f'Turn {turn + 1}' if isinstance(turn, int) else turn}[/bold]" \
-           f" · you are seat {seat} of " \
-           f"{obs.get('players')}"
+        + (f" · you are seat {seat} of {obs.get('players')}" if seat is not None and me == "you" else
+           f" · as seat {seat} sees it, of {obs.get('players')}" if seat is not None else
+           f" · {obs.get('players')} players, everything shown")
     if obs.get("decision"):
         head += f" · decision: [bold cyan]{labels.get(obs['decision']) or obs['decision']}[/bold cyan]"
     console.print(head)
@@ -250,14 +252,14 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
         t.add_column("contents")
         for name, content in zones.items():
             if isinstance(content, list) and compact:  # one line: each player's part after the other
-                t.add_row(name, " · ".join(f"{'[bold green]you[/bold green]' if owner == seat else f'seat {owner}'}: "
-                                           f"{_cards(part, labels)}" for owner, part in enumerate(content)))
+                t.add_row(name, " · ".join(f"{f'[bold green]{me}[/bold green]' if owner == seat else f'seat {owner}'}: "
+                                           f"{_cards(part, labels, me)}" for owner, part in enumerate(content)))
             elif isinstance(content, list):
                 for owner, part in enumerate(content):
-                    who = "[bold green]you[/bold green]" if owner == seat else f"seat {owner}"
-                    t.add_row(f"{name} ({who})", _cards(part, labels))
+                    who = f"[bold green]{me}[/bold green]" if owner == seat else f"seat {owner}"
+                    t.add_row(f"{name} ({who})", _cards(part, labels, me))
             else:
-                t.add_row(name, _cards(content, labels))
+                t.add_row(name, _cards(content, labels, me))
         console.print(t)
 
     if cells is not None:
@@ -434,9 +436,11 @@ class Session:
     LOG_LINES = 200  # recent log lines kept for the screen (as many as fit are drawn)
 
     def __init__(self, game: Any, players: int, seats: list[int], seed: int, console: Any,
-                 read_line: Callable[[str], str | None], ask_forced: bool, screen: bool):
+                 read_line: Callable[[str], str | None], ask_forced: bool, screen: bool,
+                 watch: Optional["Watch"] = None):
         from .events import Listener
         self.game, self.players, self.seats, self.seed = game, players, seats, seed
+        self.watch = watch  # (no person plays: every seat is a bot, watched)
         self.console, self.read_line, self.ask_forced, self.screen = console, read_line, ask_forced, screen
         self.typed_ahead: str | None = None  # a move typed where the screen was passed: the next answer
         self.listener = Listener(game, players)
@@ -450,7 +454,8 @@ class Session:
         if game.layout.shapes is not None:
             from .render import BoardView
             self.view = BoardView(game)
-        self.eyes = seats[0]  # whose view the screen shows
+        self.eyes: Any = seats[0] if seats else watch.seat if watch else None  # whose view the screen shows
+        self.moves_watched = 0
         self.last_seen = {s: self.state.observation(s) for s in seats}  # (hot seat: what each person saw last)
         self.undo: list[Snapshot] = []
         self.undone = 0  # moves taken back so far (each draws chance anew after it)
@@ -487,6 +492,8 @@ class Session:
         return out
 
     def who(self, s: int) -> str:
+        if self.watch is not None:
+            return f"seat {s} (bot)"
         return "you" if s == self.eyes else (f"seat {s}" if s in self.seats else f"seat {s} (bot)")
 
     def told(self, action: Any) -> None:
@@ -504,7 +511,7 @@ class Session:
         told = self.step_by_step(start, steps, after) if len(steps) > 1 else None
         if told is None:  # (one step, or steps that cannot be told apart: all at once)
             told = [("·", line) for line in changes(before, after, game.labels, game.checked.var_types, heard,
-                                                     self.value_text)]
+                                                     self.value_text, self.you)]
         for kind, line in told:
             self.say_change(line) if kind == "·" else self.say(line)
         if len(self.seats) == 1:
@@ -532,15 +539,16 @@ class Session:
                 walk.apply(text)
                 now_seen, now_everything = walk.observation(eyes), game.observe(walk, None)
                 if i:  # (the move's own line is said already)
-                    hidden = hidden_chance(game, was, text, now_seen, eyes, everything, now_everything) \
-                        if owner is None else chance_hidden_from(game, was, owner, eyes)
+                    hidden = eyes is not None and (
+                        hidden_chance(game, was, text, now_seen, eyes, everything, now_everything) if owner is None
+                        else chance_hidden_from(game, was, owner, eyes))
                     said = "" if owner is None else owned_chance(game, was, text, owner, hidden) + " "
                     if hidden:
-                        out.append(("", f"chance: {escape(said)}[dim](hidden from you)[/dim]"))
+                        out.append(("", f"chance: {escape(said)}[dim](hidden from {self.you})[/dim]"))
                     else:
                         out.append(("", f"chance: {escape(labelled_cards(game, said.strip() or text))}"))
                 out += [("·", line) for line in changes(seen, now_seen, game.labels, game.checked.var_types,
-                                                         self.listener.take(), self.value_text)]
+                                                         self.listener.take(), self.value_text, self.you)]
                 seen, everything = now_seen, now_everything
         except Exception:  # noqa: BLE001 -- told all at once, as the game stands, rather than not at all
             self.listener.take()
@@ -563,6 +571,8 @@ class Session:
         from meeple.interpreter.state import CHANCE, TERMINAL
 
         game, players = self.game, self.players
+        if self.watch is not None:
+            return self.run_watched()
         you = (f"you are seat {self.seats[0]}" if len(self.seats) == 1 else
                f"seats {', '.join(map(str, self.seats))} are played here, passing the screen")
         self.console.print(f"[bold]{escape(game.title)}[/bold] — {players} player{'s' if players != 1 else ''}, {you} "
@@ -580,14 +590,7 @@ class Session:
                 self.console.print(f"[red]No legal move for seat {now}: the game is stuck.[/red]")
                 return 1
             if now not in self.seats:
-                action = self.bots[now].act(st)
-                label = st.decision()
-                if move_shown(self.visible, label, action.text):
-                    self.say(f"{self.who(now)}: {escape(self.move_text(action.text))}")
-                else:
-                    said = self.game.labels.get(label or "") or label or "a move"
-                    self.say(f"{self.who(now)}: [dim]{escape(said)} (hidden from you)[/dim]")
-                self.told(action)
+                self.bot_moves(now)
                 continue
             if now != self.eyes:
                 passed = self.pass_screen(now)
@@ -604,6 +607,100 @@ class Session:
                 return 1 if answer is None else 0
         self.game_over()
         return 0
+
+    @property
+    def you(self) -> str:
+        """The seat whose view the screen shows, as a line names it."""
+        return f"seat {self.eyes}" if self.watch is not None else "you"
+
+    def bot_moves(self, seat: int) -> None:
+        """A bot's move: said (hidden where it may show the seat at the screen what it may not
+        see), applied, and what it did told."""
+        from .markup import escape
+        st = self.state
+        action = self.bots[seat].act(st)
+        label = st.decision()
+        if self.eyes in (None, seat) or move_shown(self.visible, label, action.text):
+            self.say(f"{self.who(seat)}: {escape(self.move_text(action.text))}")
+        else:
+            said = self.game.labels.get(label or "") or label or "a move"
+            self.say(f"{self.who(seat)}: [dim]{escape(said)} (hidden from {self.you})[/dim]")
+        self.told(action)
+
+    def run_watched(self) -> int:
+        """``--watch``: the bots play every seat, a move at a time: on Enter (q quits), or one every
+        ``pace`` seconds, or, with input that is not a terminal and no pace, as fast as they go.
+        The exit code: 0 when the game ended or the watcher quit, 1 when it got stuck or the input
+        ended before the game did."""
+        import time
+
+        from .markup import escape
+
+        from meeple.interpreter.state import TERMINAL
+        watch, game, players = self.watch, self.game, self.players
+        assert watch is not None
+        whose = "everything shown" if self.eyes is None else f"as seat {self.eyes} sees it"
+        how = f"a move every {watch.pace:g} s (Ctrl-C stops)" if watch.pace is not None else \
+            "Enter for each move, q quits" if watch.step else "straight through"
+        self.console.print(f"[bold]{escape(game.title)}[/bold] — {players} player{'s' if players != 1 else ''}, "
+                           f"all bots, watched ({whose}; {how}; seed {self.seed}).")
+        if not self.screen:
+            self.show_watched()
+        while self.state.current_player() != TERMINAL:
+            now = self.state.current_player()
+            if not self.state.legal_actions():
+                self.console.print(f"[red]No legal move for seat {now}: the game is stuck.[/red]")
+                return 1
+            if self.screen:
+                self.draw_watched()
+            if watch.step:
+                answer = self.read_line(f"move {self.moves_watched + 1}, seat {now}: Enter plays it (q quits)> ")
+                if answer is None:
+                    self.console.print("\nEnd of input before the game ended: leaving it.")
+                    return 1
+                if answer.strip().lower() in ("q", "quit", "exit"):
+                    self.console.print("Quit.")
+                    return 0
+            elif watch.pace and self.moves_watched:
+                time.sleep(watch.pace)
+            self.moves_watched += 1
+            self.bot_moves(now)
+        self.game_over()
+        return 0
+
+    def show_watched(self) -> None:
+        """Printed as it goes (not on a screen redrawn): the game at the start, as it is watched."""
+        st, game = self.state, self.game
+        self.console.rule("the game at the start")
+        render_observation(self.seen(self.eyes), self.eyes, self.console, self.view, (), self.plain,
+                           game.checked.var_types, game.labels, game.shown(st, self.eyes), me=self.you)
+        self.console.rule()
+
+    def draw_watched(self) -> None:
+        """On a terminal: the screen redrawn before each move watched: the game, the recent log,
+        and what comes next."""
+        from .markup import escape
+        st, game, console = self.state, self.game, self.console
+        watch = self.watch
+        assert watch is not None
+        column = _column(console, console.width)
+        how = f"a move every {watch.pace:g} s · Ctrl-C stops" if watch.pace is not None else \
+            "Enter: next move · q quits"
+        column.print(f"[bold]{escape(game.title)}[/bold] — watching, "
+                     + ("everything shown" if self.eyes is None else f"as seat {self.eyes} sees it")
+                     + f" · seed {self.seed} · {how}")
+        render_observation(self.seen(self.eyes), self.eyes, column, self.view, (), self.plain,
+                           game.checked.var_types, game.labels, game.shown(st, self.eyes), compact=True, me=self.you)
+        info = column.file.getvalue().splitlines()
+        room = max(console.height - len(info) - 3, 0)  # (the recent rule, the prompt)
+        column = _column(console, console.width)
+        if self.log and room > 0:
+            column.rule("recent", style="dim")
+            for line in self.log_lines(column.width)[-room:]:
+                column.print(line, no_wrap=True, overflow="ellipsis")
+        console.clear()
+        console.file.write("".join(line + "\n" for line in info + column.file.getvalue().splitlines()))
+        console.file.flush()
 
     def seen(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees now, its turn named "setup" while the setup's decisions are taken
@@ -846,7 +943,7 @@ class Session:
         console.print("[dim]everything revealed:[/dim]")
         everything = game.observe(st, None)
         everything["turn"] = turns_played(st) - 1  # (the turn it ended in, as the outcome says)
-        render_observation(everything, self.eyes, console, self.view, plain=self.plain,
+        render_observation(everything, self.eyes if self.watch is None else None, console, self.view, plain=self.plain,
                            var_types=game.checked.var_types, labels=game.labels, shown_values=game.shown(st))
         winners = st.winners()
         t = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -889,9 +986,16 @@ def _column(console: Any, width: int) -> Any:
                    color_system=console.color_system, no_color=console.no_color, highlight=False)
 
 
+class Watch(NamedTuple):
+    """How ``play`` lets the bots play every seat for someone watching (``--watch``)."""
+    seat: Optional[int] = None  # whose view is shown (None: everything)
+    pace: Optional[float] = None  # seconds between two moves (None: ``step``, or straight through)
+    step: bool = False  # wait for Enter before each move
+
+
 def play(game: Any, players: int, seat: int | list[int], seed: int | None = None, console: Any = None,
          read_line: Callable[[str], str | None] | None = None, ask_forced: bool = False,
-         record: str | None = None, screen: bool | None = None) -> int:
+         record: str | None = None, screen: bool | None = None, watch: Optional[Watch] = None) -> int:
     """Run one game with people at ``seat`` (one seat, or several sharing the terminal) and random
     bots at the others; returns a process exit code: 0 when the game ended or a person quit, 1 when
     it got stuck or the input ended before the game did. A decision with one legal move only is
@@ -906,8 +1010,8 @@ def play(game: Any, players: int, seat: int | list[int], seed: int | None = None
     read_line = read_line or _read_line_from(sys.stdin)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    seats = [seat] if isinstance(seat, int) else list(dict.fromkeys(seat))
-    session = Session(game, players, seats, seed, console, read_line, ask_forced, screen)
+    seats = [] if watch is not None else [seat] if isinstance(seat, int) else list(dict.fromkeys(seat))
+    session = Session(game, players, seats, seed, console, read_line, ask_forced, screen, watch)
     if len(seats) > 1 and not screen:
         console.print("[yellow]Not a terminal (or --plain): nothing is hidden between the seats played here.[/yellow]")
     code = 1
