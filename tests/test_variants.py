@@ -583,3 +583,18 @@ def test_a_show_is_declared_once(tmp_path: Path) -> None:
     path = write(tmp_path, {"x.rules": SHOWN + 'show "far" (p) = 1\n'})
     assert errors(path) == [f"{path}:14:1: error: show \"far\" is declared twice: give each its own text (a variant "
                             f"changes the base's with 'replace show \"far\" = ...')"]
+
+
+def test_a_name_that_clashes_with_a_param_the_variant_sets_is_said_against_the_bases_declaration(
+        tmp_path: Path, capsys) -> None:
+    """'param goal = 7' sets the base's param: a var of its name clashes with the base's declaration
+    (the note pointed at the variant's 'param goal = 7'); a default outside the range is still said
+    where the variant sets it."""
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\nparam goal = 7\nvar goal = 0\n'})
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:3:5: error: var 'goal' clashes with the param of the same name" in err
+    assert f"note: the first is at {tmp_path / 'base.rules'}:3:7" in err and f"{path}:2:" not in err
+    path = write(tmp_path, {"base.rules": BASE, "v.rules": 'extends "base.rules"\nparam goal = 70\n'})
+    assert main(["validate", str(path)]) == 1
+    assert f"{path}:2:1: error: param 'goal' = 70 lies outside its range 1..9" in capsys.readouterr().err

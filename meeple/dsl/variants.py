@@ -441,8 +441,13 @@ def _twice(path: str, node: dict[str, Any], kind: str, name: str, first: dict[st
 
 
 def _set_param(base: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
-    """A base param with the variant's default (and range and description, where it gives them)."""
-    out = dict(base, default=mine["default"], at=mine.get(AT))
+    """A base param with the variant's default (and range and description, where it gives them).
+    It stands where the variant sets it (a default out of range is said there), its name where the
+    base declares it (a name that clashes with it is said to clash with the base's declaration)."""
+    at = dict(mine.get(AT) or {})
+    if span(base, "name"):
+        at["name"] = span(base, "name")
+    out = dict(base, default=mine["default"], at=at or None)
     if mine["lo"] is not None:
         out.update(lo=mine["lo"], hi=mine["hi"])
     if mine["doc"]:
