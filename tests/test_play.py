@@ -742,3 +742,12 @@ def test_watching_in_a_terminal_redraws_the_screen_at_each_enter(terminal):
     assert re.search(r"(?m)^seat \d \(bot\): push 1 \w+$", second)
     t.type("q")
     assert "EXITED 0" in t.wait_for(r"EXITED \d+")
+
+
+def test_watching_a_game_of_one_player_counts_one(capsys, monkeypatch, tmp_path):
+    rules = tmp_path / "solo.rules"
+    rules.write_text('game "Solo"\nplayers 1\nvar x = 0\nturn {\n  choose go {\n    a { set x = x + 1 }\n  }\n'
+                     '  end game\n}\nscore(p) = x\n')
+    code, out = play(capsys, monkeypatch, "", str(rules), "--watch", "--seed", "1")
+    assert code == 0 and "Solo — 1 player, a bot, watched" in out and "Turn 1 · 1 player, everything shown" in out
+    assert "1 players" not in out

@@ -212,7 +212,7 @@ def render_observation(obs: dict[str, Any], seat: int, console: Any, view: Any =
     head = f"[bold]{'Setup' if turn == 'setup' else f'Turn {turn + 1}' if isinstance(turn, int) else turn}[/bold]" \
         + (f" · you are seat {seat} of {obs.get('players')}" if seat is not None and me == "you" else
            f" · as seat {seat} sees it, of {obs.get('players')}" if seat is not None else
-           f" · {obs.get('players')} players, everything shown")
+           f" · {obs.get('players')} player{'s' if obs.get('players') != 1 else ''}, everything shown")
     if obs.get("decision"):
         head += f" · decision: [bold cyan]{labels.get(obs['decision']) or obs['decision']}[/bold cyan]"
     console.print(head)
@@ -643,7 +643,7 @@ class Session:
         how = f"a move every {watch.pace:g} s (Ctrl-C stops)" if watch.pace is not None else \
             "Enter for each move, q quits" if watch.step else "straight through"
         self.console.print(f"[bold]{escape(game.title)}[/bold] — {players} player{'s' if players != 1 else ''}, "
-                           f"all bots, watched ({whose}; {how}; seed {self.seed}).")
+                           f"{'all bots' if players != 1 else 'a bot'}, watched ({whose}; {how}; seed {self.seed}).")
         if not self.screen:
             self.show_watched()
         while self.state.current_player() != TERMINAL:
