@@ -252,3 +252,15 @@ def test_change_lines_keep_their_text_and_wrap_by_entry():
     assert hand == "hand (seat 1): −1 card (now 2); shown to you: fox, hare"
     assert wrapped(hand, 36) == ["hand (seat 1): −1 card (now 2);", "               shown to you: fox,",
                                  "               hare"]
+
+
+def test_a_long_change_line_of_one_entry_is_still_wrapped_by_words(monkeypatch, capsys):
+    """'blue: 3 → 4, stopped by the mud at 4' is one entry: on 30 columns it goes on to the next
+    line between two words, as before, not past the screen's edge."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 40))
+    monkeypatch.setenv("COLUMNS", "30")
+    main(["play", str(ROOT / "tests" / "fixtures" / "good" / "dash.rules"), "--plain", "--seed", "3"])
+    out = capsys.readouterr().out
+    assert re.search(r"(?m)^  · \w+: \d+ → \d+, stopped by\s*\nthe mud at \d+", out), out
+    told = [line for line in out.splitlines() if line.startswith("  · ")]
+    assert told and all(len(line) <= 30 for line in told)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, Optional
 
 from .bots import RandomBot, derive_seed, sample_chance
-from .events import (changes, labelled_cards, labelled_move, move_shown, move_visibility, per_player_chance,
+from .events import (Change, changes, labelled_cards, labelled_move, move_shown, move_visibility, per_player_chance,
                      shown_value, turns_played, unseen_view, wrapped)
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
@@ -473,8 +473,8 @@ class Session:
         the screen's width needs, broken between two entries, never inside one."""
         self.log.append(("·", line))
         del self.log[:-self.LOG_LINES]
-        for text in self.change_lines(line, self.console.width):
-            self.console.print(text, soft_wrap=True)
+        for text in self.change_lines(line, self.console.width):  # (a line of one entry: wrapped as words)
+            self.console.print(text, soft_wrap=isinstance(line, Change))
 
     @staticmethod
     def change_lines(line: str, width: int) -> list[str]:
