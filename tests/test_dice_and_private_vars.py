@@ -87,6 +87,26 @@ def test_a_roll_is_one_chance_event_a_die_and_sets_the_sum(tmp_path):
     assert st.is_terminal() and st.observation(None)["vars"]["throw"] == [7, 0]
 
 
+@pytest.mark.parametrize("turn, seats", [
+    ("roll 2 dice of 4 into throw(next(current))", [1, 1]),  # every die of the roll: the seat after current
+    ("set throw(previous(current)) = random 1..3", [1]),
+    ("set throw(current) = random { 1: 2, 5: 1 }", [0]),
+    ("roll 1 dice of 4 into board_sum", [None]),  # a shared var: no seat's
+    ("set secret = random 1..3", [None]),
+])
+def test_a_chance_event_that_sets_one_players_value_names_the_seat(tmp_path, turn, seats):
+    """``RandomPick.seat``: the seat whose value of a per-player var a chance event sets, worked
+    out by the rules' own expression at that event (what records and play name the seat by)."""
+    g = game(tmp_path, turn)
+    st = g.new_state(2, chance="explicit")
+    found = []
+    while st.is_chance_node():
+        spec = g.code[st.pc][1]
+        found.append(None if spec.seat is None else spec.seat(st))
+        st.apply(st.chance_outcomes()[0][0])
+    assert found == seats
+
+
 def test_seeded_rolls_have_the_chances_of_dice(tmp_path):
     g = game(tmp_path, "roll 2 dice of 6 into throw(current)")
     sums = Counter(g.new_state(2, seed=s).observation(None)["vars"]["throw"][0] for s in range(3600))

@@ -280,10 +280,13 @@ class OneShot:
 
 
 class RandomPick(OneShot):
-    """``set x = random domain``: each value equally likely."""
+    """``set x = random domain``: each value equally likely. ``seat``: for one player's value of a
+    per-player var (``set pick(p) = random ...``), the seat whose value it sets, as a function of
+    the state at the chance event; else None."""
 
-    def __init__(self, target: str, values: Fn, setter, name_of):
+    def __init__(self, target: str, values: Fn, setter, name_of, seat: Fn | None = None):
         self.target, self.values, self.setter, self.name_of = target, values, setter, name_of
+        self.seat = seat
 
     def outcomes(self, st) -> list[tuple[Action, float]]:
         values = list(self.values(st))  # none: the state is stuck (nothing can happen)
@@ -336,8 +339,8 @@ class DieRoll(RandomPick):
     """One die of ``roll n dice of s into v``: each face 1..s equally likely; ``add`` adds it to
     the sum that goes into ``v`` after the last die."""
 
-    def __init__(self, target: str, faces: Fn, add):
-        super().__init__(target, faces, add, str)
+    def __init__(self, target: str, faces: Fn, add, seat: Fn | None = None):
+        super().__init__(target, faces, add, str, seat)
 
     def text(self, v: int) -> str:
         return f"die {v} into {self.target}"

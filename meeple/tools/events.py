@@ -432,47 +432,27 @@ def per_player_chance(game: Any) -> set[str]:
     favourite(p) = random quarter``): the vars whose chance steps are some seat's."""
     from meeple.interpreter.moves import RandomPick
     a_game(game)
-    return {step[1].target for step in game.code if isinstance(step[1], RandomPick)
-            and (game.sym.vars.get(step[1].target) or {}).get("per_player")}
+    return {step[1].target for step in game.code if isinstance(step[1], RandomPick) and step[1].seat is not None}
 
 
-def chance_owner(game: Any, state: Any, most: int = 8) -> Optional[int]:
+def chance_owner(game: Any, state: Any) -> Optional[int]:
     """The seat whose value the chance event ``state`` waits at sets, when it sets a per-player var
-    (a die of ``roll 2 dice of 6 into face(p)``: ``p``); else, or when it cannot be told, None.
-
-    The step's text names the var, not the seat (``die 2 into face``): it is found by taking up to
-    ``most`` of the event's outcomes, each on a copy (the other dice of the roll taken alike on
-    each), and seeing which seat's value comes out differently."""
+    (a die of ``roll 2 dice of 6 into face(p)``: ``p``); else, or when that seat is not one
+    (a rules error there is the game's to say when it plays on), None."""
+    from meeple.dsl.diagnostics import RuleRuntimeError
     from meeple.interpreter.moves import RandomPick
     a_game(game)
     a_state(state, game)
     if not state.is_chance_node():
         return None
     spec = game.code[state.pc][1]
-    if not isinstance(spec, RandomPick) or spec.target not in per_player_chance(game):
+    if not isinstance(spec, RandomPick) or spec.seat is None:
         return None
-
-    def values(st: Any) -> list:
-        return list(game.observe(st, None)["vars"].get(spec.target) or [])
-    copies = []
     try:
-        for action, _ in state.chance_outcomes()[:most]:
-            copy = state.clone(log=False)
-            copy.rng = None  # (the rest of the roll taken step by step, alike on every copy)
-            copy.apply(action.text)
-            copies.append(copy)
-        for _ in range(64):  # (a roll of many dice: on until its sum is set)
-            seen = [values(c) for c in copies] + ([values(state)] if len(copies) == 1 else [])
-            differ = [p for p in range(state.players) if len({v[p] if p < len(v) else None for v in seen}) > 1]
-            if differ:
-                return differ[0] if len(differ) == 1 else None
-            if not all(c.is_chance_node() and game.code[c.pc][1] is spec for c in copies):
-                return None
-            for c in copies:
-                c.apply(c.chance_outcomes()[0][0].text)
-    except Exception:  # noqa: BLE001 -- an outcome that fails tells nothing: the seat is not known
+        seat = spec.seat(state)
+    except RuleRuntimeError:
         return None
-    return None
+    return seat if type(seat) is int and 0 <= seat < state.players else None
 
 
 def owned_chance(game: Any, state: Any, text: str, owner: int, hidden: bool = False) -> str:

@@ -165,7 +165,8 @@ def chance_owners(game: Game, state: State) -> dict[int, int]:
     """For each chance step of ``state``'s history that sets a per-player var, the seat it is for
     (``events.chance_owner``), by the step's index; the game is played again from its start to
     find them, only when its rules have such a step."""
-    from meeple.interpreter.state import CHANCE
+    from meeple.dsl.diagnostics import RuleRuntimeError
+    from meeple.interpreter.state import CHANCE, IllegalAction
 
     from .events import chance_owner, per_player_chance
     owned = per_player_chance(game)
@@ -186,7 +187,7 @@ def chance_owners(game: Game, state: State) -> dict[int, int]:
                 if seat is not None:
                     owners[i] = seat
             walk.apply(text)
-    except Exception:  # noqa: BLE001 -- a step that fails (the game's last): the seats found so far
+    except (RuleRuntimeError, IllegalAction):  # a step that fails (the game's last): the seats found so far
         pass
     return owners
 
