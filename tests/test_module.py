@@ -438,6 +438,24 @@ def test_a_rules_error_in_a_refill_written_out_names_the_refill(tmp_path: Path) 
     assert (info.value.line, info.value.col) == (13, 3)
 
 
+def test_a_rules_error_in_the_test_for_another_draw_names_the_refill_with_chance_explicit(tmp_path: Path) -> None:
+    """With chance="explicit" a refill waits at each card; the test for another card reads the
+    pile to reshuffle, whose seat is none here: the rules error names the refill, as seeded."""
+    rules = tmp_path / "again.rules"
+    rules.write_text('game "Again"\nplayers 2\nmax_steps 50\nzone deck hidden\nzone hand per player private\n'
+                     'zone pile per player public\ncards c in deck {\n  2 a\n}\nvar bad = none\nsetup {\n'
+                     '  set bad = seat(0)\n  set bad = none\n}\nturn {\n'
+                     '  choose pass: 0..1 card from hand(current) to deck\n'
+                     '  refill hand(current) to 3 from deck reshuffling pile(bad)\n}\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    for chance in ("explicit", "seeded"):
+        state = game.new_state(2, chance="explicit") if chance == "explicit" else game.new_state(2, seed=1)
+        with pytest.raises(RuleRuntimeError) as info:
+            for _ in range(60):
+                state.apply(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+        assert (Path(info.value.file).name, info.value.line, info.value.col) == ("again.rules", 17, 3), chance
+
+
 # ---- the module's code kept between runs (interpreter/codecache.py) ----
 
 def _cached_load(path: str):

@@ -228,7 +228,11 @@ class State:
         self.log_spec.append(spec)
         self.log_payload.append(action.payload)
         again = spec.again
-        if again is None or not again(self):
+        try:  # (a rules error in the test for another draw names its line, as on the seeded path)
+            more = again is not None and again(self)
+        except RuleRuntimeError as e:
+            raise self.game.located(e, self.pc) from None
+        if not more:
             self.pc += 1
         self._legal = None
         try:  # (a rules error in an end condition names its line, as on the seeded path)
