@@ -428,14 +428,10 @@ def test_a_rules_error_in_a_refill_written_out_names_the_refill(tmp_path: Path) 
                      '  refill hand(who) to 3 from deck\n}\nend when n == 9\n', encoding="utf-8")
     game = meeple.load(str(rules))
     assert "if due > 0 and (any(_src := z_deck)" in function_text(game.module.text(), "turn_take")
-    with pytest.raises(RuleRuntimeError) as info:
-        game.new_state(players=2, seed=1).play_out(random.Random(1))
-    assert (Path(info.value.file).name, info.value.line, info.value.col) == ("fill.rules", 13, 3)
+    assert _error_at(lambda: game.new_state(players=2, seed=1).play_out(random.Random(1))) == ("fill.rules", 13, 3)
     state = game.new_state(players=2, seed=1)
     state.apply(state.legal_actions()[0])
-    with pytest.raises(RuleRuntimeError) as info:
-        state.apply(state.legal_actions()[0])
-    assert (info.value.line, info.value.col) == (13, 3)
+    assert _error_at(lambda: state.apply(state.legal_actions()[0])) == ("fill.rules", 13, 3)
 
 
 def test_a_rules_error_in_the_test_for_another_draw_names_the_refill_with_chance_explicit(tmp_path: Path) -> None:
@@ -448,12 +444,21 @@ def test_a_rules_error_in_the_test_for_another_draw_names_the_refill_with_chance
                      '  choose pass: 0..1 card from hand(current) to deck\n'
                      '  refill hand(current) to 3 from deck reshuffling pile(bad)\n}\n', encoding="utf-8")
     game = meeple.load(str(rules))
-    for chance in ("explicit", "seeded"):
-        state = game.new_state(2, chance="explicit") if chance == "explicit" else game.new_state(2, seed=1)
-        with pytest.raises(RuleRuntimeError) as info:
-            for _ in range(60):
-                state.apply(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
-        assert (Path(info.value.file).name, info.value.line, info.value.col) == ("again.rules", 17, 3), chance
+    for state in (game.new_state(2, chance="explicit"), game.new_state(2, seed=1)):
+        assert _error_at(lambda state=state: _first_moves(state, 60)) == ("again.rules", 17, 3), state.rng
+
+
+def _first_moves(state, n: int) -> None:
+    """Take the first legal move, or the first chance outcome, ``n`` times."""
+    for _ in range(n):
+        state.apply(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+
+
+def _error_at(run) -> tuple[str, int, int]:
+    """The rules file, line and column of the rules error ``run()`` raises."""
+    with pytest.raises(RuleRuntimeError) as info:
+        run()
+    return Path(info.value.file).name, info.value.line, info.value.col
 
 
 # ---- the module's code kept between runs (interpreter/codecache.py) ----

@@ -301,6 +301,11 @@ class RandomPick(OneShot):
     def text(self, v: int) -> str:
         return f"{self.target} = {self.name_of(v)}"
 
+    def text_for(self, v: int, seat: int, hidden: bool = False) -> str:
+        """The text naming the seat whose value it sets (``favourite(seat 1) = ne``); ``hidden``:
+        without the value, for a seat that may not read it."""
+        return f"{self.target}(seat {seat}) = {'?' if hidden else self.name_of(v)}"
+
     def apply(self, st, v: int) -> None:
         self.setter(st, v)
 
@@ -344,6 +349,9 @@ class DieRoll(RandomPick):
 
     def text(self, v: int) -> str:
         return f"die {v} into {self.target}"
+
+    def text_for(self, v: int, seat: int, hidden: bool = False) -> str:
+        return f"die {'?' if hidden else v} into {self.target}(seat {seat})"
 
 
 class TileLay(OneShot):

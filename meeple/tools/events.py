@@ -459,19 +459,13 @@ def owned_chance(game: Any, state: Any, text: str, owner: int, hidden: bool = Fa
     """The chance step ``text`` that ``state`` waits at, which sets ``owner``'s value of a per-player
     var (``chance_owner``), with the seat named: ``die 2 into face(seat 1)``, ``favourite(seat 1) =
     ne``; ``hidden``: without the value (``die ? into face(seat 1)``), for a seat that may not see it."""
-    import re
+    from meeple.interpreter.moves import RandomPick
     a_game(game)
-    target = getattr(game.code[state.pc][1], "target", None) if state.is_chance_node() else None
-    if not isinstance(target, str):
+    spec = game.code[state.pc][1] if state.is_chance_node() else None
+    if not isinstance(spec, RandomPick):
         return text
-    whose = f"{target}(seat {owner})"
-    m = re.fullmatch(r"die (\S+) into (\S+)", text)
-    if m and m[2] == target:
-        return f"die {'?' if hidden else m[1]} into {whose}"
-    m = re.fullmatch(r"(\S+) = (.+)", text)
-    if m and m[1] == target:
-        return f"{whose} = {'?' if hidden else m[2]}"
-    return whose if hidden else f"{text} ({whose})"
+    taken = next((a.payload for a, _ in state.chance_outcomes() if a.text == text), None)
+    return text if taken is None else spec.text_for(taken, owner, hidden)
 
 
 def owner_sees(game: Any, var: str, owner: int, seat: int) -> bool:
