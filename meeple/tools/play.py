@@ -522,6 +522,8 @@ class Session:
         the screen sees it, played again from ``start`` with chance taken as it came: a line per
         chance event, and a "·" line per change. None when playing them again does not end where
         the game is (``after``: that seat's view of it)."""
+        from meeple.dsl.diagnostics import RuleRuntimeError
+
         from .events import chance_hidden_from, chance_owner, owned_chance
         from .markup import escape
         from .records import hidden_chance
@@ -550,7 +552,7 @@ class Session:
                 out += [("·", line) for line in changes(seen, now_seen, game.labels, game.checked.var_types,
                                                          self.listener.take(), self.value_text, self.you)]
                 seen, everything = now_seen, now_everything
-        except Exception:  # noqa: BLE001 -- told all at once, as the game stands, rather than not at all
+        except (RuleRuntimeError, ValueError):  # (a step that fails again, IllegalAction included): told all at once
             self.listener.take()
             return None
         return out if seen == after and walk.current_player() == self.state.current_player() else None
