@@ -301,6 +301,24 @@ def test_what_is_not_a_document_of_a_known_version_gets_one_error(doc: Any, path
     assert d.path == path and message in d.message and "meeple ir" in d.message
 
 
+def test_a_document_of_today_s_form_that_says_version_1_gets_one_error(hare_ir: dict) -> None:
+    """Not one schema error per position of the old form: the version number is what to change."""
+    with pytest.raises(RulesError) as info:
+        ir_from_json(json.dumps(dict(hare_ir, meeple=1)), "x.json")
+    [d] = info.value.diagnostics
+    assert d.path == "$.meeple" and d.message == (f'the document says "meeple": 1, but it is written in version '
+                                                  f"{IR_VERSION}'s form (its \"at\" is an object): set \"meeple\": "
+                                                  f"{IR_VERSION}")
+    broken = dict(hare_ir, meeple=1, turn=5)  # with a mistake of its own: that too, as today's form has it
+    with pytest.raises(RulesError) as info:
+        ir_from_json(json.dumps(broken), "x.json")
+    assert [d.path for d in info.value.diagnostics] == ["$.meeple", "$.turn"]
+    with pytest.raises(RulesError) as info:  # and the other way round
+        ir_from_json(json.dumps(dict(json.loads(V1_HARE.read_text()), meeple=IR_VERSION)), "x.json")
+    [d] = info.value.diagnostics
+    assert d.path == "$.meeple" and "written in version 1's form" in d.message and 'set "meeple": 1' in d.message
+
+
 @pytest.mark.parametrize("where, bad", [
     (lambda ir: ir["zones"][0], ("visibility", "to everyone, of course")),
     (lambda ir: next(n for n in walk.nodes(ir) if n.get("node") == "bin_op"), ("op", "=")),

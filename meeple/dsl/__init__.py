@@ -74,7 +74,6 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
     """Read an IR document and validate it against the schema. Every problem names its
     JSON path (or, for text that is not JSON, its line and column)."""
     from .limits import MAX_IR_CHARS, MAX_IR_DEPTH, too_deep
-    from .schema import validate_ir
     if len(text) > MAX_IR_CHARS:
         raise RulesSyntaxError([Diagnostic(file, f"file too large ({len(text):,} characters; "
                                                  f"the limit is {MAX_IR_CHARS:,})", 1, 1)], text)
@@ -106,16 +105,33 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
     if not problems:
         problems = _ir_version(doc, file)
     if not problems:
-        from .lower import upgrade, without_defaults
-        doc = without_defaults(upgrade(doc))  # an older document: the same game in today's form
-        try:  # the validator recurses about a dozen frames per level of the document
-            with _recursion_room(12 * MAX_IR_DEPTH + 200):
-                problems = validate_ir(doc, file)
-        except RecursionError:
-            problems = [Diagnostic(file, f"IR nested deeper than {MAX_IR_DEPTH} levels", path="$")]
+        from .lower import IR_VERSION, upgrade, without_defaults
+        if doc["meeple"] != IR_VERSION and isinstance(doc.get("at"), dict):  # (version 1's "at" is a list)
+            said = Diagnostic(file, f"the document says \"meeple\": {doc['meeple']}, but it is written in version "
+                                    f"{IR_VERSION}'s form (its \"at\" is an object): set \"meeple\": {IR_VERSION}",
+                              path="$.meeple")
+            problems = [said, *_schema_problems(without_defaults(dict(doc, meeple=IR_VERSION)), file)]
+        else:
+            doc = without_defaults(upgrade(doc))  # an older document: the same game in today's form
+            problems = _schema_problems(doc, file)
+            if problems and isinstance(doc.get("at"), list):
+                problems = [Diagnostic(file, f"the document says \"meeple\": {IR_VERSION}, but it is written in "
+                                             f"version 1's form (its \"at\" is a list): set \"meeple\": 1",
+                                       path="$.meeple")]
     if problems:
         raise RulesSemanticError(problems, None)
     return doc
+
+
+def _schema_problems(doc: Any, file: str) -> list[Diagnostic]:
+    """What the schema says of a document of today's form."""
+    from .limits import MAX_IR_DEPTH
+    from .schema import validate_ir
+    try:  # the validator recurses about a dozen frames per level of the document
+        with _recursion_room(12 * MAX_IR_DEPTH + 200):
+            return validate_ir(doc, file)
+    except RecursionError:
+        return [Diagnostic(file, f"IR nested deeper than {MAX_IR_DEPTH} levels", path="$")]
 
 
 def _ir_version(doc: Any, file: str) -> list[Diagnostic]:
