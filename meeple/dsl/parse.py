@@ -434,7 +434,43 @@ def _insert_missing(e: UnexpectedToken) -> str:
             ip.feed_token(Token.new_borrow_pos(t, "", e.token))
         ip.feed_token(e.token)
         return missing[0]
+    if e.token.type in DECLARATION_STARTS:  # a declaration that stops short (`pieces p on t` and no names):
+        missing = _completion(ip, quiet, e.token)  # end it, so the declarations after it are read as written
+        if missing:
+            for t in missing:
+                ip.feed_token(Token.new_borrow_pos(t, "", e.token))
+            ip.feed_token(e.token)
+            return missing[0]
     return ""
+
+
+def _completion(ip: Any, quiet: Any, token: Token, most: int = 3) -> list[str]:
+    """The shortest run of at most ``most`` filler terminals (INSERT_FIRST) after which the parser
+    takes ``token`` (else []). Each run is tried only as far as the parser takes it."""
+    level: list[tuple[list[str], Any]] = [([], ip)]
+    for _ in range(most):
+        longer = []
+        for missing, parser in level:
+            choices = parser.choices()
+            for t in INSERT_FIRST:
+                if t not in choices:
+                    continue
+                trial = parser.copy(deepcopy_values=False)
+                trial.parser_state.parse_conf = quiet
+                try:
+                    trial.feed_token(Token.new_borrow_pos(t, "", token))
+                except UnexpectedInput:
+                    continue
+                if token.type in trial.choices():
+                    then = trial.copy(deepcopy_values=False)
+                    try:
+                        then.feed_token(token)
+                        return [*missing, t]
+                    except UnexpectedInput:
+                        pass
+                longer.append(([*missing, t], trial))
+        level = longer
+    return []
 
 
 def _if_without_else(e: UnexpectedInput) -> Token | None:
