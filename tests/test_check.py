@@ -382,6 +382,22 @@ def test_cards_moved_to_the_zone_they_come_from_are_a_warning(statement: str, wa
     assert errors(text) == []
 
 
+@pytest.mark.parametrize("old, new, message", [
+    ("score(p) = points(p)", "score(p) = 3", "score(p) does not read 'p', so it is the same for every player: every "
+     "game that has a winner is a shared win of all the players (a cooperative game means that; else write what "
+     "player 'p' scores, as in score(p) = count(hand(p)))"),
+    ("score(p) = points(p)", "score(p) = points(p)\ntiebreak(q) = count(pile)",
+     "tiebreak(q) does not read 'q', so it is the same for every player: it never breaks a tie"),
+])
+def test_a_score_or_tiebreak_the_same_for_every_player_is_a_warning(old: str, new: str, message: str) -> None:
+    text = change(old, new)
+    last = new.splitlines()[-1]  # the warning is at its parameter
+    line, col = locate(text, last)
+    assert ("warning", line, col + last.index("(") + 1, message) in diagnostics(text)
+    assert errors(text) == []
+    assert not [d for d in diagnostics(BASE) if "does not read" in d[-1]]  # score(p) = points(p) reads it
+
+
 DRAWS_INTO_ITSELF = "the refill draws from the zone it fills: that zone never grows, so a refill that draws never " \
     "ends (the step cap stops the game)"
 REFILLED_RESHUFFLED = "the refill reshuffles the zone it fills into its source: when the source runs out, the " \

@@ -62,6 +62,14 @@ def checked_game(ir: dict, file: str, params: Optional[dict[str, int]] = None
     return game, diags
 
 
+SAME_FOR_ALL = {  # what a score, tiebreak or returns the same for every player means
+    "score": "every game that has a winner is a shared win of all the players (a cooperative game means "
+             "that; else write what player '{p}' scores, as in score({p}) = count(hand({p})))",
+    "tiebreak": "it never breaks a tie",
+    "returns": "every player gets the same return",
+}
+
+
 class _Attr(str):
     """The type of a card attribute in the scope of 'where' (a name bound to the card's attribute)."""
 
@@ -215,6 +223,9 @@ class Checker:
                 scope = {pe["player"]: PLAYER}
                 self.expect(pe["expr"], self.expr(pe["expr"], scope, f"$.{key}.expr"), {INT}, f"'{key}'",
                             f"$.{key}.expr")
+                if pe["player"] not in names(pe["expr"]):
+                    self.warn(pe, f"{key}({pe['player']}) does not read '{pe['player']}', so it is the same for "
+                                  f"every player: {SAME_FOR_ALL[key].format(p=pe['player'])}", f"$.{key}", "player")
         labels: set[str] = set()
         for i, r in enumerate(ir["reports"]):
             if r["label"] in labels:
