@@ -264,3 +264,53 @@ def test_the_first_error_is_said_as_a_rule_that_failed_not_by_a_python_class_nam
             raise KeyError("x")
     kind, _, _, _, _, error, _ = sim.play_one(Broken(), 2, 0, 0)
     assert kind == sim.ERROR and "KeyError (not a rule's failure: a bug in meeple, please report it)" in error
+
+
+# ---- the statistics: intervals, the seat test, the lengths' picture ----
+def test_wilson_interval_against_known_values():
+    from meeple.tools.stats import wilson
+    assert wilson(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson(81, 263) == pytest.approx((0.2553, 0.3662), abs=1e-4)  # (Wilson's example in the literature)
+    assert wilson(0, 0) is None
+    lo, hi = wilson(2.5, 10)  # a fractional count: a shared win counts as its fraction
+    assert lo < 0.25 < hi
+
+
+@pytest.mark.parametrize("x,df,p", [
+    (3.841459, 1, 0.05), (6.634897, 1, 0.01), (5.991465, 2, 0.05), (7.814728, 3, 0.05), (11.344867, 3, 0.01),
+    (9.487729, 4, 0.05), (11.070498, 5, 0.05), (18.307038, 10, 0.05), (24.995790, 15, 0.05), (0.454936, 1, 0.5),
+    (2.0, 2, 0.367879), (0.0, 3, 1.0)])
+def test_chi_square_survival_against_table_values(x, df, p):
+    from meeple.tools.stats import chi2_sf
+    assert chi2_sf(x, df) == pytest.approx(p, abs=1e-6)
+
+
+def test_chi_square_survival_of_a_huge_statistic_is_zero_not_an_overflow():
+    from meeple.tools.stats import chi2_sf
+    assert chi2_sf(3e8, 15) == 0.0 and chi2_sf(3e8, 14) == 0.0
+    with pytest.raises(ValueError):
+        chi2_sf(1.0, 0)
+
+
+def test_p_values_are_said_without_rounding_across_the_line():
+    from meeple.tools.stats import p_text
+    assert [p_text(p) for p in (0.41, 0.003, 0.0004, 0.0496, 0.05)] == [
+        "p = 0.41", "p = 0.003", "p < 0.001", "p = 0.0496", "p = 0.050"]
+
+
+def test_length_rows_cover_every_game_in_at_most_12_rows():
+    from meeple.tools.stats import length_rows, percentile
+    counts = {t: (t % 7) + 1 for t in range(41, 88)}
+    rows = length_rows(counts)
+    assert 8 <= len(rows) <= 12 and sum(c for _, _, c in rows) == sum(counts.values())
+    assert rows[0][0] <= 41 and rows[-1][1] >= 87
+    assert length_rows({5: 3}) == [(5, 5, 3)]
+    assert length_rows({}) == []
+    # a lone short game does not squash the rest into one row: it gets a row of its own
+    rows = length_rows({16: 1, 60: 300, 61: 120, 62: 40, 63: 5})
+    assert rows[0] == (16, 59, 1) and (60, 60, 300) in rows
+    assert percentile({1: 1, 2: 8, 3: 1}, 10) == 1 and percentile({1: 1, 2: 8, 3: 1}, 90) == 2
+    assert percentile({}, 50) is None
+
