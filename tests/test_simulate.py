@@ -30,7 +30,7 @@ def test_json_has_the_keys(capsys):
     s = cli_json(capsys, RULES, "--games", "12", "--players", "4", "--seed", "3", "--workers", "1")
     assert KEYS <= set(s)
     assert s["games"] == 12 and s["players"] == 4 and s["seed"] == 3 and s["rules"] == RULES
-    assert set(s["turns"]) == {"mean", "median", "max"}
+    assert set(s["turns"]) == {"mean", "median", "max", "p10", "p90"}
     assert len(s["wins_by_seat"]) == 4
     done = s["completed"]
     assert done == s["games"] - s["step_capped"] - s["stuck"] - s["errors"]
@@ -149,7 +149,7 @@ def test_stuck_games_are_counted(tmp_path):
     # four cards in hand between two players, and the table must reach 100: no legal move after four turns
     s = simulate(tiny(tmp_path, "stuck", 100), games=8, players=2, seed=1, workers=2)
     assert s["stuck"] == 8 and s["completed"] == 0
-    assert s["turns"] == {"mean": None, "median": None, "max": None}
+    assert s["turns"] == {"mean": None, "median": None, "max": None, "p10": None, "p90": None}
     assert s["reports"] == {"hot": {}}
 
 
@@ -314,3 +314,93 @@ def test_length_rows_cover_every_game_in_at_most_12_rows():
     assert percentile({1: 1, 2: 8, 3: 1}, 10) == 1 and percentile({1: 1, 2: 8, 3: 1}, 90) == 2
     assert percentile({}, 50) is None
 
+
+SEAT_ZERO = """\
+game "Seat zero"
+players 2..4
+var pts per player = 0
+turn {
+  set pts(current) = 1
+  end game
+}
+score(p) = pts(p)
+"""
+
+
+def test_json_has_the_intervals_and_the_seat_test(capsys):
+    s = cli_json(capsys, RULES, "--games", "40", "--players", "4", "--seed", "3", "--workers", "1")
+    assert len(s["win_share_interval_by_seat"]) == 4
+    for share, (lo, hi) in zip(s["win_share_by_seat"], s["win_share_interval_by_seat"]):
+        assert 0 <= lo <= share <= hi <= 1
+    assert set(s["report_share_intervals"]) == set(s["reports"])
+    for label, tally in s["reports"].items():
+        assert list(s["report_share_intervals"][label]) == list(tally)
+        for value, count in tally.items():
+            lo, hi = s["report_share_intervals"][label][value]
+            assert lo <= count / s["completed"] <= hi
+    balance = s["seat_balance"]
+    assert set(balance) == {"chi2", "df", "p", "games"}
+    assert balance["df"] == 3 and balance["games"] == s["completed"] - s["draws"]
+    assert 0 <= balance["p"] <= 1 and balance["chi2"] >= 0
+    assert s["turns"]["p10"] <= s["turns"]["median"] <= s["turns"]["p90"] <= s["turns"]["max"]
+
+
+def test_a_balanced_game_says_no_evidence(capsys):
+    assert main(["simulate", RULES, "--games", "200", "--players", "4", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "95% interval" in out
+    line = next(ln for ln in out.splitlines() if ln.startswith("seat balance:"))
+    assert line.startswith("seat balance: no evidence of a seat advantage (p = 0.")
+    s = simulate(RULES, games=200, players=4, seed=1)
+    assert s["seat_balance"]["p"] > 0.05
+
+
+def test_a_game_seat_0_always_wins_says_so(tmp_path, capsys):
+    rules = tmp_path / "zero.rules"
+    rules.write_text(SEAT_ZERO)
+    s = simulate(str(rules), games=100, players=4, seed=1, workers=1)
+    assert s["wins_by_seat"] == [100, 0, 0, 0]
+    assert s["seat_balance"] == {"chi2": 300.0, "df": 3, "p": pytest.approx(0, abs=1e-60), "games": 100}
+    assert main(["simulate", str(rules), "--games", "100", "--players", "4", "--workers", "1"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # (the sentence may be wrapped)
+    assert ("seat balance: seat 0 wins more than its share: 100.0% of 100 games with a winner, against 25.0% "
+            "if even (p < 0.001)") in out
+
+
+def test_too_few_games_for_the_seat_test_say_so(tmp_path, capsys):
+    rules = tmp_path / "zero.rules"
+    rules.write_text(SEAT_ZERO)
+    s = simulate(str(rules), games=19, players=4, seed=1, workers=1)  # 4.75 expected wins a seat
+    assert s["seat_balance"] == {"chi2": None, "df": 3, "p": None, "games": 19}
+    assert main(["simulate", str(rules), "--games", "19", "--players", "4", "--workers", "1"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "seat balance: the test needs more games: 19 with a winner, at least 20 (5 a seat)" in out
+    assert "p =" not in out
+    assert simulate(str(rules), games=20, players=4, seed=1, workers=1)["seat_balance"]["p"] is not None
+
+
+def test_draws_are_left_out_of_the_seat_test(tmp_path, capsys):
+    s = simulate(tiny(tmp_path, "noscore", 3), games=10, players=2, seed=1, workers=1)
+    assert s["seat_balance"] == {"chi2": None, "df": 1, "p": None, "games": 0}
+    assert s["win_share_interval_by_seat"] == [[0.0, pytest.approx(0.277533)]] * 2
+    from meeple.tools.stats import balance_sentence, seat_balance
+    assert balance_sentence(s["seat_balance"], s["wins_by_seat"], 10) == \
+        "seat balance: no game had a winner, nothing to test (10 draws)"
+    test = seat_balance([30.0, 20.0], 50)
+    assert balance_sentence(test, [30.0, 20.0], 7) == \
+        "seat balance: no evidence of a seat advantage (p = 0.16, 50 games with a winner; 7 draws left out)"
+
+
+def test_shared_wins_count_as_their_fraction_in_the_seat_test(tmp_path):
+    s = simulate(tiny(tmp_path, "even", 3, score="score(p) = 1"), games=10, players=2, seed=1, workers=1)
+    assert s["seat_balance"] == {"chi2": 0.0, "df": 1, "p": 1.0, "games": 10}
+
+
+def test_the_terminal_shows_the_lengths_as_a_picture_within_80_columns(capsys):
+    assert main(["simulate", RULES, "--games", "60", "--players", "4", "--seed", "2", "--workers", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    i = next(i for i, ln in enumerate(out) if ln.startswith("turns per completed game (10% end by turn "))
+    rows = [ln for ln in out[i + 1:] if " │" in ln and not ln.startswith(("┃", "│", "┏", "┡", "└"))]
+    assert 1 <= len(rows) <= 12 and all("█" in r or "▏" in r for r in rows)
+    assert sum(int(r.split()[-2]) for r in rows) == 60
+    assert max(len(ln) for ln in out) <= 80

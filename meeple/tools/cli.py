@@ -747,7 +747,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from meeple.dsl import RulesError
 
     from .limits import MAX_RECORDED_GAMES, cores
-    from .simulate import simulate
+    from .simulate import simulate_tally
 
     if args.records and args.games > MAX_RECORDED_GAMES:
         raise UsageError(f"--records writes one file per game: at most {MAX_RECORDED_GAMES:,} games with it, "
@@ -780,19 +780,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     progress, finish = _progress(args.games, quiet=args.json)
     t0 = time.perf_counter()
     try:
-        summary = simulate(args.file, games=args.games, players=players, seed=args.seed, workers=args.workers,
-                           params=params, records_dir=args.records, progress=progress)
+        tally = simulate_tally(args.file, games=args.games, players=players, seed=args.seed, workers=args.workers,
+                               params=params, records_dir=args.records, progress=progress)
     except RulesError as e:
         finish()
         _err(str(e))
         return 1
     finish()
     wall = time.perf_counter() - t0
+    summary = tally.summary(args.file, args.seed)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         from .simulate import plan
-        _print_summary(summary, wall, plan(args.games, args.workers)[1])
+        _print_summary(summary, wall, plan(args.games, args.workers)[1], tally.lengths)
     unfinished = summary["errors"] + summary["stuck"] + summary["step_capped"]
     if unfinished:  # a script can gate on it: the summary is printed either way
         _err(f"meeple: {unfinished} of {summary['games']} games did not reach the rules' end (errors "
@@ -955,11 +956,38 @@ def _progress(total: int, quiet: bool, doing: str = "simulating", steps: bool = 
     return heartbeat, lambda: None
 
 
-def _print_summary(s: dict, wall: float, workers: int) -> None:
+def _interval_text(bounds: list[float] | None) -> str:
+    """``52.4–61.1%``: a share's 95% interval, in percent."""
+    return "-" if bounds is None else f"{100 * bounds[0]:.1f}–{100 * bounds[1]:.1f}%"
+
+
+def _length_lines(lengths: dict[int, int], turns: dict[str, Any], bar: int = 36) -> list[str]:
+    """A histogram of game lengths in text, a row a range of turns, with its title."""
+    from .stats import length_rows
+    rows = length_rows(lengths)
+    if not rows:
+        return []
+    total, top = sum(lengths.values()), max(c for _, _, c in rows)
+    labels = [str(f) if f == t else f"{f}–{t}" for f, t, _ in rows]
+    lw, cw = max(map(len, labels)), max(len(f"{c:,}") for _, _, c in rows)
+    out = [f"turns per completed game (10% end by turn {turns['p10']}, median {turns['median']:g}, "
+           f"90% by {turns['p90']})"]
+    for label, (_, _, count) in zip(labels, rows):
+        eighths = round(bar * 8 * count / top)
+        drawn = "█" * (eighths // 8) + ("", "▏", "▎", "▍", "▌", "▋", "▊", "▉")[eighths % 8]
+        if count and not drawn:
+            drawn = "▏"  # a row with games is never drawn empty
+        out.append(f"{label:>{lw}} │{drawn:<{bar}} {count:>{cw},} {100 * count / total:5.1f}%")
+    return out
+
+
+def _print_summary(s: dict, wall: float, workers: int, lengths: dict[int, int] | None = None) -> None:
     from rich.console import Console
     from .markup import escape
     from rich.table import Table
     from rich.text import Text
+
+    from .stats import balance_sentence
 
     console = Console(highlight=False)
     n = s["games"]
@@ -987,18 +1015,23 @@ def _print_summary(s: dict, wall: float, workers: int) -> None:
     console.print(t)
     if s.get("first_error"):
         console.print(f"[red]first error:[/red] {escape(s['first_error'])}")
+    for line in _length_lines(lengths or {}, tr):
+        console.print(Text(line), overflow="ignore", crop=False)
 
     t = Table(title="wins by seat (shared wins split)", title_justify="left", header_style="bold")
     t.add_column("seat", justify="right")
     t.add_column("wins", justify="right")
     t.add_column("share of games", justify="right")
+    t.add_column("95% interval", justify="right")
     mean_returns = s.get("mean_returns_by_seat")
     if mean_returns is not None:
         t.add_column("mean returns", justify="right")  # the rules' returns(p), per completed game
-    for seat, (w, share) in enumerate(zip(s["wins_by_seat"], s["win_share_by_seat"])):
-        row = [str(seat), f"{w:g}" if w == int(w) else f"{w:.2f}", f"{100 * share:.1f}%"]
+    for seat, (w, share, bounds) in enumerate(zip(s["wins_by_seat"], s["win_share_by_seat"],
+                                                   s["win_share_interval_by_seat"])):
+        row = [str(seat), f"{w:g}" if w == int(w) else f"{w:.2f}", f"{100 * share:.1f}%", _interval_text(bounds)]
         t.add_row(*row, *([f"{mean_returns[seat]:+.3f}"] if mean_returns is not None else []))
     console.print(t)
+    console.print(Text(balance_sentence(s["seat_balance"], s["wins_by_seat"], s["draws"])))
 
     for label, tally in s["reports"].items():
         done = sum(tally.values())
@@ -1007,8 +1040,11 @@ def _print_summary(s: dict, wall: float, workers: int) -> None:
         t.add_column("value")
         t.add_column("games", justify="right")
         t.add_column("share of completed", justify="right")
+        t.add_column("95% interval", justify="right")
+        intervals = s["report_share_intervals"][label]
         for value, count in tally.items():
-            t.add_row(Text(str(value)), str(count), f"{100 * count / done:.1f}%" if done else "-")
+            t.add_row(Text(str(value)), str(count), f"{100 * count / done:.1f}%" if done else "-",
+                      _interval_text(intervals[value]))
         console.print(t)
     rate = n / wall if wall > 0 else float("inf")
     console.print(f"wall time {wall:.2f} s, {rate:,.0f} games/s "

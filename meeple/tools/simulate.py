@@ -18,6 +18,7 @@ from typing import Any
 from .bots import RandomBot, derive_seed
 from .events import turns_played
 from .limits import MAX_GAMES, GameTooLong, cores, time_limit
+from .stats import percentile, seat_balance, wilson
 
 # outcome kinds of one game
 END, STEP_CAP, STUCK, ERROR = "end", "step cap", "stuck", "error"
@@ -119,6 +120,15 @@ def simulate(path: str, games: int = 100, players: int | None = None, seed: int 
     ``progress(done, total)`` is called as games finish. ``players`` defaults to the game's minimum.
     Memory does not grow with ``games``: tasks are handed out a few at a time and each result is
     added to a ``Tally`` in game order (so the summary is the same whatever the workers)."""
+    return simulate_tally(path, games, players, seed, workers, params, records_dir, progress).summary(path, seed)
+
+
+def simulate_tally(path: str, games: int = 100, players: int | None = None, seed: int = 0,
+                   workers: int | None = None, params: dict[str, int] | None = None,
+                   records_dir: str | None = None,
+                   progress: Callable[[int, int], None] | None = None) -> Tally:
+    """``simulate``'s games, as the ``Tally`` they make (its ``lengths``, the histogram of game
+    lengths, are not in the summary)."""
     from meeple.interpreter import load
     from meeple.interpreter.game import check_players
 
@@ -153,7 +163,7 @@ def simulate(path: str, games: int = 100, players: int | None = None, seed: int 
             _play_in_workers(tasks, workers, tally, (path, params, players, seed, records_dir), report)
     finally:
         _worker.clear()
-    return tally.summary(path, seed)
+    return tally
 
 
 def _play_in_workers(tasks: Iterator[tuple[int, int]], workers: int, tally: Tally, task: tuple,
@@ -231,8 +241,11 @@ class Tally:
         return lo if completed % 2 else (lo + hi) / 2  # as statistics.median
 
     def summary(self, path: str, seed: int) -> dict[str, Any]:
+        """The counts, with (since 0.2.0) a 95% interval on every share and the seat test: see
+        ``stats``. The keys scripts read are never changed or removed; new ones are added."""
         n, completed = self.games, self.kinds[END]
         total_turns = sum(t * c for t, c in self.lengths.items())
+        reports = {label: dict(sorted(t.items(), key=lambda kv: (-kv[1], kv[0]))) for label, t in self.reports.items()}
         return {
             "rules": path,
             "title": self.game.title,
@@ -251,14 +264,21 @@ class Tally:
                 "mean": round(total_turns / completed, 3) if completed else None,
                 "median": self._median(),
                 "max": max(self.lengths) if self.lengths else None,
+                "p10": percentile(self.lengths, 10),  # (nearest rank: 10% of the games ended by this turn)
+                "p90": percentile(self.lengths, 90),
             },
             "wins_by_seat": [round(w, 6) for w in self.wins],
             "win_share_by_seat": [round(w / n, 6) if n else 0.0 for w in self.wins],
             # the mean of the rules' returns(p) over the completed games (None: the rules declare none)
             "mean_returns_by_seat": None if self.returns is None else
             [round(r / completed, 6) if completed else 0.0 for r in self.returns],
-            "reports": {label: dict(sorted(t.items(), key=lambda kv: (-kv[1], kv[0])))
-                        for label, t in self.reports.items()},
+            "reports": reports,
+            # the 95% Wilson interval of each share above (a shared win counts as its fraction; None: no games)
+            "win_share_interval_by_seat": [_interval(w, n) for w in self.wins],
+            "report_share_intervals": {label: {value: _interval(count, sum(t.values())) for value, count in t.items()}
+                                       for label, t in reports.items()},
+            # chi-square test of the wins against equal shares, over the completed games with a winner
+            "seat_balance": seat_balance([round(w, 6) for w in self.wins], completed - self.draws),
         }
 
 
@@ -267,6 +287,11 @@ def summarise(results: list[tuple], game: Any, path: str, players: int, seed: in
     tally = Tally(game, players)
     tally.add_all(results)
     return tally.summary(path, seed)
+
+
+def _interval(k: float, n: int) -> list[float] | None:
+    bounds = wilson(k, n)
+    return None if bounds is None else [round(bounds[0], 6), round(bounds[1], 6)]
 
 
 def _json_key(value: Any) -> str:
