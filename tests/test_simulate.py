@@ -367,6 +367,14 @@ def test_a_game_seat_0_always_wins_says_so(tmp_path, capsys):
             "if even (p < 0.001)") in out
 
 
+def test_with_two_seats_the_one_that_wins_more_is_named(tmp_path, capsys):
+    rules = tmp_path / "one.rules"
+    rules.write_text(SEAT_ZERO.replace("turn {", "setup {\n  set current = 1\n}\nturn {"))
+    assert main(["simulate", str(rules), "--games", "30", "--players", "2", "--workers", "1"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "seat balance: seat 1 wins more than its share: 100.0% of 30 games with a winner, against 50.0%" in out
+
+
 def test_too_few_games_for_the_seat_test_say_so(tmp_path, capsys):
     rules = tmp_path / "zero.rules"
     rules.write_text(SEAT_ZERO)

@@ -96,7 +96,8 @@ def balance_sentence(test: dict[str, Any], wins: list[float], draws: int) -> str
     if test["p"] >= LEVEL:
         return f"seat balance: no evidence of a seat advantage ({p_text(test['p'])}, {games}{left_out})"
     expected = decided / seats
-    seat = max(range(seats), key=lambda s: abs(wins[s] - expected))  # the seat furthest from its share
+    # the seat furthest from its share; of two as far (as with 2 seats), the one that wins more
+    seat = max(range(seats), key=lambda s: (round(abs(wins[s] - expected), 6), wins[s] > expected))
     more = "more" if wins[seat] > expected else "less"
     return (f"seat balance: seat {seat} wins {more} than its share: {100 * wins[seat] / decided:.1f}% of "
             f"{games}, against {100 / seats:.1f}% if even ({p_text(test['p'])}{left_out})")
