@@ -244,7 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "simulate", help="play many games between random players and sum them up", formatter_class=_Formatter,
         description="Play N games between random players (each picks uniformly among the legal moves) on all "
-                    "cores and report completion, game length, wins by seat and the rules' 'report' statistics. "
+                    "cores and report completion, game length (with a histogram), wins by seat (with a test of "
+                    "seat balance) and the rules' 'report' statistics, each share with its 95% interval. "
                     "Game i is seeded from (SEED, i): the same seed gives the same result whatever the number "
                     "of workers.",
         epilog="examples:\n"
@@ -255,6 +256,11 @@ def build_parser() -> argparse.ArgumentParser:
                "  meeple simulate games/mygame.rules -p size=20 --workers 1\n\n"
                "counts: 'completed' games reached the rules' end; 'step-capped' hit max_steps; 'stuck' games had "
                "no legal move; 'errors' games hit a rule that failed at run time.\n\n"
+               "statistics: each share has its 95% interval (Wilson score; a shared win counts as its fraction, "
+               "which errs on the wide side). 'seat balance' is a chi-square test of the wins by seat "
+               "against equal shares, over the completed games with a winner (draws left out): a p-value "
+               "below 0.05 names the seat furthest from its share; with fewer than 5 expected wins a seat it "
+               "says the test needs more games. The histogram shows the turns of the completed games.\n\n"
                "exit status: 0 when every game reached the rules' end; 1 when any errored, got stuck or hit "
                "the step cap (the summary is printed all the same), or the rules do not load;" + USAGE_EXITS)
     p.add_argument("file", metavar="FILE", help=".rules or IR .json file")
