@@ -751,3 +751,27 @@ def test_watching_a_game_of_one_player_counts_one(capsys, monkeypatch, tmp_path)
     code, out = play(capsys, monkeypatch, "", str(rules), "--watch", "--seed", "1")
     assert code == 0 and "Solo — 1 player, a bot, watched" in out and "Turn 1 · 1 player, everything shown" in out
     assert "1 players" not in out
+
+
+DICE_ONLY = ('game "Dice only"\nplayers 2\nvar total per player = 0\nvar roll = 0\n'
+             'setup {\n  set roll = random 1..3\n}\n'
+             'turn {\n  set roll = random 1..3\n  set total(current) = total(current) + roll\n}\n'
+             'end when any(total(p) >= 6 for p in player)\nscore(p) = total(p)\n')
+
+
+@pytest.mark.parametrize("how", [("--watch",), ("--seat", "0")], ids=["watched", "seat 0"])
+def test_turns_played_by_chance_before_the_first_decision_are_told_one_by_one(capsys, monkeypatch, tmp_path, how):
+    """A game with no decision at all (a race of dice) is played by chance as the seeded game is
+    made: play tells each roll of it, from the game as its setup left it, rather than opening on the
+    game over ('the game at the start' was the last turn's state, and nothing of the course was told)."""
+    rules = tmp_path / "dice.rules"
+    rules.write_text(DICE_ONLY)
+    code, out = play(capsys, monkeypatch, "", str(rules), *how, "--seed", "1", "--plain")
+    assert code == 0, out
+    turns = int(re.search(r"Outcome: end in turn (\d+)", out).group(1))
+    assert turns > 1 and len(re.findall(r"(?m)^chance: roll = [123]$", out)) == turns, out
+    told = out.split("game over")[0]
+    assert re.search(r"(?m)^  · total: seat [01]: \d+ → \d+$", told), out
+    if how == ("--watch",):
+        start = told.split("the game at the start")[1]
+        assert "Turn 1 · 2 players" in start and "total: seat 0: 0, seat 1: 0" in start, out

@@ -460,6 +460,7 @@ class Session:
         self.undo: list[Snapshot] = []
         self.undone = 0  # moves taken back so far (each draws chance anew after it)
         self.log: list[Any] = []  # (a line with markup, or a line of 'changes' as a Change or str)
+        self.opening = self.turns_without_decisions()
 
     # ---- saying ----
     def say(self, text: str) -> None:
@@ -517,11 +518,11 @@ class Session:
         if len(self.seats) == 1:
             self.last_seen[eyes] = after
 
-    def step_by_step(self, start: Any, steps: list, after: dict) -> list[tuple[str, str]] | None:
-        """What each of ``steps`` (a move, then the chance events it ran into) did, as the seat at
-        the screen sees it, played again from ``start`` with chance taken as it came: a line per
-        chance event, and a "·" line per change. None when playing them again does not end where
-        the game is (``after``: that seat's view of it)."""
+    def step_by_step(self, start: Any, steps: list, after: dict, moved: bool = True) -> list[tuple[str, str]] | None:
+        """What each of ``steps`` (a move, then the chance events it ran into; chance events only
+        when not ``moved``) did, as the seat at the screen sees it, played again from ``start`` with
+        chance taken as it came: a line per chance event, and a "·" line per change. None when
+        playing them again does not end where the game is (``after``: that seat's view of it)."""
         from meeple.dsl.diagnostics import RuleRuntimeError
 
         from .events import chance_hidden_from, chance_owner, owned_chance
@@ -535,7 +536,7 @@ class Session:
         out: list[tuple[str, str]] = []
         seen, everything = walk.observation(eyes), game.observe(walk, None)
         try:
-            for i, (_, text) in enumerate(steps):
+            for i, (_, text) in enumerate(steps, start=0 if moved else 1):
                 was = walk.clone(log=False) if i else None
                 owner = chance_owner(game, walk) if i and self.owned else None  # (a roll of some seat's)
                 walk.apply(text)
@@ -556,6 +557,34 @@ class Session:
             self.listener.take()
             return None
         return out if seen == after and walk.current_player() == self.state.current_player() else None
+
+    def turns_without_decisions(self) -> tuple[Any, list] | None:
+        """When whole turns went by before the first decision (a game of chance alone, or turns that
+        ask nobody anything: the seeded state plays them as it is made), the game as its setup left
+        it and the chance steps since, to be told one by one (``tell_opening``) rather than the
+        screen opening on a game long under way, or over; None when the first decision, or the
+        end, comes in the first turn with nothing of it played by chance."""
+        from meeple.interpreter.state import TERMINAL
+        st, game = self.state, self.game
+        if st.turns == 0 and st.current_player() != TERMINAL:
+            return None
+        walk = game.new_state(self.players, chance="explicit")
+        steps = _steps_since(st, 0)
+        k = 0
+        while k < len(steps) and walk.turns == 0 and walk.pc < game.turn_start:
+            walk.apply(steps[k][1])  # (the setup's own chance: the game at the start shows it done)
+            k += 1
+        return (walk, steps[k:]) if k < len(steps) else None
+
+    def tell_opening(self) -> None:
+        """What the turns before the first decision did, a line per chance event (``step_by_step``)."""
+        if self.opening is None:
+            return
+        start, steps = self.opening
+        self.listener.take()  # (what the seeded state heard as it was made: told again below)
+        told = self.step_by_step(start.clone(log=False), steps, self.state.observation(self.eyes), moved=False)
+        for kind, line in told or []:
+            self.say_change(line) if kind == "·" else self.say(line)
 
     def value_text(self, name: str, value: Any, obs: dict) -> Any:
         return board_value(self.view, name, value, obs)
@@ -579,6 +608,7 @@ class Session:
                f"seats {', '.join(map(str, self.seats))} are played here, passing the screen")
         self.console.print(f"[bold]{escape(game.title)}[/bold] — {players} player{'s' if players != 1 else ''}, {you} "
                            f"(seed {self.seed}). Type ? for help.")
+        self.tell_opening()
         while True:
             st = self.state
             now = st.current_player()
@@ -648,6 +678,7 @@ class Session:
                            f"{'all bots' if players != 1 else 'a bot'}, watched ({whose}; {how}; seed {self.seed}).")
         if not self.screen:
             self.show_watched()
+        self.tell_opening()
         while self.state.current_player() != TERMINAL:
             now = self.state.current_player()
             if not self.state.legal_actions():
@@ -672,9 +703,9 @@ class Session:
 
     def show_watched(self) -> None:
         """Printed as it goes (not on a screen redrawn): the game at the start, as it is watched."""
-        st, game = self.state, self.game
+        st, game = self.state if self.opening is None else self.opening[0], self.game
         self.console.rule("the game at the start")
-        render_observation(self.seen(self.eyes), self.eyes, self.console, self.view, (), self.plain,
+        render_observation(self.seen(self.eyes, st), self.eyes, self.console, self.view, (), self.plain,
                            game.checked.var_types, game.labels, game.shown(st, self.eyes), me=self.you)
         self.console.rule()
 
@@ -704,11 +735,12 @@ class Session:
         console.file.write("".join(line + "\n" for line in info + column.file.getvalue().splitlines()))
         console.file.flush()
 
-    def seen(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees now, its turn named "setup" while the setup's decisions are taken
-        (the first turn is not played yet: both were "Turn 1")."""
-        obs = self.state.observation(seat)
-        if self.state.outcome is None and self.state.pc < self.game.turn_start:
+    def seen(self, seat: int, state: Any = None) -> dict[str, Any]:
+        """What ``seat`` sees now (or in ``state``), its turn named "setup" while the setup's
+        decisions are taken (the first turn is not played yet: both were "Turn 1")."""
+        state = self.state if state is None else state
+        obs = state.observation(seat)
+        if state.outcome is None and state.pc < self.game.turn_start:
             obs["turn"] = "setup"
         return obs
 
