@@ -19,10 +19,10 @@ GAMES = 20
 VARIANTS = sorted((GOOD / "variants").glob("*.rules"))
 
 
-def test_there_are_nineteen_good_games() -> None:
-    assert [p.stem for p in FILES] == ["bazaar", "bluff", "breakthrough", "claims", "colonies", "dash", "eights",
-                                       "fish", "gavel", "knockout", "market", "orchard", "pig", "ring", "sow", "suits",
-                                       "summit", "tictac", "tricks"]
+def test_there_are_twenty_two_good_games() -> None:
+    assert [p.stem for p in FILES] == ["bazaar", "bluff", "breakthrough", "claims", "colonies", "dash", "dealer",
+                                       "eights", "fish", "gavel", "knockout", "ladders", "market", "orchard", "pig",
+                                       "ring", "sow", "suits", "summit", "tictac", "tricks", "yacht"]
     assert [p.stem for p in VARIANTS] == ["claims-open", "colonies-wide", "gavel-bank", "orchard-quick", "sow-quiet",
                                           "summit-surefooted"]
 

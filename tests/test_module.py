@@ -155,10 +155,11 @@ def function_text(text: str, start: str) -> str:
 
 
 def _step_by_step(game):
-    """``game`` with no segment and no decision's turn: State._do and State._advance only."""
+    """``game`` with no segment and no decision's turn: State._do and State._advance only (a game
+    of chance alone, with no decision, has only its segments taken away)."""
     game.segments = {}
     turns = [spec for op, spec, _ in game.code if op == CHOICE and spec.turn is not None]
-    assert turns, "a game whose decisions have no turn to take away"
+    assert turns or not any(op == CHOICE for op, _, _ in game.code), "a game whose decisions have no turn to take away"
     for spec in turns:
         spec.turn = None
     return game
