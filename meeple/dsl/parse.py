@@ -671,6 +671,12 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if "random" in (word, before) and "RANDOM" not in accepts:
         return "", (" ('random' stands only in 'set VAR = random DOMAIN', the domain a range LOW..HIGH, 'player', "
                     "a kind or the grid, and in 'set VAR = random { VALUE: WEIGHT, ... }')")
+    if tok.type == "NAME" and "DICE" in accepts and re.fullmatch(r"[dD]\d+", word):  # 'roll 2d6'
+        return "'dice'", (f" (dice are written out: 'roll N dice of SIDES into VAR', so 2{word} is "
+                          f"'roll 2 dice of {word[1:]} into VAR')")
+    if word == "," and re.search(r"\brandom\s*\(\s*[^(),]*$", text[:tok.start_pos or 0]):  # 'random(1, 6)'
+        return "", (" ('random' is not called: a random number is 'set VAR = random LOW..HIGH', as "
+                    "'set roll = random 1..6')")
     if word in ("to", "-") and "DOTDOT" in accepts:
         return "'..'", " (a range is written LOW..HIGH)"
     if word in ("elif", "elsif", "elseif"):
