@@ -447,6 +447,18 @@ def test_an_option_named_like_a_statement_in_a_closed_block_is_not_said_to_be_a_
     assert "starts a statement" not in message and "an option that leaves out its block must be the last" in message
 
 
+@pytest.mark.parametrize("word", ["move", "score", "deal", "roll", "set", "run", "zone", "turn", "report"])
+def test_an_option_named_as_a_word_of_the_language_after_a_block_is_a_name(word: str) -> None:
+    """A word that is not reserved is a name where no keyword can stand, also as an option's name
+    after the block of the option before it (where LALR's state after a '}' had the lexer read it
+    as the keyword: 'unexpected 'score'', then errors down the file)."""
+    text = SMALL.replace("  choose play: 1 card from hand(current) to deck\n",
+                         f"  choose go {{\n    up {{\n      set total = total + 1\n    }}\n"
+                         f"    {word} where total > 0 {{\n      set total = total + 2\n    }}\n    stay\n  }}\n")
+    [choose] = [s for s in walk(parse(text, "t.rules")) if isinstance(s, A.ChooseOne)]
+    assert [o.name.text for o in choose.options] == ["up", word, "stay"]
+
+
 def test_a_misspelt_word_of_the_language_is_read_as_one_so_the_next_mistake_is_said_too() -> None:
     """'publik' where 'public', 'private' or 'hidden' goes: said, then read as the closest of those
     words, so that the next line (a second mistake) is read as written and said too."""

@@ -156,6 +156,7 @@ def keyword_terminals() -> list[str]:
     return re.findall(r'^([A-Z_]+): "[a-z_]+"(?: \| "[a-z_]+")*$', text, flags=re.M)
 
 
+_KEYWORD_TERMINALS = frozenset(keyword_terminals())
 _lexing: list[str] = [""]  # the text being parsed (for ``_keyword_seen``)
 _glued_seen: list[Token] = []  # keywords read at the start of a longer word ('setx', 'endgame')
 
@@ -241,6 +242,8 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         events += 1
         if len(errors) >= MAX_SYNTAX_ERRORS or events > MAX_RECOVERIES:
             return False
+        if _keyword_as_name(e):  # no mistake: a word of the language where only a name can stand
+            return True
         if resynced(e) and not _cascade(e, bool(errors), opened_by_recovery):
             errors.append(_syntax_diagnostic(e, file, text))
             found_at[id(errors[-1])] = max(errors[-1].line, getattr(e, "line", 0) or 0)
@@ -342,6 +345,32 @@ def _size_errors(text: str, file: str) -> list[Diagnostic]:
                 if len(out) >= MAX_SYNTAX_ERRORS:
                     break
     return out
+
+
+def _keyword_as_name(e: UnexpectedInput) -> bool:
+    """A keyword that is not reserved, lexed as the keyword where the parser then takes only a name
+    (an option called 'move' or 'score' after the block of the option before it: LALR merges the
+    state after a block's '}' with those where a statement or a declaration may follow, and the
+    contextual lexer takes the keyword from there): feed it as the name it is and go on."""
+    if not isinstance(e, UnexpectedToken) or e.interactive_parser is None:
+        return False
+    tok = e.token
+    if tok.type in ("NAME", "$END") or not str(tok.value).isidentifier() or tok.value in reserved_words() \
+            or tok.type not in _KEYWORD_TERMINALS:
+        return False
+    ip = e.interactive_parser
+    if "NAME" not in ip.choices():
+        return False
+    quiet = copy(ip.parser_state.parse_conf)
+    quiet.callbacks = {}
+    trial = ip.copy(deepcopy_values=False)
+    trial.parser_state.parse_conf = quiet
+    try:
+        trial.feed_token(Token.new_borrow_pos("NAME", str(tok.value), tok))
+    except UnexpectedInput:
+        return False
+    ip.feed_token(Token.new_borrow_pos("NAME", str(tok.value), tok))
+    return True
 
 
 def _misspelled_word(e: UnexpectedToken) -> bool:
