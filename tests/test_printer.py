@@ -122,6 +122,14 @@ def test_a_syntax_error_names_its_place() -> None:
     assert (d.file, d.line, d.col) == ("g.rules", 2, 12)
 
 
+def test_an_option_named_as_a_word_of_the_language_is_printed() -> None:
+    """An option 'score' after the block of another parses (the parser reads the word as a name):
+    printing it is no internal error from a parse of its own that did not."""
+    text = ('game "G"\nplayers 2\nvar x = 0\nturn {\n  choose act {\n    up {\n      set x = x + 1\n    }\n'
+            '    score  where x > 1 {\n      end game\n    }\n  }\n}\nscore(p) = x\n')
+    assert print_rules(text) == text.replace("score  where", "score where")
+
+
 def test_printed_lines_end_clean() -> None:
     for path in FILES:
         printed = _printed(path)[1]

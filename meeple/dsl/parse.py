@@ -347,6 +347,12 @@ def _size_errors(text: str, file: str) -> list[Diagnostic]:
     return out
 
 
+def parse_tree(text: str) -> Tree:
+    """Lark's tree of ``text``, a file that parses (``parse`` says so), with each keyword read as a
+    name where only a name can stand (``_keyword_as_name``), as ``parse`` reads it."""
+    return grammar().parse(text, on_error=_keyword_as_name)
+
+
 def _keyword_as_name(e: UnexpectedInput) -> bool:
     """A keyword that is not reserved, lexed as the keyword where the parser then takes only a name
     (an option called 'move' or 'score' after the block of the option before it: LALR merges the

@@ -54,7 +54,7 @@ from typing import Optional, Union
 
 from lark import Token, Tree
 
-from .parse import grammar, parse
+from .parse import parse, parse_tree
 
 __all__ = ["print_rules"]
 
@@ -85,7 +85,7 @@ def print_rules(text: str, file: str = "<rules>") -> str:
     ``RulesSemanticError`` for a block declared twice) when ``text`` does not
     parse, with the same diagnostics as ``dsl.ir_from_text``."""
     parse(text, file)  # the parser's own diagnostics for a file that does not parse
-    tree = grammar().parse(text)
+    tree = parse_tree(text)
     printer = _Printer(_comments(text, tree))
     for item in tree.children:
         printer.unit(item, 0)
