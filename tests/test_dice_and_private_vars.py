@@ -320,3 +320,33 @@ def test_a_record_names_the_seat_of_each_random_value_drawn_for_one(tmp_path):
     docs = [json.loads(line) for line in (tmp_path / "game-00001.jsonl").read_text().splitlines()[1:-1]]
     assert [(d["action"].split()[0], d["for"]) for d in docs if "for" in d] == [("favourite", s) for s in range(3)]
     assert all(("for" in d) == d["action"].startswith("favourite =") for d in docs)
+
+
+CELL_DICE = ('game "Cells"\nplayers 1\nboard dice { columns 3 rows 1 }\nvar face per dice = 0\n'
+             'turn {\n  for c in dice {\n    roll 1 dice of 6 into face(c)\n  }\n'
+             '  set face(cell(dice, 1, 0)) = random 1..2\n  end game\n}\nscore(p) = sum(face(c) for c in dice)\n')
+
+
+def test_a_chance_event_that_sets_one_cells_value_names_the_cell(tmp_path, capsys):
+    """Dice kept on the cells of a board all read 'die 4 into face': play and replay -v name the
+    cell whose value each sets ('die 4 into face(2,0)'), as they name a seat's; the record keeps
+    the rules' own text."""
+    from meeple.tools.cli import main
+    rules = tmp_path / "cells.rules"
+    rules.write_text(CELL_DICE)
+    g = meeple.load(str(rules))
+    st = g.new_state(1, chance="explicit")
+    found = []
+    while st.is_chance_node():
+        found.append(g.code[st.pc][1].cell(st))
+        st.apply(st.chance_outcomes()[0][0])
+    assert found == [0, 1, 2, 1]
+    record = tmp_path / "g.jsonl"
+    assert main(["play", str(rules), "--watch", "--seed", "1", "--plain", "--record", str(record)]) == 0
+    told = [line for line in capsys.readouterr().out.splitlines() if line.startswith("chance: ")]
+    assert [line.split(" into ")[-1] if " into " in line else line.split(" = ")[0] for line in told] == \
+        ["face(0,0)", "face(1,0)", "face(2,0)", "chance: face(1,0)"]
+    assert main(["replay", str(record), "-v"]) == 0
+    steps = [line.split()[-1] for line in capsys.readouterr().out.splitlines() if " chance " in line]
+    assert steps[:3] == ["face(0,0)", "face(1,0)", "face(2,0)"]
+    assert '"action": "die ' in record.read_text() and "into face(" not in record.read_text()

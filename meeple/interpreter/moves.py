@@ -284,9 +284,10 @@ class RandomPick(OneShot):
     per-player var (``set pick(p) = random ...``), the seat whose value it sets, as a function of
     the state at the chance event; else None."""
 
-    def __init__(self, target: str, values: Fn, setter, name_of, seat: Fn | None = None):
+    def __init__(self, target: str, values: Fn, setter, name_of, seat: Fn | None = None, cell: Fn | None = None):
         self.target, self.values, self.setter, self.name_of = target, values, setter, name_of
         self.seat = seat
+        self.cell = cell  # (for a var per cell of a board: the cell whose value it sets, as ``seat``)
 
     def outcomes(self, st) -> list[tuple[Action, float]]:
         values = list(self.values(st))  # none: the state is stuck (nothing can happen)
@@ -305,6 +306,10 @@ class RandomPick(OneShot):
         """The text naming the seat whose value it sets (``favourite(seat 1) = ne``); ``hidden``:
         without the value, for a seat that may not read it."""
         return f"{self.target}(seat {seat}) = {'?' if hidden else self.name_of(v)}"
+
+    def text_at(self, v: int, cell: str) -> str:
+        """The text naming the cell of a board whose value it sets (``face(2,0) = 4``)."""
+        return f"{self.target}({cell}) = {self.name_of(v)}"
 
     def apply(self, st, v: int) -> None:
         self.setter(st, v)
@@ -344,14 +349,17 @@ class DieRoll(RandomPick):
     """One die of ``roll n dice of s into v``: each face 1..s equally likely; ``add`` adds it to
     the sum that goes into ``v`` after the last die."""
 
-    def __init__(self, target: str, faces: Fn, add, seat: Fn | None = None):
-        super().__init__(target, faces, add, str, seat)
+    def __init__(self, target: str, faces: Fn, add, seat: Fn | None = None, cell: Fn | None = None):
+        super().__init__(target, faces, add, str, seat, cell)
 
     def text(self, v: int) -> str:
         return f"die {v} into {self.target}"
 
     def text_for(self, v: int, seat: int, hidden: bool = False) -> str:
         return f"die {'?' if hidden else v} into {self.target}(seat {seat})"
+
+    def text_at(self, v: int, cell: str) -> str:
+        return f"die {v} into {self.target}({cell})"
 
 
 class TileLay(OneShot):

@@ -208,7 +208,8 @@ class ProgramBuilder:
                 return self.layout.cell_name(v)
             return f"seat {v}" if is_player or kind != "values" else (names[v] if 0 <= v < len(names) and
                                                                       not _is_range(s) else str(v))
-        self.emit(CHANCE, RandomPick(s["target"], values, self.setter(s, env), outcome_name, self.seat_set(s, env)),
+        self.emit(CHANCE, RandomPick(s["target"], values, self.setter(s, env), outcome_name, self.seat_set(s, env),
+                                     self.cell_set(s, env)),
                   self.writer.written(s["target"]))
 
     def s_set_weighted(self, s, env):
@@ -224,7 +225,8 @@ class ProgramBuilder:
             if t == "cell":
                 return self.layout.cell_name(v)
             return names[v] if t.startswith("kind:") and 0 <= v < len(names) else str(v)
-        self.emit(CHANCE, WeightedPick(s["target"], values, self.setter(s, env), outcome_name, self.seat_set(s, env)),
+        self.emit(CHANCE, WeightedPick(s["target"], values, self.setter(s, env), outcome_name, self.seat_set(s, env),
+                                       self.cell_set(s, env)),
                   self.writer.written(s["target"]))
 
     def s_roll(self, s, env):
@@ -244,7 +246,7 @@ class ProgramBuilder:
         def add_face(st, v):
             st.locals[total] += v
             st.locals[left] -= 1
-        self.emit(CHANCE, DieRoll(s["target"], faces, add_face, self.seat_set(s, env)), None)
+        self.emit(CHANCE, DieRoll(s["target"], faces, add_face, self.seat_set(s, env), self.cell_set(s, env)), None)
         self.emit(JUMP, None, top)
         self.patch(top, len(self.code))
         lines = self.writer.assign(s["target"], s["index"], local(total), env)
@@ -256,6 +258,13 @@ class ProgramBuilder:
         name = s["target"]
         if s.get("index") is None or name == "current" or name in self.layout.tile_var_names \
                 or name in self.layout.cell_var_names:
+            return None
+        return self.x.compile(s["index"], env)
+
+    def cell_set(self, s, env) -> Optional[Fn]:
+        """For a chance event that sets one cell's value of a var per cell of a board (``roll 1
+        dice of 6 into face(c)``): the cell whose it is, as a function of the state (``RandomPick.cell``)."""
+        if s.get("index") is None or s["target"] not in self.layout.cell_var_names:
             return None
         return self.x.compile(s["index"], env)
 

@@ -468,6 +468,27 @@ def owned_chance(game: Any, state: Any, text: str, owner: int, hidden: bool = Fa
     return text if taken is None else spec.text_for(taken, owner, hidden)
 
 
+def cell_chance(game: Any, state: Any, text: str) -> str:
+    """The chance step ``text`` that ``state`` waits at, with the cell named when it sets one cell's
+    value of a var per cell of a board (``die 4 into face(2,0)``, ``face(2,0) = 4``: the cells'
+    dice all read ``die 4 into face``); else ``text``, as for a cell that is none (a rules error
+    there is the game's to say when it plays on)."""
+    from meeple.dsl.diagnostics import RuleRuntimeError
+    from meeple.interpreter.moves import RandomPick
+    a_game(game)
+    spec = game.code[state.pc][1] if state.is_chance_node() else None
+    if not isinstance(spec, RandomPick) or spec.cell is None:
+        return text
+    try:
+        cell = spec.cell(state)
+    except RuleRuntimeError:
+        return text
+    if type(cell) is not int or not 0 <= cell < game.layout.cells:
+        return text
+    taken = next((a.payload for a, _ in state.chance_outcomes() if a.text == text), None)
+    return text if taken is None else spec.text_at(taken, game.layout.cell_name(cell))
+
+
 def owner_sees(game: Any, var: str, owner: int, seat: int) -> bool:
     """May ``seat`` read ``owner``'s value of the per-player ``var``: a public var, or a private one
     of its own (a hidden var no seat reads)?"""

@@ -525,7 +525,7 @@ class Session:
         playing them again does not end where the game is (``after``: that seat's view of it)."""
         from meeple.dsl.diagnostics import RuleRuntimeError
 
-        from .events import chance_hidden_from, chance_owner, owned_chance
+        from .events import cell_chance, chance_hidden_from, chance_owner, owned_chance
         from .markup import escape
         from .records import hidden_chance
 
@@ -549,7 +549,8 @@ class Session:
                     if hidden:
                         out.append(("", f"chance: {escape(said)}[dim](hidden from {self.you})[/dim]"))
                     else:
-                        out.append(("", f"chance: {escape(labelled_cards(game, said.strip() or text))}"))
+                        said = said.strip() or cell_chance(game, was, text)
+                        out.append(("", f"chance: {escape(labelled_cards(game, said))}"))
                 out += [("·", line) for line in changes(seen, now_seen, game.labels, game.checked.var_types,
                                                          self.listener.take(), self.value_text, self.you)]
                 seen, everything = now_seen, now_everything

@@ -633,7 +633,7 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
 
     from meeple.interpreter.invariants import broken_after, total_cards
 
-    from .events import chance_hidden_from, chance_owner, owned_chance, per_player_chance
+    from .events import cell_chance, chance_hidden_from, chance_owner, owned_chance, per_player_chance
     owned = per_player_chance(game)  # (a chance step may be some seat's: the record may say whose)
     cards = total_cards(state)
     failed = broken_after(game, state, state, cards)  # (a game may end with no step at all)
@@ -680,7 +680,8 @@ def _replay(rec: Record, verbose: Callable[[str], None] | None, seat: int | None
                     f"{owned_chance(game, before, text, owner, hidden=True)} (hidden from seat {seat})"
             else:  # (as 'meeple play' names it: by the rules' labels)
                 text = labelled_move(game, before, text) if actor != CHANCE_ACTOR else \
-                    labelled_cards(game, text if owner is None else owned_chance(game, before, text, owner))
+                    labelled_cards(game, cell_chance(game, before, text) if owner is None else
+                                   owned_chance(game, before, text, owner))
             verbose(f"{i:>6}  {_actor_name(actor):<8} {text}")
             for line in changes(seen, now_seen, game.labels, game.checked.var_types, listener.take()):
                 verbose(f"{'':>6}  {'':<8} · {line}")
