@@ -251,6 +251,9 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
             _insert_else(e)
             return True
         if isinstance(e, UnexpectedToken) and e.token.type != "$END":
+            if _dice_written_short(e):  # 'roll 2d6': read on as 'roll 2 dice of 6'
+                in_sync[0] = True
+                return True
             if _misspelled_word(e):  # read as the word it stands for: the lines after it are read as written
                 in_sync[0] = True
                 return True
@@ -376,6 +379,17 @@ def _keyword_as_name(e: UnexpectedInput) -> bool:
     except UnexpectedInput:
         return False
     ip.feed_token(Token.new_borrow_pos("NAME", str(tok.value), tok))
+    return True
+
+
+def _dice_written_short(e: UnexpectedToken) -> bool:
+    """'roll 2d6 into v' (said by ``_hint``): feed 'dice of 6' for the 'd6', so that the rest of the
+    file is read as written."""
+    tok, ip = e.token, e.interactive_parser
+    if tok.type != "NAME" or ip is None or not re.fullmatch(r"[dD]\d+", str(tok.value)) or "DICE" not in ip.choices():
+        return False
+    for t, v in (("DICE", "dice"), ("OF", "of"), ("INT", str(tok.value)[1:])):
+        ip.feed_token(Token.new_borrow_pos(t, v, tok))
     return True
 
 
