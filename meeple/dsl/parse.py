@@ -551,8 +551,8 @@ def _insert_else(e: UnexpectedToken) -> None:
 
 def _cascade(e: UnexpectedInput, after_error: bool, opened_by_recovery: list[int]) -> bool:
     """Is this error only the echo of an earlier one? A statement where declarations go (an
-    earlier mistake closed the block early), or a declaration or 'end when' inside a block that a
-    '{' inserted by the recovery keeps open."""
+    earlier mistake closed the block early), or a declaration, an 'end when' or the end of the file
+    inside a block that a '{' inserted by the recovery keeps open."""
     if not after_error or not isinstance(e, UnexpectedToken):
         return False
     tok, accepts = e.token, e.accepts or e.expected
@@ -560,7 +560,7 @@ def _cascade(e: UnexpectedInput, after_error: bool, opened_by_recovery: list[int
         return True
     if tok.type == "GAME" and set(accepts) == {"WHEN"}:  # 'end game' where declarations go: a block closed early
         return True
-    if opened_by_recovery[0] and ((tok.type in DECLARATION_STARTS and "RBRACE" in accepts)
+    if opened_by_recovery[0] and ((tok.type in DECLARATION_STARTS | {"$END"} and "RBRACE" in accepts)
                                   or (tok.type == "WHEN" and "GAME" in accepts)):
         opened_by_recovery[0] -= 1
         return True
