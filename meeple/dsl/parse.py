@@ -726,6 +726,13 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if word == "," and re.search(r"\brandom\s*\(\s*[^(),]*$", text[:tok.start_pos or 0]):  # 'random(1, 6)'
         return "", (" ('random' is not called: a random number is 'set VAR = random LOW..HIGH', as "
                     "'set roll = random 1..6')")
+    if set(accepts) == {"LPAR"} and before in ("score", "tiebreak", "returns"):  # 'score = total'
+        return "'('", f" (a {before} is worked out for each player: '{before}(p) = ...')"
+    if tok.type == "NAME" and word in ("winner", "winners") and accepts & DECLARATION_STARTS:
+        return "", (" (who wins is worked out from 'score(p) = ...', the highest score, then 'tiebreak(p)'; "
+                    "'end game with no winner' ends a game as a draw)")
+    if set(accepts) == {"COLON"} and re.search(r"\binvariant\s+\w+\s*$", text[:tok.start_pos or 0]):
+        return "", " (an invariant is named, then a colon: 'invariant NAME: TEST')"
     if word in ("to", "-") and "DOTDOT" in accepts:
         return "'..'", " (a range is written LOW..HIGH)"
     if word in ("elif", "elsif", "elseif"):
