@@ -180,6 +180,8 @@ def _glued_diagnostic(tok: Token, file: str) -> Diagnostic:
     word = re.match(r"\w+", _lexing[0][tok.start_pos:]).group()  # type: ignore[union-attr]
     rest = word[len(tok.value):]
     meant = f" (did you mean '{tok.value} {rest}'?)" if rest[0].isalpha() else ""
+    if rest == "s":  # a plural ('zones deck hidden')
+        meant = f" (did you mean '{tok.value}'?)"
     return Diagnostic(file, f"unknown word '{word}'{meant}", tok.line, tok.column, tok.line, tok.column + len(word))
 
 
@@ -274,7 +276,9 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
             errors.append(_syntax_diagnostic(e, file, text))
     first_error = min(((d.line, d.col) for d in errors), default=None)  # (past it the lexer may be lost)
     glued = [_glued_diagnostic(t, file) for t in _glued_seen if first_error is None or (t.line, t.column) < first_error]
-    keywords = [_reserved_diagnostic(t, file, text) for t in _reserved_seen] + glued
+    said = {(d.line, d.col) for d in errors}  # (a keyword after a syntax error on its line was lexed out of step)
+    keywords = [_reserved_diagnostic(t, file, text) for t in _reserved_seen
+                if not any(line == t.line and col < t.column for line, col in said)] + glued
     after = glued + [k for k in keywords if k.message.startswith("an option's test")]  # (what follows is their echo)
     errors = [e for e in errors if not any(g.line == e.line and g.col < e.col for g in after)]
     _reserved_seen.clear()
@@ -448,6 +452,8 @@ def _insert_missing(e: UnexpectedToken) -> str:
     quiet.callbacks = {}
     choices = {t for t in ip.choices() if t.isupper() and t != "$END"}
     candidates: list[list[str]] = [[t] for t in INSERT_FIRST if t in choices]
+    if len(choices) == 1 and not candidates:  # one word left out, and the name after it ('cards x {': 'in ZONE')
+        candidates += [[*choices], [*choices, "NAME"]]
     if e.token.type in DECLARATION_STARTS and "RBRACE" in choices:
         candidates.insert(0, ["RBRACE"] * _open_blocks(ip))
     elif e.token.type == "WHEN" and "GAME" in choices:  # 'end when' ran into an open block: the 'end' was
@@ -656,6 +662,9 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
         line, col = _where(text, at)
         return Diagnostic(file, "a ':' after the decision's name makes it a choice of cards" + hint, line, col,
                           line, col + 1)
+    if hint.startswith(" ('per ...' comes before"):  # (what the parser expected is beside the point)
+        return Diagnostic(file, "'per' is written before the visibility" + hint.replace(" ('per ...' comes before "
+                                "the visibility:", " (write", 1), line, col, line, col + width)
     if hint.startswith(" ('random'") and _word_before(text, tok) == "random":  # the mistake is the word before
         at = text.rfind("random", 0, tok.start_pos or 0)
         line, col = _where(text, at)
@@ -696,6 +705,11 @@ def _listed(expected: list[str]) -> str:
 CHARACTER_HINTS = {"&": " (write 'and')", "|": " (write 'or')", "!": " (write 'not'; '!=' compares)",
                    ";": " (a statement ends with its line: no ';')", "@": "", "$": "", "?": "",
                    "^": " (there is no power operator: multiply)", "~": " (write 'not')"}
+def _word_after(text: str, tok: Token) -> str:
+    m = re.match(r"[ \t]*([A-Za-z_][A-Za-z0-9_]*)", text[tok.end_pos or 0:(tok.end_pos or 0) + 100])
+    return m.group(1) if m else ""
+
+
 def _word_before(text: str, tok: Token) -> str:
     pos = tok.start_pos or 0
     m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", text[max(0, pos - 100):pos])
@@ -741,6 +755,13 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "", (" (there is no 'while' statement: a loop runs over a domain, 'for x in DOMAIN while TEST { ... }'; "
                     "to repeat while a test holds, 'for i in 1..N where TEST { ... }')")
     line_before = text[text.rfind("\n", 0, tok.start_pos or 0) + 1:tok.start_pos or 0]
+    placed = re.search(r"^\s*(zone|var)\s+(\w+)\s+(public|private|hidden)\s*$", line_before)
+    if tok.type == "PER" and placed:
+        kind, name, seen = placed.groups()
+        return "", (f" ('per ...' comes before the visibility: '{kind} {name} per "
+                    f"{_word_after(text, tok) or 'player'} {seen}{' = ...' if kind == 'var' else ''}')")
+    if tok.type == "IN" and re.search(r"^\s*param\s+\w+\s*$", line_before):
+        return "'='", " (a param is written 'param NAME = DEFAULT in LOW..HIGH')"
     if tok.type == "LPAR" and re.search(r"^\s*(\[\w+\]\s*)?reset\s+\w+\s*$", line_before):
         return "", (" ('reset' puts every value of a var back to its start: 'reset VAR'; to put back one "
                     "player's, 'set VAR(p) = ...')")
@@ -780,6 +801,17 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if word == "{" and _CHOOSE_COLON_OPTION.search(text[:tok.start_pos or 0]):
         return "", (" (a decision among options is written 'choose NAME { OPTION { ... } ... }', with no ':'; "
                     "'choose NAME: N card from ZONE to ZONE' chooses cards)")
+    if tok.type != "NAME" and word.isidentifier() and _first_on_line(text, tok.start_pos or 0) \
+            and set(accepts) & DECLARATION_STARTS:
+        import difflib  # a keyword where a declaration starts ('card x in deck' for 'cards')
+        words = {describe_terminal(t).strip("'") for t in accepts if t in DECLARATION_STARTS}
+        after = re.match(r"[ \t]+([A-Za-z_]\w*)", text[tok.end_pos or 0:])
+        for joined in ((f"{word}{after.group(1)}", f"{word}_{after.group(1)}") if after else ()):
+            if joined in words:  # 'set up' for 'setup'
+                return f"'{joined}'", f" (did you mean '{joined}'?)"
+        close = difflib.get_close_matches(word, [w for w in words if w.isidentifier()], n=1, cutoff=0.8)
+        if close:
+            return f"'{close[0]}'", f" (did you mean '{close[0]}'?)"
     if tok.type == "NAME":
         import difflib
         words = {describe_terminal(t).strip("'"): t for t in accepts if describe_terminal(t).startswith("'")}
@@ -787,6 +819,9 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         if after and f"{word}_{after.group(1)}".lower() in words:  # 'max steps' for 'max_steps'
             joined = f"{word}_{after.group(1)}".lower()
             return f"'{joined}'", f" (did you mean '{joined}'?)"
+        assigned = re.match(r"[ \t]*(\([^()\n]*\))?[ \t]*=(?!=)", text[tok.end_pos or 0:])
+        if "SET" in accepts and assigned:  # (before a keyword it looks like: 'space(p) = 0' is no 'place')
+            return "'set'", f" (a var is given a value by 'set {word}{assigned.group(1) or ''} = ...')"
         close = difflib.get_close_matches(word.lower(), [w for w in words if w.isidentifier()], n=1, cutoff=0.7)
         if close:
             return f"'{close[0]}'", f" (did you mean '{close[0]}'?)"
@@ -794,9 +829,6 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
                 re.match(r"[ \t]+[A-Za-z_]\w*[ \t]+in\b", text[tok.end_pos or 0:]):
             return "", (f" (an option, '{word} x in DOMAIN where TEST {{ ... }}', stands inside a decision: "
                         f"'choose LABEL {{ ... }}'; a loop is 'for x in DOMAIN {{ ... }}')")
-        assigned = re.match(r"[ \t]*(\([^()\n]*\))?[ \t]*=(?!=)", text[tok.end_pos or 0:])
-        if "SET" in accepts and assigned:
-            return "'set'", f" (a var is given a value by 'set {word}{assigned.group(1) or ''} = ...')"
         if "CHOOSE" in accepts and re.match(r"\s*(by\b|:|\{)", text[tok.end_pos or 0:]):
             return "'choose'", f" (a decision is written 'choose {word} ...')"
     return "", ""
