@@ -1627,6 +1627,11 @@ class Checker:
                           f"read it: name the expression with a define (define points(p) = ...) and use that "
                           f"in both", path)
             return ANY
+        if func in sym.attrs and len(args) == 1 and func not in sym.defines:  # 'steps(c)' for 'c.steps'
+            card = args[0]["id"] if args[0]["node"] == "name" else "c"
+            self.error(e, f"unknown query '{func}': '{func}' is a card attribute, read with a dot "
+                          f"({card}.{func})", path)
+            return ANY
         self.error(e, f"unknown query '{func}'"
                       f"{self.suggest(func, sym.defines, sym.zones, BUILTINS, sym.vars, sym.routes)}", path)
         return ANY

@@ -256,6 +256,8 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
             if _dice_written_short(e):  # 'roll 2d6': read on as 'roll 2 dice of 6'
                 in_sync[0] = True
                 return True
+            if _end_if(e):  # (read as 'end when': the rest of the line as written)
+                return True
             if _misspelled_word(e):  # read as the word it stands for: the lines after it are read as written
                 in_sync[0] = True
                 return True
@@ -394,6 +396,15 @@ def _dice_written_short(e: UnexpectedToken) -> bool:
         return False
     for t, v in (("DICE", "dice"), ("OF", "of"), ("INT", str(tok.value)[1:])):
         ip.feed_token(Token.new_borrow_pos(t, v, tok))
+    return True
+
+
+def _end_if(e: UnexpectedToken) -> bool:
+    """'end if TEST' where 'end when TEST' goes: read as 'end when' (the error is said), so that the
+    test after it is read as written."""
+    if e.interactive_parser is None or e.token.type != "IF" or "WHEN" not in e.interactive_parser.choices():
+        return False
+    e.interactive_parser.feed_token(Token.new_borrow_pos("WHEN", "when", e.token))
     return True
 
 
@@ -665,6 +676,13 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
     if hint.startswith(" ('per ...' comes before"):  # (what the parser expected is beside the point)
         return Diagnostic(file, "'per' is written before the visibility" + hint.replace(" ('per ...' comes before "
                                 "the visibility:", " (write", 1), line, col, line, col + width)
+    if hint.startswith(" (nothing follows the last item"):  # (at the ',')
+        line, col = _where(text, text.rfind(",", 0, tok.start_pos or 0))
+        return Diagnostic(file, f"a ',' before '{tok.value}'{hint}", line, col, line, col + 1)
+    if hint.startswith(" (a var per player or per cell is read"):  # (at the '[', perhaps before the word found)
+        at = text.rfind("[", 0, tok.start_pos or 0) if tok.type != "LSQB" else tok.start_pos or 0
+        line, col = _where(text, at)
+        return Diagnostic(file, f"unexpected '['{hint}", line, col, line, col + 1)
     if hint.startswith(" ('random'") and _word_before(text, tok) == "random":  # the mistake is the word before
         at = text.rfind("random", 0, tok.start_pos or 0)
         line, col = _where(text, at)
@@ -760,6 +778,26 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         kind, name, seen = placed.groups()
         return "", (f" ('per ...' comes before the visibility: '{kind} {name} per "
                     f"{_word_after(text, tok) or 'player'} {seen}{' = ...' if kind == 'var' else ''}')")
+    if tok.type == "THEN" and "LBRACE" in accepts:
+        return "'{'", (" (an 'if' statement is written 'if TEST { ... }'; 'then' belongs to the value "
+                       "'if TEST then A else B')")
+    if tok.type == "LPAR" and before == "for" and "NAME" in accepts:
+        return "", " (a loop is written 'for x in DOMAIN { ... }', with no brackets)"
+    if tok.type in ("RBRACE", "RPAR") and text[:tok.start_pos or 0].rstrip().endswith(","):
+        return "", " (nothing follows the last item of a list: no ',' after it)"
+    if tok.type == "ASSIGN" and before in ("score", "tiebreak", "returns") and "LPAR" in accepts:
+        return "'('", f" ('{before}' is worked out for each player: '{before}(p) = ...')"
+    if tok.type == "IF" and "WHEN" in accepts:
+        return "'when'", (" (the game ends as soon as a test holds with 'end when TEST'; inside a block, "
+                          "'if TEST { end game }')")
+    indexed = re.search(r"([A-Za-z_]\w*)\[[^\]\n]*\]\s*$", text[:tok.start_pos or 0])
+    if tok.type == "LSQB" and before and not text[:tok.start_pos or 0].endswith((" ", "\t")) \
+            and "LSQB" not in accepts:
+        indexed = re.match(r"()", "")
+    if indexed and not _first_on_line(text, text.rfind("[", 0, tok.start_pos or 0)):
+        name = indexed.group(1) or before
+        return "", (f" (a var per player or per cell is read and set with round brackets: '{name}(p)', "
+                    f"not '{name}[p]')")
     if tok.type == "IN" and re.search(r"^\s*param\s+\w+\s*$", line_before):
         return "'='", " (a param is written 'param NAME = DEFAULT in LOW..HIGH')"
     if tok.type == "LPAR" and re.search(r"^\s*(\[\w+\]\s*)?reset\s+\w+\s*$", line_before):
