@@ -328,7 +328,7 @@ def read_record(path: str | Path) -> Record:
         what = " (it is an IR document: 'meeple replay' takes a game record)" \
             if isinstance(header, dict) and "meeple" in header else ""
         raise RecordError(f"{where}:{n}: the first line is not a meeple record header "
-                          '(expected {"meeple_record": 1, ...})' + what)
+                          f'(expected {{"meeple_record": {RECORD_VERSION}, ...}})' + what)
     if header["meeple_record"] not in READ_VERSIONS or isinstance(header["meeple_record"], bool):
         raise bad(n, line, f"record version {_cut(header['meeple_record'])} is not supported "
                            f"(this meeple reads versions {', '.join(map(str, READ_VERSIONS))})", ("meeple_record",))
@@ -339,7 +339,8 @@ def read_record(path: str | Path) -> Record:
                            f"{', '.join(HEADER_KEYS[:-1])} and {HEADER_KEYS[-1]})")
     rules, players, params = header["rules"], header["players"], header["params"]
     if not isinstance(rules, str) or not rules:
-        raise bad(n, line, "the header has no 'rules' path", ("rules",))
+        raise bad(n, line, f"the header's 'rules' must be the path of the rules file, a string, not {_cut(rules)}"
+                  if rules != "" else "the header's 'rules' is empty: it is the path of the rules file", ("rules",))
     if "\0" in rules:
         raise bad(n, line, "the header's 'rules' path holds a NUL character: no file has such a name", ("rules",))
     if not _whole(players):
