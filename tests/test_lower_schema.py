@@ -143,6 +143,20 @@ def test_unknown_node_kind_names_its_path(hare_ir: dict) -> None:
     assert message.startswith("IR does not match the schema: 'shuffle' is not one of ['let', 'set', ")
 
 
+@pytest.mark.parametrize("where", ["statement", "expression"])
+def test_a_node_without_its_kind_gets_one_error(hare_ir: dict, where: str) -> None:
+    """A node whose "node" is left out is said to need one; no kind's schema is applied to it (each
+    'if' of the union held, and every kind's missing fields were errors: over a hundred)."""
+    doc = copy.deepcopy(hare_ir)
+    node = doc["turn"][1] if where == "statement" else doc["turn"][0]["lo"]
+    del node["node"]
+    path = "$.turn[1]" if where == "statement" else "$.turn[0].lo"
+    assert problems(doc) == [(path, "IR does not match the schema: 'node' is a required property")]
+    node["node"] = 7
+    [(at, message)] = problems(doc)
+    assert at == f"{path}.node" and "7 is not one of" in message
+
+
 def test_unknown_expression_kind_inside_a_track(hare_ir: dict) -> None:
     doc = copy.deepcopy(hare_ir)
     doc["tracks"][0]["tiles"][1]["count"]["node"] = "float"

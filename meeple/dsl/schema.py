@@ -113,8 +113,10 @@ def _dispatch(name: str, union: Any) -> dict:
         "type": "object",
         "required": ["node"],
         "properties": {"node": {"enum": kinds}},
-        "allOf": [{"if": {"properties": {"node": {"const": k}}}, "then": {"$ref": f"#/$defs/{k}"}}
-                  for k in kinds],
+        # (the 'if' holds for a node of kind k only: with 'properties' alone it held for a node without
+        # a "node", or not an object, and every kind's schema was applied to it, a hundred errors)
+        "allOf": [{"if": {"type": "object", "required": ["node"], "properties": {"node": {"const": k}}},
+                   "then": {"$ref": f"#/$defs/{k}"}} for k in kinds],
     }
 
 
@@ -162,7 +164,7 @@ def _ecma_end(pattern: str) -> str:
 
 
 def _all_of(validator: Any, all_of: list, instance: Any, schema: dict) -> Any:
-    if not (isinstance(instance, dict) and type(instance.get("node")) is str):
+    if not (isinstance(instance, dict) and "node" in instance):  # (no 'if' holds: the plain way is as quick)
         yield from _PLAIN_ALL_OF(validator, all_of, instance, schema)
         return
     for index, sub in enumerate(all_of):
@@ -174,8 +176,10 @@ def _all_of(validator: Any, all_of: list, instance: Any, schema: dict) -> Any:
 
 
 def _dispatch_kind(sub: Any) -> Any:
-    """K, for ``{"if": {"properties": {"node": {"const": K}}}, "then": ...}``."""
-    if isinstance(sub, dict) and set(sub) == {"if", "then"} and set(sub["if"]) == {"properties"} \
+    """K, for ``{"if": {"type": "object", "required": ["node"], "properties": {"node": {"const": K}}},
+    "then": ...}``."""
+    if isinstance(sub, dict) and set(sub) == {"if", "then"} and set(sub["if"]) == {"type", "required", "properties"} \
+            and sub["if"]["type"] == "object" and sub["if"]["required"] == ["node"] \
             and set(sub["if"]["properties"]) == {"node"} and set(sub["if"]["properties"]["node"]) == {"const"}:
         return sub["if"]["properties"]["node"]["const"]
     return None
