@@ -352,8 +352,8 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
         from .variants import resolve
         from .walk import span
         extends = (ir["extends"], span(ir, "extends"))
-        removed = [(c["kind"], c["name"], span(c)) for c in ir.get("changes", ())
-                   if c.get("action") == "remove" and isinstance(c.get("name"), str)]
+        removed = [(c["kind"], c["name"], span(c), c["action"]) for c in ir.get("changes", ())
+                   if c.get("action") in ("remove", "replace") and isinstance(c.get("name"), str)]
         try:
             ir, texts = resolve(ir, path)
         except RulesError as e:
@@ -376,7 +376,7 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
         line, col, end_line, end_col = (extends[1] or [0, 0, 0, 0])[:4]
         diags.append(Diagnostic(path, f"'{extends[0]}', extended here, has errors in the game this file makes",
                                 line, col, end_line, end_col, kind="note"))
-        for kind, name, at in removed:  # (what the base still uses of what this removes: said where it is removed)
+        for kind, name, at, action in removed:  # (the base's errors over what this removes or replaces: said here)
             uses: dict[str, set[int]] = {}
             for d in diags:
                 if d.kind == "error" and d.file != path and d.line and f"'{name}'" in d.message:
@@ -385,8 +385,9 @@ def check_ir(ir: dict[str, Any], path: str, params: Optional[dict[str, int]] = N
                 places = "; ".join(f"{file} line{'s' * (len(lines) > 1)} "
                                    + ", ".join(map(str, sorted(lines)[:10])) + (", ..." if len(lines) > 10 else "")
                                    for file, lines in sorted(uses.items()))
-                diags.append(Diagnostic(path, f"this removes {kind} '{name}', which the base still uses ({places})",
-                                        at[0], at[1], at[2], at[3], kind="note"))
+                said = f"this removes {kind} '{name}', which the base still uses ({places})" if action == "remove" \
+                    else f"this replaces {kind} '{name}', and the base's uses of it no longer fit ({places})"
+                diags.append(Diagnostic(path, said, at[0], at[1], at[2], at[3], kind="note"))
     if is_json:
         diags = [_json_diagnostic(d, path, ir.get("source", "")) for d in diags]
     else:  # (a base that is an IR document: its positions are of the rules it was made from, not of its JSON)

@@ -43,6 +43,13 @@ ONE_EACH = {  # what a game declares once: keyword → IR key, and its value whe
 }
 
 
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def resolve(ir: dict[str, Any], path: str) -> tuple[dict[str, Any], dict[str, str]]:
     """The whole game of the file at ``path`` whose IR is ``ir``: ``ir`` itself when it extends
     nothing, else its base (resolved in turn) merged with its changes. Also the texts of the base
@@ -93,8 +100,11 @@ def _resolve(ir: dict[str, Any], path: str, chain: list[str], texts: dict[str, s
         raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is a folder ({base_path}); "
                                                   f"'extends' names a rules file")])
     if not exists:
+        meant = next((f"{ir['extends']}{ext}" for ext in (".rules", ".json") if _is_file(base_path + ext)), None)
+        hint = f"; did you mean '{meant}'?" if meant else ""
         raise RulesSemanticError([_diag(path, at, f"the base file '{ir['extends']}' does not exist "
-                                                  f"(looked for {base_path}; the path is relative to this file)")])
+                                                  f"(looked for {base_path}; the path is relative to this "
+                                                  f"file{hint})")])
     if not is_file:  # a device, a pipe
         raise RulesSemanticError([_diag(path, at, f"the base '{ir['extends']}' is not a file ({base_path}): "
                                                   f"'extends' names a rules file")])
