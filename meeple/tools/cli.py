@@ -128,6 +128,29 @@ def _shown(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
+def _named(path: str) -> str:
+    """A file name for a message: as it is, or quoted with its control characters escaped (an escape
+    sequence in a name would be obeyed by the terminal)."""
+    from .markup import file_name
+    return file_name(path)
+
+
+def _close_file(path: str) -> str:
+    """'; did you mean NAME?' for a file name that is not there: the name with '.rules' or '.json' after
+    it, or a name of its folder close to it ('slipstrem.rules'), if there is one."""
+    import difflib
+    try:
+        for ext in (".rules", ".json"):
+            if os.path.isfile(path + ext):
+                return f" (did you mean {_named(path + ext)}?)"
+        folder, name = os.path.split(path)
+        names = [n for n in os.listdir(folder or ".") if n.endswith((".rules", ".json", ".jsonl"))][:10_000]
+    except (OSError, ValueError):
+        return ""
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.8)
+    return f" (did you mean {_named(os.path.join(folder, close[0]))}?)" if close else ""
+
+
 def _bounded(least: int | None, most: int | None, what: str) -> Any:
     def parse(text: str) -> int:
         return _number(text, least, most)
@@ -446,12 +469,12 @@ def _need_file(path: str) -> None:
     if "\0" in path:
         raise UsageError(f"{_shown(path)}: a file name cannot hold a NUL character")
     if not os.path.exists(path):
-        raise UsageError(f"{path}: no such file")
+        raise UsageError(f"{_named(path)}: no such file{_close_file(path)}")
     if os.path.isdir(path):
-        raise UsageError(f"{path}: is a folder, not a file")
+        raise UsageError(f"{_named(path)}: is a folder, not a file")
     from meeple.dsl import not_a_file
     if not_a_file(path):  # (reading a pipe would wait for a writer)
-        raise UsageError(f"{path}: is {not_a_file(path)}, not a file")
+        raise UsageError(f"{_named(path)}: is {not_a_file(path)}, not a file")
 
 
 def _inputs(game: Any, path: str) -> tuple[str, ...]:
@@ -468,16 +491,17 @@ def _writable(path: str, option: str, not_of: tuple[str, ...] = ()) -> None:
     if "\0" in path:
         raise UsageError(f"{option} {_shown(path)}: a file name cannot hold a NUL character")
     if os.path.isdir(path):
-        raise UsageError(f"{option} {path}: is a folder, not a file")
+        raise UsageError(f"{option} {_named(path)}: is a folder, not a file")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+        raise UsageError(f"{option} {_named(path)}: the folder {_named(str(folder))} does not exist")
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
-        raise UsageError(f"{option} {path}: cannot be written here")
+        raise UsageError(f"{option} {_named(path)}: cannot be written here")
     for source in not_of:
         if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
             what = "IR file" if source.endswith(".json") else "rules file"
-            raise UsageError(f"{option} {path}: is the {what} {source}; writing there would overwrite it")
+            raise UsageError(f"{option} {_named(path)}: is the {what} {_named(source)}; writing there would "
+                             f"overwrite it")
 
 
 def _load(path: str, params: dict[str, int] | None) -> Any:
@@ -536,7 +560,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if args.json:
             all_diags.extend(w.to_json() for w in warnings)
             continue
-        print(f"{path}: ok ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})")
+        print(f"{_named(path)}: ok ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})")
         if warnings:
             print(_render_warnings(warnings))
     if args.json:
@@ -582,7 +606,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
             Path(args.output).write_text(text, encoding="utf-8")
         except (OSError, ValueError) as e:
             raise UsageError(f"-o {args.output}: cannot write it ({getattr(e, 'strerror', None) or e})") from None
-        _err(f"wrote {args.output} ({len(text.splitlines()):,} lines)")
+        _err(f"wrote {_named(args.output)} ({len(text.splitlines()):,} lines)")
     else:
         print(text, end="")
     return 0
@@ -592,6 +616,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     from meeple.dsl import RulesError, RulesSyntaxError, read_text
     from meeple.dsl.printer import print_rules
 
+    from .markup import shell_word
     if not args.check and not args.write and len(args.files) > 1:
         raise UsageError("printing goes to stdout, so give one file (or use --check or --write)")
     status = 0
@@ -601,7 +626,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             text = read_text(path)
             from meeple.dsl import looks_like_ir
             if looks_like_ir(path, text):
-                _err(f"{path}: error: this is an IR document (JSON); meeple fmt formats rules files (.rules)")
+                _err(f"{_named(path)}: error: this is an IR document (JSON); meeple fmt formats rules files (.rules)")
                 status = 1
                 continue
             from meeple.dsl.text import a_record
@@ -615,17 +640,17 @@ def cmd_fmt(args: argparse.Namespace) -> int:
             continue
         if args.check:
             if canonical != text:
-                print(f"{path}: not in canonical form (meeple fmt --write {path})")
+                print(f"{_named(path)}: not in canonical form (meeple fmt --write {shell_word(path)})")
                 status = max(status, 1)
         elif args.write:
             if canonical != text:
                 try:
                     Path(path).write_text(canonical, encoding="utf-8")
                 except OSError as e:
-                    _err(f"meeple fmt: error: cannot write {path}: {e.strerror or e}")
+                    _err(f"meeple fmt: error: cannot write {_named(path)}: {e.strerror or e}")
                     status = 1
                     continue
-                print(f"{path}: reformatted")
+                print(f"{_named(path)}: reformatted")
         else:
             sys.stdout.write(canonical)
     return status
@@ -662,7 +687,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         print(json.dumps([d.to_json() for d in differences], indent=2, ensure_ascii=False))
     else:
         unseen = tuple(side for side, texts in (("old", old_texts), ("new", new_texts)) if not texts)
-        print(render(differences, base, variant, unseen))
+        print(render(differences, _named(base), _named(variant), unseen))
     return 1 if differences else 0
 
 
@@ -743,7 +768,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
-        _err(f"meeple: error: cannot read the schema {path}: {e.strerror or e}")
+        _err(f"meeple: error: cannot read the schema {_named(str(path))}: {e.strerror or e}")
         return 1
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
@@ -854,7 +879,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             write_record(args.record, f.game, f.state, f.params, rules=rules,
                          then=(f.failed_move,) if f.failed_move else ())
         except OSError as e:
-            _err(f"meeple: error: cannot write {args.record}: {e.strerror or e}")
+            _err(f"meeple: error: cannot write {_named(args.record)}: {e.strerror or e}")
             args.record = None
     if args.json:
         print(json.dumps(_fuzz_json(report, args), indent=2))
@@ -889,14 +914,14 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
         say = Console(highlight=False, soft_wrap=not sys.stdout.isatty()).print
         outcomes = ", ".join(f"{n} {k}" for k, n in sorted(report.outcomes.items())) or "none finished"
         declared = [n for n, _, _ in game.invariants]
-        say(f"{args.file}: no invariant broke in {report.finished} games played to the end "
+        say(f"{_named(args.file)}: no invariant broke in {report.finished} games played to the end "
             f"({report.examples} started, {report.steps} steps)", markup=False)
         say(f"  players (games started): {dict(sorted(report.players.items()))}; endings: {outcomes}", markup=False)
         say(f"  decisions seen: {', '.join(sorted(report.decisions)) or 'none'}", markup=False)
         say(f"  invariants checked: {len(declared)} declared"
             f"{' (' + ', '.join(declared) + ')' if declared else ''} and the built-in ones", markup=False)
         return
-    print(f"{args.file}: invariant '{f.invariant}' broke: {f.message}")
+    print(f"{_named(args.file)}: invariant '{f.invariant}' broke: {f.message}")
     if f.at:  # in a variant, the invariant may be declared in one of its bases (the 5th number)
         sources = f.game.ir.get("sources") or [args.file]
         file = sources[f.at[4]] if len(f.at) > 4 and f.at[4] < len(sources) else args.file
@@ -919,8 +944,8 @@ def _print_fuzz(report: Any, args: argparse.Namespace, game: Any) -> None:
         shown[20:-30] = [f"  ... {len(shown) - 50} more steps ..."]
     print("\n".join(shown))
     if args.record:
-        import shlex
-        print(f"written to {args.record}; re-run it with: meeple replay {shlex.quote(args.record)}")
+        from .markup import file_name, shell_word
+        print(f"written to {file_name(args.record)}; re-run it with: meeple replay {shell_word(args.record)}")
 
 
 def _plural(n: int, word: str) -> str:
@@ -1002,7 +1027,7 @@ def _print_summary(s: dict, wall: float, workers: int, lengths: dict[int, int] |
         return f"{100 * k / n:.1f}%" if n else "-"
 
     params = ", ".join(f"{k}={v}" for k, v in s["params"].items())
-    console.print(f"[bold]{escape(s['title'])}[/bold] ({escape(s['rules'])}): {_plural(n, 'game')}, "
+    console.print(f"[bold]{escape(s['title'])}[/bold] ({escape(_named(s['rules']))}): {_plural(n, 'game')}, "
                   f"{_plural(s['players'], 'player')}, seed {s['seed']}")
     if params:
         console.print(f"params: {escape(params)}")
@@ -1078,15 +1103,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
         _err(f"warning: {w}")
     matches = "result matches" if report.finished else "the game not over, as recorded"
     if report.ok and report.broken is None:
-        print(f"{args.record}: ok ({report.steps} steps replayed, {matches})")
+        print(f"{_named(args.record)}: ok ({report.steps} steps replayed, {matches})")
         return 0
     if report.ok:
         step, name, what, _ = report.broken
         when = f"at step {step}" if step else "at the start (what the rules did before the first step)"
-        print(f"{args.record}: replays ({report.steps} steps, {matches}), "
+        print(f"{_named(args.record)}: replays ({report.steps} steps, {matches}), "
               f"but invariant '{name}' breaks {when}: {what}")
         return 1
-    print(f"{args.record}: " + ("not replayed: its rules do not load" if not report.loaded else
+    print(f"{_named(args.record)}: " + ("not replayed: its rules do not load" if not report.loaded else
                                 "not replayed: its game cannot start with its rules" if not report.started
                                 else "mismatch"))
     if report.first_difference is not None:
@@ -1149,7 +1174,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except UsageError as e:
-        _err(f"{PROG} {args.command}: error: {e}\n(run '{PROG} {args.command} --help' for help)")
+        from meeple.dsl.diagnostics import printable
+        _err(f"{PROG} {args.command}: error: {printable(str(e))}\n(run '{PROG} {args.command} --help' for help)")
         return 2
     except KeyboardInterrupt:
         _err("interrupted")

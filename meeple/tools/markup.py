@@ -16,3 +16,23 @@ def escape(text: str) -> str:
     ending = len(text) - len(body)
     escaped = _rich_escape(body)
     return escaped + "\\" * (2 * ending) + "[dim][/dim]" if ending else escaped
+
+
+def shell_word(path: str) -> str:
+    """``path`` as one word a shell reads back as ``path``, to paste into a command; one with control
+    characters in bash's ``$'...'`` quoting, its characters escaped, never sent to the terminal raw."""
+    import shlex
+    if path.isprintable():
+        return shlex.quote(path)
+    def char(c: str) -> str:
+        if c in "\\'":
+            return "\\" + c
+        if c.isprintable():
+            return c
+        return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
+    return "$'" + "".join(map(char, path)) + "'"
+
+
+def file_name(path: str) -> str:
+    """A file name for a message: as it is, or quoted with its control characters escaped."""
+    return path if path.isprintable() else repr(path)

@@ -1060,16 +1060,17 @@ def play(game: Any, players: int, seat: int | list[int], seed: int | None = None
 
 def _write_record(path: str, game: Any, state: Any, console: Any) -> int:
     """Write the game played to ``path``: 0, or 1 (with a message) when it cannot be written."""
-    from .markup import escape
+    from .markup import escape, file_name
 
     from .records import write_record
     try:
         write_record(path, game, state)
     except OSError as e:
-        console.print(f"[red]cannot write {escape(path)}: {escape(str(e.strerror or e))}[/red]")
+        console.print(f"[red]cannot write {escape(file_name(path))}: "
+                      f"{escape(str(e.strerror or e))}[/red]")
         return 1
-    import shlex
-    console.print(f"written to {escape(path)}; replay it with: meeple replay {escape(shlex.quote(path))}"
+    from .markup import shell_word
+    console.print(f"written to {escape(file_name(path))}; replay it with: meeple replay {escape(shell_word(path))}"
                   + ("" if state.outcome is not None else " (the game was left unfinished)"), soft_wrap=True)
     return 0
 

@@ -243,7 +243,7 @@ def read_record(path: str | Path) -> Record:
     from .limits import MAX_RECORD_BYTES, MAX_RECORD_LINES, MAX_RECORD_PARAMS
     if not isinstance(path, (str, Path)):  # (open() takes a number as a file descriptor)
         raise TypeError(f"read_record takes a path, not {type(path).__name__}")
-    where = str(path)
+    where = str(path) if str(path).isprintable() else repr(str(path))  # (an escape in a name: shown, not obeyed)
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_RECORD_BYTES + 1)  # no more: a record is never larger
