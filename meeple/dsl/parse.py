@@ -35,7 +35,7 @@ RESYNC_TOKENS = 3
 MAX_RECOVERIES = 500
 # When a token is unexpected, the parser tries inserting one of these first (then any
 # other terminal) so that the token fits; a missing ')' or '}' then costs one error.
-INSERT_FIRST = ("RPAR", "RBRACE", "LBRACE", "NAME", "INT")
+INSERT_FIRST = ("RPAR", "RBRACE", "LBRACE", "NAME", "INT", "COLON")
 OPEN_ENDED = {"+", "-", "*", "/", "%", "and", "or", "not", "==", "!=", "<", "<=", ">", ">=", "=", ",", "(", "["}
 # Words of the language that a name (a zone, a var, a player...) must follow.
 WANTING_A_NAME = {"reshuffling", "from", "to", "into", "onto", "by"}
@@ -425,10 +425,22 @@ def _misspelled_word(e: UnexpectedToken) -> bool:
         return False
     said = str(e.token.value).lower()
     ranked = sorted(words, key=lambda w: -difflib.SequenceMatcher(None, said, w).ratio())
-    after = next((m.group() for m in _TOKEN.finditer(_lexing[0], e.token.end_pos or 0)
-                  if not m.group()[0].isspace() and m.group()[0] != "#"), None)
     quiet = copy(ip.parser_state.parse_conf)
     quiet.callbacks = {}
+    if len(words) == 1 and difflib.SequenceMatcher(None, said, ranked[0]).ratio() < 0.6:
+        trial = ip.copy(deepcopy_values=False)  # a word left out, not misspelt ('move all table to'): the
+        trial.parser_state.parse_conf = quiet   # word, then the name as written
+        try:
+            for tok in (Token.new_borrow_pos(words[ranked[0]], ranked[0], e.token), e.token):
+                trial.feed_token(tok)
+        except UnexpectedInput:
+            pass
+        else:
+            ip.feed_token(Token.new_borrow_pos(words[ranked[0]], ranked[0], e.token))
+            ip.feed_token(e.token)
+            return True
+    after = next((m.group() for m in _TOKEN.finditer(_lexing[0], e.token.end_pos or 0)
+                  if not m.group()[0].isspace() and m.group()[0] != "#"), None)
     for word in ranked:  # the closest after which the next word can stand
         trial = ip.copy(deepcopy_values=False)
         trial.parser_state.parse_conf = quiet
@@ -798,6 +810,8 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         name = indexed.group(1) or before
         return "", (f" (a var per player or per cell is read and set with round brackets: '{name}(p)', "
                     f"not '{name}[p]')")
+    if tok.type in ("INT", "LPAR") and "COLON" in accepts and re.search(r"\bchoose\s+\w+\s*$", line_before):
+        return "':'", " (a choice of cards is written 'choose NAME: N card from ZONE to ZONE')"
     if tok.type == "IN" and re.search(r"^\s*param\s+\w+\s*$", line_before):
         return "'='", " (a param is written 'param NAME = DEFAULT in LOW..HIGH')"
     if tok.type == "LPAR" and re.search(r"^\s*(\[\w+\]\s*)?reset\s+\w+\s*$", line_before):
