@@ -69,6 +69,10 @@ SAME_FOR_ALL = {  # what a score, tiebreak or returns the same for every player 
     "returns": "every player gets the same return",
 }
 
+# Words of other languages for the values this one writes in lower case ('None', 'null', 'True').
+OTHER_LANGUAGES_WORDS = {"None": "none", "null": "none", "nil": "none", "NULL": "none", "undefined": "none",
+                         "True": "true", "TRUE": "true", "False": "false", "FALSE": "false"}
+
 
 class _Attr(str):
     """The type of a card attribute in the scope of 'where' (a name bound to the card's attribute)."""
@@ -1491,8 +1495,10 @@ class Checker:
             if at:
                 notes = (f"'{name}' is bound at {self.where_file(at)}:{at[0]}:{at[1]} {how}, and known only inside "
                          f"its block: to use it after the block, keep it in a var (set there)",)
-        self.error(e, f"unknown name '{name}'{self.suggest(name, scope, KEYWORD_NAMES, self.global_names)}",
-                   path, notes=notes)
+        meant = OTHER_LANGUAGES_WORDS.get(name)
+        hint = f" (write '{meant}')" if meant and not notes else ""
+        self.error(e, f"unknown name '{name}'"
+                      f"{hint or self.suggest(name, scope, KEYWORD_NAMES, self.global_names)}", path, notes=notes)
         return ANY
 
     def e_call(self, e, scope, path):

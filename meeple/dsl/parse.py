@@ -474,6 +474,17 @@ def _insert_missing(e: UnexpectedToken) -> str:
     quiet = copy(ip.parser_state.parse_conf)
     quiet.callbacks = {}
     choices = {t for t in ip.choices() if t.isupper() and t != "$END"}
+    if e.token.type == "STRING" and {"NAME", "INT"} <= choices:  # a value in quotes: read as a name, so that the
+        trial = ip.copy(deepcopy_values=False)                     # rest of the line is read as written
+        trial.parser_state.parse_conf = quiet
+        instead = Token.new_borrow_pos("NAME", "x", e.token)
+        try:
+            trial.feed_token(instead)
+        except UnexpectedInput:
+            pass
+        else:
+            ip.feed_token(instead)
+            return "NAME"
     candidates: list[list[str]] = [[t] for t in INSERT_FIRST if t in choices]
     if len(choices) == 1 and not candidates:  # one word left out, and the name after it ('cards x {': 'in ZONE')
         candidates += [[*choices], [*choices, "NAME"]]
@@ -688,6 +699,8 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
     if hint.startswith(" ('per ...' comes before"):  # (what the parser expected is beside the point)
         return Diagnostic(file, "'per' is written before the visibility" + hint.replace(" ('per ...' comes before "
                                 "the visibility:", " (write", 1), line, col, line, col + width)
+    if hint == " (write '!=' for 'is not equal to')":  # (at the '<' of '<>')
+        return Diagnostic(file, "there is no '<>'" + hint, line, col - 1, line, col + 1)
     if hint.startswith(" (nothing follows the last item"):  # (at the ',')
         line, col = _where(text, text.rfind(",", 0, tok.start_pos or 0))
         return Diagnostic(file, f"a ',' before '{tok.value}'{hint}", line, col, line, col + 1)
@@ -790,6 +803,13 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         kind, name, seen = placed.groups()
         return "", (f" ('per ...' comes before the visibility: '{kind} {name} per "
                     f"{_word_after(text, tok) or 'player'} {seen}{' = ...' if kind == 'var' else ''}')")
+    if word == ">" and text[(tok.start_pos or 1) - 1:(tok.start_pos or 0)] == "<":
+        return "", " (write '!=' for 'is not equal to')"
+    if tok.type == "NAME" and word == "is":
+        return "", " (write '==' to compare, '!=' for 'is not')"
+    if tok.type == "STRING" and "NAME" in accepts and "INT" in accepts:
+        return "", (" (a value is never in quotes: a number, true, false, none, or a name as it stands, such as a "
+                    "card's variety)")
     if tok.type == "THEN" and "LBRACE" in accepts:
         return "'{'", (" (an 'if' statement is written 'if TEST { ... }'; 'then' belongs to the value "
                        "'if TEST then A else B')")
