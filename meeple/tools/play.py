@@ -25,6 +25,8 @@ from .events import (Change, changes, labelled_cards, labelled_move, move_shown,
                      shown_value, turns_played, unseen_view, wrapped)
 from .limits import MAX_ARGUMENT_DIGITS, MAX_MOVE_CHARS
 
+FEW_MOVES = 6  # legal moves a message names all of, for an answer that is none of them
+
 HELP = """Answer with the number of a move, or its text. Each word you type may be the
   beginning of a word of the move, in order, and words may be left out: 'red'
   is 'play 1 red', 'play 2 bl' is 'play 2 blue', if only one move fits; the
@@ -920,8 +922,11 @@ class Session:
                 import difflib
                 close = difflib.get_close_matches(answer, shown, n=1, cutoff=0.6)
                 hint = f" (did you mean '{escape(close[0])}'?)" if close else ""
+                if not close and len(legal) <= FEW_MOVES:  # (what is legal, said: a word of another game, 'bet')
+                    listed = ", ".join(f"{i}. {text}" for i, text in enumerate(shown, 1))
+                    hint = f"; the moves are {escape(listed)}"
                 console.print(f"[red]Not a legal move:[/red] {escape(repr(answer)[1:-1])}{hint} — give a number "
-                              f"1..{len(legal)}, a move's text, ? for help, u to undo or q to quit.")
+                              f"1..{len(legal)}, a move's text, ? for help, m for the moves, u to undo or q to quit.")
                 continue
             self.undo.append(Snapshot(st.clone(), seat, shown[legal.index(chosen)]))
             self.say(f"{self.who(seat)}: {escape(shown[legal.index(chosen)])}")
