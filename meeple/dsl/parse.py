@@ -810,6 +810,23 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if tok.type == "STRING" and "NAME" in accepts and "INT" in accepts:
         return "", (" (a value is never in quotes: a number, true, false, none, or a name as it stands, such as a "
                     "card's variety)")
+    if tok.type == "NAME" and before == "phase" and re.search(r"\brun\s+phase\s*$", line_before):
+        return "", f" (a phase is run by its name alone: 'run {word}')"
+    if tok.type == "LPAR" and re.search(r"^\s*run\s+\w+\s*$", line_before):
+        return "", f" (a phase takes nothing: 'run {before}')"
+    if tok.type == "NAME" and "RUN" in accepts and _first_on_line(text, tok.start_pos or 0) \
+            and re.search(rf"^[ \t]*phase[ \t]+{re.escape(word)}\b", text, re.M):
+        return "'run'", f" (a phase is run by 'run {word}')"
+    if tok.type == "NAME" and word in ("function", "def", "func", "fn", "procedure", "sub") \
+            and set(accepts) & DECLARATION_STARTS:
+        return "", (" (a value worked out from others is 'define NAME(p) = EXPRESSION'; statements kept under a "
+                    "name are 'phase NAME { ... }', run by 'run NAME')")
+    if tok.type == "NAME" and re.fullmatch(r"d[0-9]+", word) and re.search(r"\broll\s+\S+$", line_before):
+        return "'dice'", f" (dice are written 'roll N dice of {word[1:]} into VAR')"
+    if tok.type in ("INT", "LPAR", "NAME") and re.search(r"[=(,+*-]\s*roll\s*$", line_before):
+        return "", " (a roll is a statement of its own: 'roll N dice of S into VAR' sets VAR to their sum)"
+    if tok.type == "DOTDOT" and re.search(r"\brandom\s*\([^()]*$", line_before):
+        return "", " (write 'random LOW..HIGH', with no brackets)"
     if tok.type == "THEN" and "LBRACE" in accepts:
         return "'{'", (" (an 'if' statement is written 'if TEST { ... }'; 'then' belongs to the value "
                        "'if TEST then A else B')")
