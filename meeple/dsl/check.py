@@ -187,8 +187,10 @@ class Checker:
                 self.warn(v, f"a shared private var is seen by no one: write 'var {v['name']} hidden' to say so",
                           f"$.vars[{i}]")
             if v.get("grid") and v["grid"] not in self.sym.grids and not on_board:
-                self.error(v, f"unknown grid or board '{v['grid']}'"
-                              f"{self.suggest(v['grid'], self.sym.grids, self.sym.boards)}", f"$.vars[{i}]", "grid")
+                seats = v["grid"].lower() in ("players", "seat", "seats", "each_player", "everyone", "person")
+                hint = f" (a value for each player is 'var {v['name']} per player = ...')" if seats else \
+                    self.suggest(v['grid'], self.sym.grids, self.sym.boards)
+                self.error(v, f"unknown grid or board '{v['grid']}'{hint}", f"$.vars[{i}]", "grid")
         for name, v in self.sym.vars.items():
             if v.get("builtin"):  # out(p), next: kept by the engine for a game that uses them
                 self.var_types[name] = BUILTIN_VARS[name][1]
@@ -1331,6 +1333,8 @@ class Checker:
             self.error(s, f"var '{name}' is per {per}: write {name}({per[0]})", path, "target")
         elif per is None and index is not None:
             self.error(s, f"var '{name}' is shared: it takes no player", path, "target")
+        elif index is not None and per == TILE and var["grid"] not in self.sym.grids:
+            self.expr(index, scope, f"{path}.index")  # (an unknown grid has its error, at the var)
         elif index is not None:
             self.expect(index, self.expr(index, scope, f"{path}.index"), {per, NONE} if per == CELL else {per},
                         f"the {per} of '{name}'", f"{path}.index")
@@ -1554,7 +1558,7 @@ class Checker:
             self.bind(e, C.TILE_VAR, sym.vars[func])
             if len(args) != 1:
                 self.error(e, f"'{func}' takes one tile", path)
-            else:
+            elif sym.vars[func]["grid"] in sym.grids:  # (an unknown one has its error, at the var)
                 self.expect(args[0], types[0], {TILE}, f"the tile of '{func}'", f"{path}.args[0]")
             return self.var_type(func, e, path)
         if func == "count" and len(args) == 1 and types[0] == GRID:

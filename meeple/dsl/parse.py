@@ -696,9 +696,10 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str, text: str) -> Diagnostic:
         line, col = _where(text, at)
         return Diagnostic(file, "a ':' after the decision's name makes it a choice of cards" + hint, line, col,
                           line, col + 1)
-    if hint.startswith(" ('per ...' comes before"):  # (what the parser expected is beside the point)
-        return Diagnostic(file, "'per' is written before the visibility" + hint.replace(" ('per ...' comes before "
-                                "the visibility:", " (write", 1), line, col, line, col + width)
+    placed = re.match(r" \('per \.\.\.' comes before (the visibility|the '='): (.*)$", hint)
+    if placed:  # (what the parser expected is beside the point)
+        return Diagnostic(file, f"'per' is written before {placed.group(1)} (write {placed.group(2)}", line, col,
+                          line, col + width)
     if hint == " (write '!=' for 'is not equal to')":  # (at the '<' of '<>')
         return Diagnostic(file, "there is no '<>'" + hint, line, col - 1, line, col + 1)
     if hint.startswith(" (nothing follows the last item"):  # (at the ',')
@@ -839,6 +840,20 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if tok.type == "IF" and "WHEN" in accepts:
         return "'when'", (" (the game ends as soon as a test holds with 'end when TEST'; inside a block, "
                           "'if TEST { end game }')")
+    declared = re.search(r"^\s*var\s+(\w+)\s*$", line_before)
+    if declared and tok.type in ("LSQB", "LPAR"):
+        return "", f" (a var with a value for each player is declared 'var {declared.group(1)} per player = ...')"
+    declared = re.search(r"^\s*var\s+(\w+)\s*=.*\S\s*$", line_before)
+    if declared and word == "per":
+        return "", (f" ('per ...' comes before the '=': 'var {declared.group(1)} per "
+                    f"{_word_after(text, tok) or 'player'} = ...')")
+    if tok.type == "LET" and set(accepts) & DECLARATION_STARTS:
+        return "", (" ('let' names a value inside a block; a value the game keeps is declared 'var NAME = VALUE', "
+                    "one worked out from others 'define NAME = EXPRESSION')")
+    if tok.type == "NAME" and word in ("const", "constant", "val", "int", "number") \
+            and set(accepts) & DECLARATION_STARTS:
+        return "", (" (a number the rules fix is a 'param NAME = VALUE in LOW..HIGH' or a 'define NAME = VALUE'; "
+                    "one that changes, a 'var NAME = VALUE')")
     indexed = re.search(r"([A-Za-z_]\w*)\[[^\]\n]*\]\s*$", text[:tok.start_pos or 0])
     if tok.type == "LSQB" and before and not text[:tok.start_pos or 0].endswith((" ", "\t")) \
             and "LSQB" not in accepts:
