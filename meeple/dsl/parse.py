@@ -474,6 +474,10 @@ def _insert_missing(e: UnexpectedToken) -> str:
     quiet = copy(ip.parser_state.parse_conf)
     quiet.callbacks = {}
     choices = {t for t in ip.choices() if t.isupper() and t != "$END"}
+    if e.token.type == "INT" and "NAME" in choices \
+            and _lexing[0][(e.token.start_pos or 1) - 1:e.token.start_pos] == ".":
+        ip.feed_token(Token.new_borrow_pos("NAME", "x", e.token))  # ('2.0': the decimals read as a name, said once)
+        return "NAME"
     if e.token.type == "STRING" and {"NAME", "INT"} <= choices:  # a value in quotes: read as a name, so that the
         trial = ip.copy(deepcopy_values=False)                     # rest of the line is read as written
         trial.parser_state.parse_conf = quiet
@@ -840,6 +844,17 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if tok.type == "IF" and "WHEN" in accepts:
         return "'when'", (" (the game ends as soon as a test holds with 'end when TEST'; inside a block, "
                           "'if TEST { end game }')")
+    if tok.type == "INT" and re.search(r"[0-9]\.$", line_before):
+        return "", " (numbers are whole: there are no decimals)"
+    mantissa = re.search(r"[0-9]+$", line_before)
+    if tok.type == "NAME" and re.fullmatch(r"[eE][0-9]+", word) and mantissa:
+        if len(mantissa.group()) <= 6 and len(word) <= 3:  # (e99 at most: the number shown stays short)
+            full = int(mantissa.group()) * 10 ** int(word[1:])
+            return "", f" (write the number in full: {full} for {mantissa.group()}{word})"
+        return "", " (write the number in full, with its digits)"
+    if tok.type == "LSQB" and re.search(r"^\s*var\s+\w+\s+per\s+player\b[^=]*=\s*$", line_before):
+        return "", (" (a var per player starts at one value for every player: to start them apart, set them in "
+                    "the setup, 'set v(p) = ...')")
     declared = re.search(r"^\s*var\s+(\w+)\s*$", line_before)
     if declared and tok.type in ("LSQB", "LPAR"):
         return "", f" (a var with a value for each player is declared 'var {declared.group(1)} per player = ...')"
