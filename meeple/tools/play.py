@@ -922,7 +922,7 @@ class Session:
                 import difflib
                 close = difflib.get_close_matches(answer, shown, n=1, cutoff=0.6)
                 hint = f" (did you mean '{escape(close[0])}'?)" if close else ""
-                if not close and len(legal) <= FEW_MOVES:  # (what is legal, said: a word of another game, 'bet')
+                if not close and len(legal) <= FEW_MOVES:  # (what is legal, said: for a word of another game)
                     listed = ", ".join(f"{i}. {text}" for i, text in enumerate(shown, 1))
                     hint = f"; the moves are {escape(listed)}"
                 console.print(f"[red]Not a legal move:[/red] {escape(repr(answer)[1:-1])}{hint} — give a number "
