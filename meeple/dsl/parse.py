@@ -826,8 +826,6 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
             and set(accepts) & DECLARATION_STARTS:
         return "", (" (a value worked out from others is 'define NAME(p) = EXPRESSION'; statements kept under a "
                     "name are 'phase NAME { ... }', run by 'run NAME')")
-    if tok.type == "NAME" and re.fullmatch(r"d[0-9]+", word) and re.search(r"\broll\s+\S+$", line_before):
-        return "'dice'", f" (dice are written 'roll N dice of {word[1:]} into VAR')"
     if tok.type in ("INT", "LPAR", "NAME") and re.search(r"[=(,+*-]\s*roll\s*$", line_before):
         return "", " (a roll is a statement of its own: 'roll N dice of S into VAR' sets VAR to their sum)"
     if tok.type == "DOTDOT" and re.search(r"\brandom\s*\([^()]*$", line_before):
@@ -839,8 +837,6 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "", " (a loop is written 'for x in DOMAIN { ... }', with no brackets)"
     if tok.type in ("RBRACE", "RPAR") and text[:tok.start_pos or 0].rstrip().endswith(","):
         return "", " (nothing follows the last item of a list: no ',' after it)"
-    if tok.type == "ASSIGN" and before in ("score", "tiebreak", "returns") and "LPAR" in accepts:
-        return "'('", f" ('{before}' is worked out for each player: '{before}(p) = ...')"
     if tok.type == "IF" and "WHEN" in accepts:
         return "'when'", (" (the game ends as soon as a test holds with 'end when TEST'; inside a block, "
                           "'if TEST { end game }')")
