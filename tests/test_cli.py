@@ -344,3 +344,13 @@ def test_a_utf16_file_is_said_to_be_utf16(capsys, tmp_path, encoding):
     path.write_text(Path(RULES).read_text(encoding="utf-8"), encoding=encoding)
     code, _, err = run(capsys, "validate", str(path))
     assert code == 1 and "wide.rules:1:1: error: the file is UTF-16 text, not UTF-8" in err and err.count("error:") == 1
+
+
+def test_a_file_name_that_is_not_utf8_is_pasted_as_its_bytes() -> None:
+    """A name's byte that is not UTF-8 (read as a lone surrogate) is written as that byte, \\xff,
+    which bash's $'...' reads back as the same name (\\udcff would be three other bytes)."""
+    import os
+
+    from meeple.tools.markup import shell_word
+    name = os.fsdecode(b"g\xff.rules")
+    assert shell_word(name) == "$'g\\xff.rules'"

@@ -331,6 +331,9 @@ def test_a_document_of_today_s_form_that_says_version_1_gets_one_error(hare_ir: 
         ir_from_json(json.dumps(dict(json.loads(V1_HARE.read_text()), meeple=IR_VERSION)), "x.json")
     [d] = info.value.diagnostics
     assert d.path == "$.meeple" and "written in version 1's form" in d.message and 'set "meeple": 1' in d.message
+    with pytest.raises(RulesError) as info:  # only its "at" a list: that is the mistake, not the version
+        ir_from_json(json.dumps(dict(hare_ir, at=[])), "x.json")
+    assert [d.path for d in info.value.diagnostics] == ["$.at"]
 
 
 @pytest.mark.parametrize("where, bad", [

@@ -557,3 +557,14 @@ def test_end_game_where_declarations_go_after_an_error_is_not_a_second_error() -
     assert [(line, col) for line, col, _ in syntax_errors(text)] == [locate(text, "while")]
     alone = SMALL + "end game\n"  # (with no mistake before it, it is the mistake)
     assert [(line, col) for line, col, _ in syntax_errors(alone)] == [locate(alone, "game", 1)]
+
+
+def test_any_number_of_options_named_as_words_of_the_language_parse() -> None:
+    """Each option named as a keyword is read as a name; that is no mistake, so it does not count
+    towards the recoveries a file may take (500): 40 phases of 13 such options each parse."""
+    words = "move set roll deal refill reveal reset run choose place let score tiebreak".split()
+    phases = "".join(f"phase p{i} {{\n  choose c{i} {{\n    first {{ set total = 1 }}\n"
+                     + "".join(f"    {w} {{ set total = 2 }}\n" for w in words) + "  }\n}\n" for i in range(40))
+    text = f'game "x"\nplayers 2\nvar total = 0\n{phases}turn {{\n  run p0\n}}\nend when total > 1\n'
+    rules = parse(text)
+    assert len(rules.phases) == 40

@@ -296,8 +296,8 @@ def test_chi_square_survival_of_a_huge_statistic_is_zero_not_an_overflow():
 
 def test_p_values_are_said_without_rounding_across_the_line():
     from meeple.tools.stats import p_text
-    assert [p_text(p) for p in (0.41, 0.003, 0.0004, 0.0496, 0.05)] == [
-        "p = 0.41", "p = 0.003", "p < 0.001", "p = 0.0496", "p = 0.050"]
+    assert [p_text(p) for p in (0.41, 0.003, 0.0004, 0.0496, 0.05, 0.04999, 0.04995)] == [
+        "p = 0.41", "p = 0.003", "p < 0.001", "p = 0.0496", "p = 0.050", "p = 0.04999", "p = 0.04995"]
 
 
 def test_length_rows_cover_every_game_in_at_most_12_rows():

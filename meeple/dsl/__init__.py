@@ -114,7 +114,8 @@ def ir_from_json(text: str, file: str) -> dict[str, Any]:
         else:
             doc = without_defaults(upgrade(doc))  # an older document: the same game in today's form
             problems = _schema_problems(doc, file)
-            if problems and isinstance(doc.get("at"), list):
+            if problems and isinstance(doc.get("at"), list) \
+                    and not _schema_problems(without_defaults(upgrade(dict(doc, meeple=1))), file):
                 problems = [Diagnostic(file, f"the document says \"meeple\": {IR_VERSION}, but it is written in "
                                              f"version 1's form (its \"at\" is a list): set \"meeple\": 1",
                                        path="$.meeple")]

@@ -241,11 +241,11 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
 
     def recover(e: UnexpectedInput) -> bool:
         nonlocal events
+        if _keyword_as_name(e):  # no mistake: a word of the language where only a name can stand (not
+            return True          # counted: it takes the word, so the parser always moves on)
         events += 1
         if len(errors) >= MAX_SYNTAX_ERRORS or events > MAX_RECOVERIES:
             return False
-        if _keyword_as_name(e):  # no mistake: a word of the language where only a name can stand
-            return True
         if resynced(e) and not _cascade(e, bool(errors), opened_by_recovery):
             errors.append(_syntax_diagnostic(e, file, text))
             found_at[id(errors[-1])] = max(errors[-1].line, getattr(e, "line", 0) or 0)
@@ -865,7 +865,8 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
             and set(accepts) & DECLARATION_STARTS:
         return "", (" (a number the rules fix is a 'param NAME = VALUE in LOW..HIGH' or a 'define NAME = VALUE'; "
                     "one that changes, a 'var NAME = VALUE')")
-    indexed = re.search(r"([A-Za-z_]\w*)\[[^\]\n]*\]\s*$", text[:tok.start_pos or 0])
+    start = tok.start_pos or 0  # (a window before the word: the search stays short whatever the file)
+    indexed = re.search(r"([A-Za-z_]\w*)\[[^\]\n]*\]\s*$", text[max(0, start - 200):start])
     if tok.type == "LSQB" and before and not text[:tok.start_pos or 0].endswith((" ", "\t")) \
             and "LSQB" not in accepts:
         indexed = re.match(r"()", "")

@@ -29,6 +29,8 @@ def shell_word(path: str) -> str:
             return "\\" + c
         if c.isprintable():
             return c
+        if 0xDC80 <= ord(c) <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape): that byte
+            return f"\\x{ord(c) - 0xDC00:02x}"
         return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
     return "$'" + "".join(map(char, path)) + "'"
 

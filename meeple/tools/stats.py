@@ -75,8 +75,10 @@ def p_text(p: float) -> str:
     if p < 0.001:
         return "p < 0.001"
     text = f"{p:.2f}" if p >= 0.1 else f"{p:.3f}"
-    if p < LEVEL <= float(text):
-        text = f"{p:.4f}"
+    digits = 4
+    while p < LEVEL <= float(text) and digits < 12:  # (0.04999 is not shown as 0.0500)
+        text = f"{p:.{digits}f}"
+        digits += 1
     return f"p = {text}"
 
 
