@@ -440,13 +440,10 @@ def chance_owner(game: Any, state: Any) -> Optional[int]:
     (a die of ``roll 2 dice of 6 into face(p)``: ``p``); else, or when that seat is not one
     (a rules error there is the game's to say when it plays on), None."""
     from meeple.dsl.diagnostics import RuleRuntimeError
-    from meeple.interpreter.moves import RandomPick
     a_game(game)
     a_state(state, game)
-    if not state.is_chance_node():
-        return None
-    spec = game.code[state.pc][1]
-    if not isinstance(spec, RandomPick) or spec.seat is None:
+    spec = _waiting_pick(game, state)
+    if spec is None or spec.seat is None:
         return None
     try:
         seat = spec.seat(state)
@@ -459,12 +456,9 @@ def owned_chance(game: Any, state: Any, text: str, owner: int, hidden: bool = Fa
     """The chance step ``text`` that ``state`` waits at, which sets ``owner``'s value of a per-player
     var (``chance_owner``), with the seat named: ``die 2 into face(seat 1)``, ``favourite(seat 1) =
     ne``; ``hidden``: without the value (``die ? into face(seat 1)``), for a seat that may not see it."""
-    from meeple.interpreter.moves import RandomPick
     a_game(game)
-    spec = game.code[state.pc][1] if state.is_chance_node() else None
-    if not isinstance(spec, RandomPick):
-        return text
-    taken = next((a.payload for a, _ in state.chance_outcomes() if a.text == text), None)
+    spec = _waiting_pick(game, state)
+    taken = None if spec is None else _payload_of(state, text)
     return text if taken is None else spec.text_for(taken, owner, hidden)
 
 
@@ -474,10 +468,9 @@ def cell_chance(game: Any, state: Any, text: str) -> str:
     dice all read ``die 4 into face``); else ``text``, as for a cell that is none (a rules error
     there is the game's to say when it plays on)."""
     from meeple.dsl.diagnostics import RuleRuntimeError
-    from meeple.interpreter.moves import RandomPick
     a_game(game)
-    spec = game.code[state.pc][1] if state.is_chance_node() else None
-    if not isinstance(spec, RandomPick) or spec.cell is None:
+    spec = _waiting_pick(game, state)
+    if spec is None or spec.cell is None:
         return text
     try:
         cell = spec.cell(state)
@@ -485,8 +478,20 @@ def cell_chance(game: Any, state: Any, text: str) -> str:
         return text
     if type(cell) is not int or not 0 <= cell < game.layout.cells:
         return text
-    taken = next((a.payload for a, _ in state.chance_outcomes() if a.text == text), None)
+    taken = _payload_of(state, text)
     return text if taken is None else spec.text_at(taken, game.layout.cell_name(cell))
+
+
+def _waiting_pick(game: Any, state: Any) -> Any:
+    """The ``RandomPick`` (a random value, a die) that ``state`` waits at, or None."""
+    from meeple.interpreter.moves import RandomPick
+    spec = game.code[state.pc][1] if state.is_chance_node() else None
+    return spec if isinstance(spec, RandomPick) else None
+
+
+def _payload_of(state: Any, text: str) -> Any:
+    """The payload of the chance outcome of ``state`` whose text is ``text`` (None: none is)."""
+    return next((a.payload for a, _ in state.chance_outcomes() if a.text == text), None)
 
 
 def owner_sees(game: Any, var: str, owner: int, seat: int) -> bool:
