@@ -376,10 +376,7 @@ def _keyword_as_name(e: UnexpectedInput) -> bool:
     ip = e.interactive_parser
     if "NAME" not in ip.choices():
         return False
-    quiet = copy(ip.parser_state.parse_conf)
-    quiet.callbacks = {}
-    trial = ip.copy(deepcopy_values=False)
-    trial.parser_state.parse_conf = quiet
+    trial = _trial(ip)
     try:
         trial.feed_token(Token.new_borrow_pos("NAME", str(tok.value), tok))
     except UnexpectedInput:
@@ -425,11 +422,8 @@ def _misspelled_word(e: UnexpectedToken) -> bool:
         return False
     said = str(e.token.value).lower()
     ranked = sorted(words, key=lambda w: -difflib.SequenceMatcher(None, said, w).ratio())
-    quiet = copy(ip.parser_state.parse_conf)
-    quiet.callbacks = {}
     if len(words) == 1 and difflib.SequenceMatcher(None, said, ranked[0]).ratio() < 0.6:
-        trial = ip.copy(deepcopy_values=False)  # a word left out, not misspelt ('move all table to'): the
-        trial.parser_state.parse_conf = quiet   # word, then the name as written
+        trial = _trial(ip)  # a word left out, not misspelt ('move all table to'): the word, then the name as written
         try:
             for tok in (Token.new_borrow_pos(words[ranked[0]], ranked[0], e.token), e.token):
                 trial.feed_token(tok)
@@ -442,8 +436,7 @@ def _misspelled_word(e: UnexpectedToken) -> bool:
     after = next((m.group() for m in _TOKEN.finditer(_lexing[0], e.token.end_pos or 0)
                   if not m.group()[0].isspace() and m.group()[0] != "#"), None)
     for word in ranked:  # the closest after which the next word can stand
-        trial = ip.copy(deepcopy_values=False)
-        trial.parser_state.parse_conf = quiet
+        trial = _trial(ip)
         trial.feed_token(Token.new_borrow_pos(words[word], word, e.token))
         if after is None or not after.isidentifier() or {after.upper(), "NAME"} & set(trial.choices()):
             break
@@ -471,16 +464,13 @@ def _insert_missing(e: UnexpectedToken) -> str:
     (lark's recipe for ``on_error``) and return the terminal inserted (else ""). A declaration inside a block means its
     '}' (or several) were forgotten: as many are inserted as it takes to get out of the blocks."""
     ip = e.interactive_parser
-    quiet = copy(ip.parser_state.parse_conf)
-    quiet.callbacks = {}
     choices = {t for t in ip.choices() if t.isupper() and t != "$END"}
     if e.token.type == "INT" and "NAME" in choices \
             and _lexing[0][(e.token.start_pos or 1) - 1:e.token.start_pos] == ".":
         ip.feed_token(Token.new_borrow_pos("NAME", "x", e.token))  # ('2.0': the decimals read as a name, said once)
         return "NAME"
     if e.token.type == "STRING" and {"NAME", "INT"} <= choices:  # a value in quotes: read as a name, so that the
-        trial = ip.copy(deepcopy_values=False)                     # rest of the line is read as written
-        trial.parser_state.parse_conf = quiet
+        trial = _trial(ip)                                         # rest of the line is read as written
         instead = Token.new_borrow_pos("NAME", "x", e.token)
         try:
             trial.feed_token(instead)
@@ -495,8 +485,7 @@ def _insert_missing(e: UnexpectedToken) -> str:
     if e.token.type in DECLARATION_STARTS and "RBRACE" in choices:
         candidates.insert(0, ["RBRACE"] * _open_blocks(ip))
     elif e.token.type == "WHEN" and "GAME" in choices:  # 'end when' ran into an open block: the 'end' was
-        after_end = ip.copy(deepcopy_values=False)     # read as 'end game'; close it and the blocks, then
-        after_end.parser_state.parse_conf = quiet      # read 'end' again
+        after_end = _trial(ip)  # read as 'end game'; close it and the blocks, then read 'end' again
         try:
             after_end.feed_token(Token.new_borrow_pos("GAME", "", e.token))
             candidates.insert(0, ["GAME", *["RBRACE"] * _open_blocks(after_end), "END"])
@@ -504,8 +493,7 @@ def _insert_missing(e: UnexpectedToken) -> str:
             pass
     if e.token.type == "GAME" and choices == {"WHEN"}:  # 'end game' where declarations go (a block closed early):
         read_as = ["WHEN", "TRUE"]  # read as 'end when true', the 'game' dropped, so the declarations after it parse
-        trial = ip.copy(deepcopy_values=False)
-        trial.parser_state.parse_conf = quiet
+        trial = _trial(ip)
         try:
             for t in read_as:
                 trial.feed_token(Token.new_borrow_pos(t, "", e.token))
@@ -515,8 +503,7 @@ def _insert_missing(e: UnexpectedToken) -> str:
             ip.feed_token(Token.new_borrow_pos(t, "", e.token))
         return "WHEN"
     for missing in candidates:
-        trial = ip.copy(deepcopy_values=False)
-        trial.parser_state.parse_conf = quiet
+        trial = _trial(ip)
         try:
             for t in missing:
                 trial.feed_token(Token.new_borrow_pos(t, "", e.token))
@@ -528,7 +515,7 @@ def _insert_missing(e: UnexpectedToken) -> str:
         ip.feed_token(e.token)
         return missing[0]
     if e.token.type in DECLARATION_STARTS:  # a declaration that stops short (`pieces p on t` and no names):
-        missing = _completion(ip, quiet, e.token)  # end it, so the declarations after it are read as written
+        missing = _completion(ip, e.token)  # end it, so the declarations after it are read as written
         if missing:
             for t in missing:
                 ip.feed_token(Token.new_borrow_pos(t, "", e.token))
@@ -537,7 +524,7 @@ def _insert_missing(e: UnexpectedToken) -> str:
     return ""
 
 
-def _completion(ip: Any, quiet: Any, token: Token, most: int = 3) -> list[str]:
+def _completion(ip: Any, token: Token, most: int = 3) -> list[str]:
     """The shortest run of at most ``most`` filler terminals (INSERT_FIRST) after which the parser
     takes ``token`` (else []). Each run is tried only as far as the parser takes it."""
     level: list[tuple[list[str], Any]] = [([], ip)]
@@ -548,8 +535,7 @@ def _completion(ip: Any, quiet: Any, token: Token, most: int = 3) -> list[str]:
             for t in INSERT_FIRST:
                 if t not in choices:
                     continue
-                trial = parser.copy(deepcopy_values=False)
-                trial.parser_state.parse_conf = quiet
+                trial = _trial(parser)
                 try:
                     trial.feed_token(Token.new_borrow_pos(t, "", token))
                 except UnexpectedInput:
@@ -579,11 +565,8 @@ def _insert_else(e: UnexpectedToken) -> None:
     """Feed 'else 0' before the token the parser stopped at, and that token, when it then fits
     (the rest of the file is read as written); else leave the parser as it is."""
     ip = e.interactive_parser
-    quiet = copy(ip.parser_state.parse_conf)
-    quiet.callbacks = {}
     missing = [Token.new_borrow_pos("ELSE", "else", e.token), Token.new_borrow_pos("INT", "0", e.token)]
-    trial = ip.copy(deepcopy_values=False)
-    trial.parser_state.parse_conf = quiet
+    trial = _trial(ip)
     try:
         for t in [*missing, e.token]:
             trial.feed_token(t)
@@ -611,12 +594,19 @@ def _cascade(e: UnexpectedInput, after_error: bool, opened_by_recovery: list[int
     return False
 
 
-def _open_blocks(ip: Any) -> int:
-    """How many '}' the parser can take in a row here (the blocks open at this point)."""
+def _trial(ip: Any) -> Any:
+    """A copy of the interactive parser ``ip`` that builds nothing (its callbacks off), to try
+    tokens on before feeding them to ``ip``."""
     trial = ip.copy(deepcopy_values=False)
     quiet = copy(trial.parser_state.parse_conf)
     quiet.callbacks = {}
     trial.parser_state.parse_conf = quiet
+    return trial
+
+
+def _open_blocks(ip: Any) -> int:
+    """How many '}' the parser can take in a row here (the blocks open at this point)."""
+    trial = _trial(ip)
     n = 0
     while n < MAX_NESTING and "RBRACE" in trial.choices():
         try:
