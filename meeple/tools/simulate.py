@@ -18,7 +18,7 @@ from typing import Any
 from .bots import RandomBot, derive_seed
 from .events import turns_played
 from .limits import MAX_GAMES, GameTooLong, cores, time_limit
-from .stats import percentile, seat_balance, wilson
+from .stats import percentile, rank_value, seat_balance, wilson
 
 # outcome kinds of one game
 END, STEP_CAP, STUCK, ERROR = "end", "step cap", "stuck", "error"
@@ -227,17 +227,7 @@ class Tally:
         completed = self.kinds[END]
         if not completed:
             return None
-        ordered = sorted(self.lengths.items())
-        lo_rank, hi_rank = (completed - 1) // 2, completed // 2
-        lo = hi = None
-        seen = 0
-        for turns, count in ordered:
-            if lo is None and lo_rank < seen + count:
-                lo = turns
-            if hi_rank < seen + count:
-                hi = turns
-                break
-            seen += count
+        lo, hi = rank_value(self.lengths, (completed + 1) // 2), rank_value(self.lengths, completed // 2 + 1)
         return lo if completed % 2 else (lo + hi) / 2  # as statistics.median
 
     def summary(self, path: str, seed: int) -> dict[str, Any]:
