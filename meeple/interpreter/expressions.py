@@ -469,6 +469,8 @@ class ExprCompiler:
         # While not None: the names of the sets that ``member_test`` made (each None at first, made
         # on first use), for the code made now to set to None before it runs (``hoisting``).
         self.sets: Optional[list[str]] = None
+        # False inside ``without_sets``: the code made there may be where Python allows no ``:=``.
+        self.may_bind = True
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
         shapes = layout.shapes
@@ -846,6 +848,9 @@ class ExprCompiler:
             return lit(0)
         if len(idx) == 1:
             return joined(f"{zone}[{idx[0]}]", zone)
+        if not zone.plain and self.may_bind:  # (a zone worked out, as ``hand(current)`` is: once)
+            z = self.name("z").text
+            return joined(f"(({z} := {zone})[{idx[0]}] + " + " + ".join(f"{z}[{i}]" for i in idx[1:]) + ")", zone)
         return joined("(" + " + ".join(f"{zone}[{i}]" for i in idx) + ")", zone)
 
     def g_filtered(self, e, env):
@@ -1141,10 +1146,11 @@ class ExprCompiler:
         """Code made inside makes no set (``member_test``): code of another function (a route, a
         'was'), a domain (Python allows no ``:=`` in a comprehension's iterable), a lambda."""
         outer, self.sets = self.sets, None
+        bind, self.may_bind = self.may_bind, False
         try:
             yield
         finally:
-            self.sets = outer
+            self.sets, self.may_bind = outer, bind
 
     def edges_included(self, parts: list[dict], edge: str, env: Env) -> str | None:
         """The code of the set of edges ``S`` when the test of ``edge`` is ``includes(S, edge)``
