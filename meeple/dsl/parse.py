@@ -238,6 +238,7 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
     found_at: dict[int, int] = {}  # id of an error → the line of the word the parser stopped at
     opened_by_recovery = [0]  # '{' the recovery inserted: their blocks end at some later '}' of the file
     in_sync = [False]  # the last error's word was read as a word of the language: the parser is on track
+    in_list = [0]  # the line of a '[' where a value goes: the words up to its ']' on that line are dropped
 
     def recover(e: UnexpectedInput) -> bool:
         nonlocal events
@@ -246,6 +247,11 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
         events += 1
         if len(errors) >= MAX_SYNTAX_ERRORS or events > MAX_RECOVERIES:
             return False
+        if in_list[0] and isinstance(e, UnexpectedToken) and e.token.line == in_list[0]:
+            if e.token.type == "RSQB":  # (the first item stood for the value; the rest is the list's echo)
+                in_list[0] = 0
+            return True
+        in_list[0] = 0
         if resynced(e) and not _cascade(e, bool(errors), opened_by_recovery):
             errors.append(_syntax_diagnostic(e, file, text))
             found_at[id(errors[-1])] = max(errors[-1].line, getattr(e, "line", 0) or 0)
@@ -262,6 +268,9 @@ def parse(text: str, file: str = "<rules>") -> A.RulesFile:
                 in_sync[0] = True
                 return True
             in_sync[0] = False
+            if _list_for_a_value(e):  # '[0, 0, 0]' where a value goes: read as its first item
+                in_list[0] = e.token.line
+                return True
             if _insert_missing(e) == "LBRACE":  # else lark drops the token
                 opened_by_recovery[0] += 1
         return True
@@ -394,6 +403,15 @@ def _dice_written_short(e: UnexpectedToken) -> bool:
     for t, v in (("DICE", "dice"), ("OF", "of"), ("INT", str(tok.value)[1:])):
         ip.feed_token(Token.new_borrow_pos(t, v, tok))
     return True
+
+
+def _list_for_a_value(e: UnexpectedToken) -> bool:
+    """A list in brackets where one value goes (``var v per player = [0, 0, 0]``): the language has
+    no lists of values, so the '[' is dropped, its first item read as the value and the rest of
+    it, up to its ']' on the same line, dropped too (else each item would be an error of its own,
+    and the ']' would lead the parser astray into the next line)."""
+    return e.token.type == "LSQB" and e.interactive_parser is not None \
+        and {"INT", "NAME"} <= set(e.interactive_parser.choices())
 
 
 def _end_if(e: UnexpectedToken) -> bool:
