@@ -791,8 +791,10 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "", (" ('random' stands only in 'set VAR = random DOMAIN', the domain a range LOW..HIGH, 'player', "
                     "a kind or the grid, and in 'set VAR = random { VALUE: WEIGHT, ... }')")
     if tok.type == "NAME" and "DICE" in accepts and re.fullmatch(r"[dD]\d+", word):  # 'roll 2d6'
-        return "'dice'", (f" (dice are written out: 'roll N dice of SIDES into VAR', so 2{word} is "
-                          f"'roll 2 dice of {word[1:]} into VAR')")
+        count = re.search(r"([0-9]+)\s*$", text[max(0, (tok.start_pos or 0) - 20):tok.start_pos or 0])
+        n = count.group(1) if count else "2"
+        return "'dice'", (f" (dice are written out: 'roll N dice of SIDES into VAR', so {n}{word} is "
+                          f"'roll {n} dice of {word[1:]} into VAR')")
     if word == "," and re.search(r"\brandom\s*\(\s*[^(),]*$", text[:tok.start_pos or 0]):  # 'random(1, 6)'
         return "", (" ('random' is not called: a random number is 'set VAR = random LOW..HIGH', as "
                     "'set roll = random 1..6')")
@@ -839,6 +841,8 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if tok.type == "DOTDOT" and re.search(r"\brandom\s*\([^()]*$", line_before):
         return "", " (write 'random LOW..HIGH', with no brackets)"
     if tok.type == "THEN" and "LBRACE" in accepts:
+        if re.match(r"\s*for\b", line_before):
+            return "'{'", " (a loop is written 'for x in DOMAIN where TEST { ... }', with no 'then')"
         return "'{'", (" (an 'if' statement is written 'if TEST { ... }'; 'then' belongs to the value "
                        "'if TEST then A else B')")
     if tok.type == "LPAR" and before == "for" and "NAME" in accepts:
@@ -854,6 +858,8 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
     if tok.type == "NAME" and re.fullmatch(r"[eE][0-9]+", word) and mantissa:
         if len(mantissa.group()) <= 6 and len(word) <= 3:  # (e99 at most: the number shown stays short)
             full = int(mantissa.group()) * 10 ** int(word[1:])
+            if full > MAX_NUMBER:
+                return "", f" (numbers are whole and at most {MAX_NUMBER:,}: {mantissa.group()}{word} is larger)"
             return "", f" (write the number in full: {full} for {mantissa.group()}{word})"
         return "", " (write the number in full, with its digits)"
     if tok.type == "LSQB" and re.search(r"^\s*var\s+\w+\s+per\s+player\b[^=]*=\s*$", line_before):
