@@ -23,6 +23,7 @@ everything up to the next; ``begin_N``: the setup).
 
 from __future__ import annotations
 
+import argparse
 import collections
 import cProfile
 import importlib
@@ -113,12 +114,25 @@ def profile_bytecodes(name: str, games: int, lines: int) -> None:
 
 
 def main(argv: list[str]) -> None:
-    bytecodes = "--bytecodes" in argv
-    argv = [a for a in argv if a != "--bytecodes"]
-    name = argv[0] if argv else "hare"
-    games = int(argv[1]) if len(argv) > 1 else (100 if bytecodes else 1000)
-    lines = int(argv[2]) if len(argv) > 2 else 15
-    (profile_bytecodes if bytecodes else profile_time)(name, games, lines)
+    parser = argparse.ArgumentParser(prog="python bench/profile_playouts.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bytecodes", action="store_true", help="count bytecodes per function, not time")
+    parser.add_argument("game", nargs="?", default="hare", help="a game of games/ (default: hare)")
+    parser.add_argument("games", nargs="?", type=positive, help="how many games (1000; 100 with --bytecodes)")
+    parser.add_argument("lines", nargs="?", type=positive, default=15, help="functions shown (15)")
+    args = parser.parse_args(argv)
+    if not (ROOT / "games" / f"{args.game}.rules").is_file():
+        known = ", ".join(sorted(p.stem for p in (ROOT / "games").glob("*.rules")))
+        parser.error(f"no game {args.game!r} in games/ (there are: {known})")
+    games = args.games or (100 if args.bytecodes else 1000)
+    (profile_bytecodes if args.bytecodes else profile_time)(args.game, games, args.lines)
+
+
+def positive(text: str) -> int:
+    """A whole number above 0 (for argparse)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number above 0, not {text!r}")
+    return int(text)
 
 
 if __name__ == "__main__":
