@@ -840,6 +840,12 @@ def _hint(tok: Token, accepts: set[str] | frozenset[str], text: str) -> tuple[st
         return "", " (a roll is a statement of its own: 'roll N dice of S into VAR' sets VAR to their sum)"
     if tok.type == "DOTDOT" and re.search(r"\brandom\s*\([^()]*$", line_before):
         return "", " (write 'random LOW..HIGH', with no brackets)"
+    statement = re.match(r"\s*(let|set|roll|reveal|reset|move|deal|refill|run|end|choose|place)\s+\w+\s*$", line_before)
+    recent = text[max(0, (tok.start_pos or 0) - 5000):tok.start_pos or 0]
+    if "IN" in accepts and statement and re.search(r"\bchoose\s+\w+[^:\n]*\{", recent):
+        return "", (f" (this '{statement.group(1)}' stands among a choice's options, and was read as an option's "
+                    f"name: a choice holds only options, 'NAME {{ ... }}' or 'NAME x in DOMAIN where TEST {{ ... }}'; "
+                    f"a statement goes inside an option's block, or after the choice's '}}')")
     if tok.type == "THEN" and "LBRACE" in accepts:
         if re.match(r"\s*for\b", line_before):
             return "'{'", " (a loop is written 'for x in DOMAIN where TEST { ... }', with no 'then')"
