@@ -510,3 +510,52 @@ route free(p) on table { start = start(p)  start_edge = N }
             assert g.route(st, "direct_pass", p) == g.route(st, "folded_pass", p), (seed, p)
             stopped += direct < g.route(st, "free", p)
     assert stopped > 0
+
+
+@pytest.mark.parametrize("test, at_square", [
+    ("count(table) <= 2 or not all(neighbour(t, e) == none for e in edge)", True),
+    ("first == none or abs(col(t) - col(first)) + abs(row(t) - row(first)) <= 2", False),
+    ("near_first(t) and (count(table) == 1 or neighbour(t, opposite(S)) == none)", True),
+    ("count(table) == 1 or any(neighbour(t, e) != none and col(neighbour(t, e)) >= col(t) for e in edge)", True),
+    ("count(table) < 3 or neighbour(neighbour(t, N), S) == none", None),
+    ("count(table) < 3 or count(row(u) == row(t) for u in table) <= 2", None),
+    ("t != none and row(t) >= -1", None),
+    ("count(table) < 3 or first != t", None),
+])
+def test_a_test_made_a_function_of_the_square_is_the_test_of_a_tile_probed_there(
+        tmp_path: Path, test: str, at_square) -> None:
+    """A placement's test judged once per square is made a function of the square, given its
+    column, row and the tiles beside it (``at_square``: False without them), when it reads the
+    tile only there and no part of the board a tile probed there would change; else the tile is
+    probed (None). Either way the placements offered, in seeded games and in their order, are
+    those of the same test judged per placement, with each tile laid there on trial."""
+    rules = """
+var first = none
+var rounds = 0
+define near_first(u) = first == none or abs(col(u) - col(first)) <= 2
+setup { for p in player { deal 4 from deck to hand(p) } }
+turn {
+  place road by current: 0..1 card from hand(current) onto table within 2 as t where TEST
+  if first == none { set first = t }
+  set rounds = rounds + 1
+  if rounds == 12 { end game }
+}
+score(p) = 0
+"""
+    (tmp_path / "trial").mkdir()
+    per_square = load(tmp_path, rules.replace("TEST", test))
+    per_placement = load(tmp_path / "trial", rules.replace("TEST", f"({test}) and (open(t, N) or not open(t, N))"))
+    spec = next(s for _, s, _ in per_square.code if getattr(s, "label", None) == "road")
+    assert spec.per_square and spec.at_square is at_square
+    assert not next(s for _, s, _ in per_placement.code if getattr(s, "label", None) == "road").per_square
+    offered = 0
+    for seed in range(8):
+        a, b, moves = per_square.new_state(2, seed=seed), per_placement.new_state(2, seed=seed), random.Random(seed)
+        while not a.is_terminal():
+            legal = a.legal_actions()
+            assert [x.payload for x in legal] == [x.payload for x in b.legal_actions()]
+            offered += len(legal)
+            k = moves.randrange(len(legal))
+            a.apply(legal[k])
+            b.apply(b.legal_actions()[k])
+    assert offered > 200

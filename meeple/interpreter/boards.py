@@ -334,6 +334,21 @@ class Board:
             ys.pop()
         return kept
 
+    def passing_at(self, squares: Any, test: Any, st: Any, neighbours: bool) -> list:
+        """The squares (``(x, y, ...)``) that ``test(st, x, y)`` passes: with ``neighbours``,
+        ``test(st, x, y, north, east, south, west)``, given the tiles beside the square (-1: none).
+        (``passing`` for a test made a function of the square: nothing is probed.)"""
+        if not neighbours:
+            return [sq for sq in squares if test(st, sq[0], sq[1])]
+        get = self.at.get
+        kept = []
+        for sq in squares:
+            x, y = sq[0], sq[1]
+            here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+            if test(st, x, y, get(here + 1, -1), get(here + ROW, -1), get(here - 1, -1), get(here - ROW, -1)):
+                kept.append(sq)
+        return kept
+
     def sides(self, x: int, y: int) -> int:
         """For an empty square: the edges that touch a tile, and those where that tile has a path
         end, as ``touching << 4 | meeting`` (the frontier's number)."""

@@ -29,6 +29,7 @@ class Code:
     inner: Optional["Code"] = None  # the same code without the parentheses put around it (``paren``)
     items: Optional[tuple] = None  # a domain known when compiling: its values
     tile_var: Optional[tuple[int, str]] = None  # per-tile var k of tile t: (k, t's text)
+    probe: bool = False  # the tile a test of a square judges, read through its square (``ExprCompiler.probing``)
 
     def __str__(self) -> str:
         return self.text
@@ -80,4 +81,5 @@ def joined(text: str, *parts: Code, **facts: Any) -> Code:
 
 def renamed(c: Code, text: str) -> Code:
     """The same value under another name (a copy passed on as a parameter)."""
-    return replace(c, text=text, word=True, plain=True, inner=None, value=None, items=None, tile_var=None)
+    return replace(c, text=text, word=True, plain=True, inner=None, value=None, items=None, tile_var=None,
+                   probe=False)

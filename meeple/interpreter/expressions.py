@@ -111,6 +111,10 @@ CELL_CODE = {
 BOARD_QUERIES = {"cell", "opposite", *CELL_CODE}
 PLAIN_RESULT = {"pos": "P", "place": "PL"}  # built-in queries that are a subscript ("P[_v1]": plain)
 TILE = name("_tile", sure=True)  # the tile a placement test or a route clause judges (never none)
+# A placement's test judged once per square, made a function of the square (``ExprCompiler.probing``):
+# the tile it judges is read through the square's column and row and the tiles beside it, its parameters.
+SQUARE_PARAMS = ("_x", "_y")
+NEIGHBOUR_PARAMS = ("_n0", "_n1", "_n2", "_n3")  # the tiles across N, E, S, W of the square (-1: none)
 Env = dict[str, Any]  # a name of the rules → its Code (and CARD_ATTRS → the names a filter's card binds)
 
 
@@ -130,6 +134,28 @@ class TooDeep(Exception):
     def __init__(self, message: str, at: list[int] | None):
         super().__init__(message)
         self.at = at
+
+
+class Probe:
+    """The test of a square being made (``ExprCompiler.probing``): how it read the tile it judges,
+    ``tile``. Made a function of the square (``params``), it is the test of a tile probed there
+    (``Board.passing``) when it read that tile only through its column, row and neighbours, and
+    read nothing of the board that the probe would change (``exact``)."""
+
+    def __init__(self) -> None:
+        self.tile = replace(TILE, probe=True)
+        self.values = 0  # the times it read the tile (its name)
+        self.read = 0  # ... of those, the times it read its column, row or a neighbour, or passed it to a define
+        self.board = False  # it read the board as a probe would change it: the tiles, their count, neighbours...
+        self.neighbours = False  # it read the tiles beside the square
+
+    @property
+    def exact(self) -> bool:
+        return not self.board and self.read == self.values
+
+    def params(self) -> tuple[str, ...]:
+        """The function's parameters after the state: the square, and the tiles beside it if it reads them."""
+        return SQUARE_PARAMS + (NEIGHBOUR_PARAMS if self.neighbours else ())
 
 
 CARD_ATTRS = "\0card"  # env entry: the names a filter's card binds (a name no rule can spell)
@@ -471,6 +497,7 @@ class ExprCompiler:
         self.sets: Optional[list[str]] = None
         # False inside ``without_sets``: the code made there may be where Python allows no ``:=``.
         self.may_bind = True
+        self.probe: Optional[Probe] = None  # while not None: the code made now is a test of a square (``probing``)
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
         shapes = layout.shapes
@@ -643,6 +670,8 @@ class ExprCompiler:
         name, lay = e["id"], self.layout
         what = self.binding(e).what
         if what in (C.LOCAL, C.ATTRIBUTE):
+            if self.probe is not None and env[name].unwrapped().probe:
+                self.probe.values += 1
             return env[name]
         if what == C.PLAYERS:
             return Code("st.players")
@@ -661,6 +690,8 @@ class ExprCompiler:
         if what == C.TRACK:
             return lit(lay.track_names.index(name))
         if what == C.GRID:
+            if self.probe is not None:
+                self.probe.board = True
             return Code("G")
         if what == C.TAG:
             return Code(repr(name), word=True, plain=True, sure=True)
@@ -687,7 +718,13 @@ class ExprCompiler:
         if what == C.DEFINE:  # (its arguments are written into its body, maybe where Python allows no ``:=``)
             with self.without_sets():
                 args = [self.gen(a, env) for a in e["args"]]
+            if self.probe is not None:  # (the body reads the tile of a square as it reads its parameter)
+                self.probe.read += sum(a.unwrapped().probe for a in args)
             return self.inline(self.binding(e).decl, args)
+        if what == C.GRID_COUNT:  # (its argument, the grid, is not read)
+            return Code("(len(G.x) + 1)") if self.probe is not None else Code("len(G.x)")
+        if self.probe is not None and what in (C.TILE_VAR, C.ROUTE, C.WAS):
+            self.probe.board = True  # (never in a test of a square: it would read the shapes, the state before)
         args = [self.gen(a, env) for a in e["args"]]
         on_board = lay.board_name is not None
         for i in EDGE_ARGS.get(func, ()) if what == C.BUILTIN else ():
@@ -699,7 +736,7 @@ class ExprCompiler:
                             and self.binding(n).what == C.LOCAL and n["id"] in env})  # loop variables it uses,
             # bound outside it, passed on
             inner = {n: renamed(env[n], f"_w{i}") for i, n in enumerate(outer)}
-            with self.without_sets():
+            with self.without_sets(), self.probing(None):
                 body = self.gen(arg, inner)
             fn = self.statements([f"return {body}"], params=tuple(c.text for c in inner.values()), purpose="was")
             return joined(f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n].text for n in outer)})",
@@ -730,13 +767,16 @@ class ExprCompiler:
             return joined(f"_tile_value(G.tv[{k}], {args[0]}, {lit(start or 0)})", args[0])
         if what == C.ROUTE:
             return joined(f"{self.route_function(func)}(st, {', '.join(map(str, args))})", *args)
-        if what == C.GRID_COUNT:
-            return Code("len(G.x)")
         if what == C.VAR:
             at = f"vb[{lay.var_names.index(func)}]" if args[0].value == 0 else \
                 f"vb[{lay.var_names.index(func)}] + {args[0]}"
             return joined(f"V[{at}]", args[0], reads=frozenset({VARS}))
         tile = args[0].unwrapped() if args else None
+        if self.probe is not None and func in TILE_SURE:
+            if tile.probe:
+                return self.square_query(func, args)
+            if func not in ("col", "row"):  # (the probe would change a neighbour of another tile)
+                self.probe.board = True
         if func in TILE_SURE and tile.sure:
             return joined(TILE_SURE[func].format("G", tile, *args[1:]), *args)
         if func in TILE_INLINE and tile.plain:
@@ -763,6 +803,24 @@ class ExprCompiler:
                 return lit(min(values) if func == "min" else max(values))
             return joined(f"{func}({', '.join(map(str, args))})", *args)
         raise LookupError(f"the query '{func}' bound to a {what} has no code: this is a bug in meeple")
+
+    def square_query(self, func: str, args: list[Code]) -> Code:
+        """A query of the tile a test of a square judges (``probing``), read from the square."""
+        probe = self.probe
+        assert probe is not None
+        probe.read += 1
+        if func == "col":
+            return name(SQUARE_PARAMS[0])
+        if func == "row":
+            return name(SQUARE_PARAMS[1])
+        if func == "neighbour":
+            probe.neighbours = True
+            edge = args[1]
+            if edge.known and edge.value in range(4):
+                return name(NEIGHBOUR_PARAMS[edge.value])
+            return joined(f"({', '.join(NEIGHBOUR_PARAMS)})[{edge}]", edge)
+        probe.board = True  # (its shape: a square does not tell it)
+        return joined(TILE_SURE[func].format("G", args[0].unwrapped(), *args[1:]), *args)
 
     def cell_query(self, func: str, args: list[Code]) -> Code:
         """A query of a board of cells (a cell is y * columns + x; none is -1)."""
@@ -897,6 +955,8 @@ class ExprCompiler:
     def g_attr(self, e, env):
         name = e["name"]
         if name in self.sym.tile_attrs:
+            if self.probe is not None:
+                self.probe.board = True  # (a tile's variety: a square does not tell it)
             obj = self.gen(e["obj"], env)
             tile = obj.unwrapped()
             kind = self.sym.attrs[name]
@@ -940,7 +1000,7 @@ class ExprCompiler:
             route = self.sym.routes[name]
             with self.placed(span(route)):  # its comment names the route; an error in it, the statement that asked
                 prefix = f"route_{name}_at_least" if at_least else f"route_{name}"
-                with self.without_sets():
+                with self.without_sets(), self.probing(None):
                     self.route_fns[name, at_least] = self.constant(self.compile_route(route, at_least), prefix)
         return self.route_fns[name, at_least]
 
@@ -950,6 +1010,8 @@ class ExprCompiler:
         (``Board.route_bound``). Expressions change nothing, so the one difference from comparing
         the length is when two of its parts would fail at run time: which rule error is raised."""
         self.route_function(call["func"])  # the query itself is in the module too (``Game.route`` asks for it)
+        if self.probe is not None:
+            self.probe.board = True
         args = [self.gen(a, env) for a in call["args"]]
         least = other if op in (">=", "<") else \
             lit(other.value + 1) if other.known else joined(f"({other} + 1)", other)
@@ -1057,6 +1119,8 @@ class ExprCompiler:
                 return "values", Code(f"{self.constant(values, 'PIECES')}[:st.players * {per_seat}]")
             return "values", Code(repr(values), items=values)
         if self.checked.what(lo) == C.GRID:
+            if self.probe is not None:
+                self.probe.board = True  # (a probe would be one of the tiles)
             return "values", Code("range(len(G.x))")
         if self.checked.what(lo) == C.BOARD:
             return "values", Code(f"range({self.layout.cells})")
@@ -1140,6 +1204,17 @@ class ExprCompiler:
             yield self.sets
         finally:
             self.sets = outer
+
+    @contextlib.contextmanager
+    def probing(self, probe: Optional[Probe]) -> Iterator[None]:
+        """Code made inside is the test of a square that ``probe`` follows (None: code of a function
+        of its own made meanwhile, a route, a 'was', is not): the tile it judges, ``probe.tile``, is
+        read through the square's parameters (``square_query``), the count of the tiles counts it."""
+        outer, self.probe = self.probe, probe
+        try:
+            yield
+        finally:
+            self.probe = outer
 
     @contextlib.contextmanager
     def without_sets(self) -> Iterator[None]:

@@ -404,7 +404,8 @@ class TilePlacement:
 
     def __init__(self, label: str, chooser: Fn, optional: bool, source: Fn, within: Fn, where: Fn | None,
                  slot: int, names: list[str], tile_varieties: list[int], shapes: Any, starts: Fn,
-                 matching: bool = False, joining: bool = False, per_square: bool = False):
+                 matching: bool = False, joining: bool = False, per_square: bool = False,
+                 at_square: bool | None = None):
         self.label, self.chooser, self.optional, self.source, self.within = label, chooser, optional, source, within
         self.actor = chooser  # the seat that chooses (a function of the state)
         self.where, self.slot, self.names, self.starts = where, slot, names, starts
@@ -418,6 +419,10 @@ class TilePlacement:
                             and not (joining and not shapes.opens[v][r] & p & 15))
                       for p in range(256)] for v in range(len(shapes.rotations))]
         self.per_square = per_square  # ``where`` looks only at where tiles are: judge it once per square
+        # None: ``where(st)`` judges the tile probed on a square; else ``where(st, x, y)`` is the
+        # test of square (x, y), and with ``at_square`` True ``where(st, x, y, north, east, south, west)``,
+        # given the tiles beside it (-1: none)
+        self.at_square = at_square
         # the squares are those beside a tile, as the board's frontier has them, all of them
         self.frontier_only = getattr(within, "constant", None) == 1 and where is None
         self.nothing = Action(self, None)
@@ -469,13 +474,16 @@ class TilePlacement:
             if not self.per_square:
                 return self.with_sides(board, near)
             squares = [(x, y, 0) for x, y in near]  # (their sides, for those kept)
-        L, slot = st.locals, self.slot
-        saved = L[slot]
-        L[slot] = len(board)  # (the tile probed on each square)
-        try:  # the test looks only at where tiles are: judge it once per square
-            kept = board.passing(squares, self.where, st)
-        finally:
-            L[slot] = saved
+        if self.at_square is not None:  # the test of a square, given the square
+            kept = board.passing_at(squares, self.where, st, self.at_square)
+        else:
+            L, slot = st.locals, self.slot
+            saved = L[slot]
+            L[slot] = len(board)  # (the tile probed on each square)
+            try:  # the test looks only at where tiles are: judge it once per square
+                kept = board.passing(squares, self.where, st)
+            finally:
+                L[slot] = saved
         if (within == 1 and board.x) or not (self.matching or self.joining):
             return kept
         return self.with_sides(board, [(x, y) for x, y, _ in kept])

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional
 
 from . import capacity
 from .code import VARS, Code, local, name
-from .expressions import MARK, TILE, Env, ExprCompiler, Fn, TooDeep, _faces, _seat_of, _set_cell
+from .expressions import MARK, TILE, Env, ExprCompiler, Fn, Probe, TooDeep, _faces, _seat_of, _set_cell
 from .statements import END_TEST, StatementWriter
 from .flow import varieties_by_zone
 from .flow import zone_name as flow_zone
@@ -309,8 +309,16 @@ class ProgramBuilder:
         within = x.compile(s["within"], env) if s["within"] is not None else _beside
         source_code = x.gen(s["source"], env)
         source = x.function(source_code)
-        where = None
-        if s["where"] is not None:  # judged with the new tile on the grid: it is never none there
+        where, at_square = None, None
+        per_square = s["where"] is not None and not reads_shape(s["where"], self.x.checked)
+        if per_square:  # judged once per square: as a function of the square, when that is the same test
+            probe = Probe()
+            with x.probing(probe):
+                code = x.gen(s["where"], {**env, s["var"]: probe.tile})
+            if probe.exact:
+                where = x.function(code, params=probe.params(), purpose="square")
+                at_square = probe.neighbours
+        if s["where"] is not None and where is None:  # judged with the new tile on the grid: never none there
             where = x.function(x.gen(s["where"], {**env, s["var"]: TILE}), assign=("_tile", f"L[{slot}]"))
         env[s["var"]] = local(slot)  # after the statement the name is the tile placed, or none
         inits = [x.compile(self.x.sym.vars[n]["init"], {}) for n in lay.tile_var_names]
@@ -321,7 +329,7 @@ class ProgramBuilder:
         lo = x.compile(s["lo"], env)
         spec = TilePlacement(s["label"], chooser, getattr(lo, "constant", 1) == 0, source, within, where, slot,
                              lay.variety_names, lay.shapes.tile_varieties, lay.shapes, starts, s["matching"],
-                             s["joining"], where is not None and not reads_shape(s["where"], self.x.checked))
+                             s["joining"], per_square, at_square)
         new_vars = x.constant(tuple(fixed), "STARTS") if None not in fixed else f"{x.ref(starts, 'starts')}(st)"
         self.apply_written(spec, [
             "if picked is None:", f"    L[{slot}] = {NO_VALUE}", "else:", "    _v, _x, _y, _r = picked",
