@@ -12,7 +12,7 @@ import pytest
 
 import meeple
 from meeple.dsl.diagnostics import RuleRuntimeError
-from meeple.interpreter.boards import square
+from meeple.interpreter.boards import Board, square
 
 HEADER = """
 game "t"
@@ -407,6 +407,19 @@ def test_a_square_probed_and_taken_back_leaves_the_board_as_it_was() -> None:
     assert len(probed) > 100
 
 
+def test_the_squares_near_the_tiles_are_the_empty_squares_within_reach_in_order() -> None:
+    """``Board.squares_near`` (the squares a placement 'within' n may go on): on tables of seeded
+    Lucky Dog games, the empty squares at most n steps across sides from a tile, as (x, y, 0),
+    in order of x then y (the order of the placements offered); the origin on an empty table."""
+    for board, _ in _tables_and_squares_near():
+        taken = set(zip(board.x, board.y))
+        for within in (1, 2, 3, 9):
+            near = {(x + dx, y + dy) for x, y in taken for dx in range(-within, within + 1)
+                    for dy in range(-within, within + 1) if abs(dx) + abs(dy) <= within}
+            assert board.squares_near(within) == [(x, y, 0) for x, y in sorted(near - taken)]
+    assert Board(0, ()).squares_near(2) == [(0, 0, 0)]
+
+
 def test_the_sides_of_an_empty_square_are_its_touching_and_meeting_edges() -> None:
     """``Board.sides`` (the side rules' number of a square within reach): on tables of seeded
     Lucky Dog games, for every empty square near the tiles, the edges whose neighbour is a tile,
@@ -512,30 +525,33 @@ route free(p) on table { start = start(p)  start_edge = N }
     assert stopped > 0
 
 
-@pytest.mark.parametrize("test, at_square", [
-    ("count(table) <= 2 or not all(neighbour(t, e) == none for e in edge)", True),
-    ("first == none or abs(col(t) - col(first)) + abs(row(t) - row(first)) <= 2", False),
-    ("near_first(t) and (count(table) == 1 or neighbour(t, opposite(S)) == none)", True),
-    ("count(table) == 1 or any(neighbour(t, e) != none and col(neighbour(t, e)) >= col(t) for e in edge)", True),
-    ("count(table) < 3 or neighbour(neighbour(t, N), S) == none", None),
-    ("count(table) < 3 or count(row(u) == row(t) for u in table) <= 2", None),
-    ("t != none and row(t) >= -1", None),
-    ("count(table) < 3 or first != t", None),
+@pytest.mark.parametrize("reach, test, at_square", [
+    (2, "count(table) <= 2 or not all(neighbour(t, e) == none for e in edge)", True),
+    (2, "first == none or abs(col(t) - col(first)) + abs(row(t) - row(first)) <= 2", False),
+    (2, "near_first(t) and (count(table) == 1 or neighbour(t, opposite(S)) == none)", True),
+    (2, "count(table) == 1 or any(neighbour(t, e) != none and col(neighbour(t, e)) >= col(t) for e in edge)", True),
+    (1, "count(table) == 1 or (row(t) >= 0 and neighbour(t, W) == none)", True),
+    (1, "col(t) + row(t) <= 2", False),
+    (2, "count(table) < 3 or neighbour(neighbour(t, N), S) == none", None),
+    (2, "count(table) < 3 or count(row(u) == row(t) for u in table) <= 2", None),
+    (2, "t != none and row(t) >= -1", None),
+    (1, "count(table) < 3 or first != t", None),
 ])
 def test_a_test_made_a_function_of_the_square_is_the_test_of_a_tile_probed_there(
-        tmp_path: Path, test: str, at_square) -> None:
-    """A placement's test judged once per square is made a function of the square, given its
-    column, row and the tiles beside it (``at_square``: False without them), when it reads the
-    tile only there and no part of the board a tile probed there would change; else the tile is
-    probed (None). Either way the placements offered, in seeded games and in their order, are
-    those of the same test judged per placement, with each tile laid there on trial."""
+        tmp_path: Path, reach: int, test: str, at_square) -> None:
+    """A placement's test judged once per square (of those within reach, or beside the table) is
+    made a function of the square, given its column, row and the tiles beside it (``at_square``:
+    False without them), when it reads the tile only there and no part of the board a tile probed
+    there would change; else the tile is probed (None). Either way the placements offered, in
+    seeded games and in their order, are those of the same test judged per placement, with each
+    tile laid there on trial."""
     rules = """
 var first = none
 var rounds = 0
 define near_first(u) = first == none or abs(col(u) - col(first)) <= 2
 setup { for p in player { deal 4 from deck to hand(p) } }
 turn {
-  place road by current: 0..1 card from hand(current) onto table within 2 as t where TEST
+  place road by current: 0..1 card from hand(current) onto table within REACH as t where TEST
   if first == none { set first = t }
   set rounds = rounds + 1
   if rounds == 12 { end game }
@@ -543,6 +559,7 @@ turn {
 score(p) = 0
 """
     (tmp_path / "trial").mkdir()
+    rules = rules.replace("REACH", str(reach))
     per_square = load(tmp_path, rules.replace("TEST", test))
     per_placement = load(tmp_path / "trial", rules.replace("TEST", f"({test}) and (open(t, N) or not open(t, N))"))
     spec = next(s for _, s, _ in per_square.code if getattr(s, "label", None) == "road")

@@ -38,7 +38,7 @@ GROWTH = tuple((KEY_STEP[e], STEP[e][0], STEP[e][1], 1 << (e ^ 2) << 4, 1 << (e 
 EDGES_OF = tuple(tuple(e for e in range(4) if mask >> e & 1) for mask in range(16))  # a set of edges, listed
 
 
-OFFSETS: dict[int, list[tuple[int, int, int]]] = {}  # squares_near's steps, by reach
+OFFSETS: dict[int, list[int]] = {}  # squares_near's steps of a square's key, by reach
 
 
 def square(x: int, y: int) -> int:
@@ -269,24 +269,22 @@ class Board:
             self.fsides[square(x, y)] = sides
             self.frontier[square(x, y)] = (x, y, sides)
 
-    def squares_near(self, within: int) -> list[tuple[int, int]]:
-        """Empty squares at most ``within`` steps (across sides) from a tile; the origin if none."""
+    def squares_near(self, within: int) -> list[tuple[int, int, int]]:
+        """Empty squares at most ``within`` steps (across sides) from a tile, in order of x then y,
+        as (x, y, 0) (the frontier's form, their sides not worked out); the origin if none."""
         if not self.x:
-            return [(0, 0)]
-        offsets = OFFSETS.get(within)
-        if offsets is None:
-            offsets = [(dx, dy, dx * ROW + dy) for dx in range(-within, within + 1)
-                       for dy in range(-within, within + 1) if 0 < abs(dx) + abs(dy) <= within]
+            return [(0, 0, 0)]
+        steps = OFFSETS.get(within)
+        if steps is None:
+            steps = [dx * ROW + dy for dx in range(-within, within + 1)
+                     for dy in range(-within, within + 1) if 0 < abs(dx) + abs(dy) <= within]
             if within <= 8:
-                OFFSETS[within] = offsets
-        found = set()
-        at = self.at
-        for x, y in zip(self.x, self.y):
-            here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
-            for dx, dy, step in offsets:
-                if here + step not in at:
-                    found.add((x + dx, y + dy))
-        return sorted(found)
+                OFFSETS[within] = steps
+        found: set[int] = set()
+        for here in self.at:  # (keys in order of x then y, as a square's y + MAX_COORD < ROW)
+            found.update(map(here.__add__, steps))
+        found.difference_update(self.at)
+        return [(k // ROW - MAX_COORD, k % ROW - MAX_COORD, 0) for k in sorted(found)]
 
     def passing(self, squares: Any, test: Any, st: Any) -> list:
         """The squares (``(x, y, ...)``) on which ``test(st)`` holds with a tile probed there: a

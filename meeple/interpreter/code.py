@@ -3,7 +3,8 @@
 The expression compiler (``expressions.py``) builds every expression as a ``Code`` and decides
 from its facts, never from its text: whether it is a constant (``value``), cheap to read twice
 (``plain``), never none (``sure``), which parts of the state it reads (``reads``), which per-tile
-var of which tile it is (``tile_var``), which values a domain runs over (``items``).
+var of which tile it is (``tile_var``), which values a domain runs over (``items``), whether it is
+the tile a test of a square judges, read through the square (``probe``).
 """
 
 from __future__ import annotations

@@ -470,10 +470,9 @@ class TilePlacement:
             if not self.per_square:
                 return squares
         else:
-            near = board.squares_near(within)
+            squares = board.squares_near(within)  # (their sides 0: worked out for those kept)
             if not self.per_square:
-                return self.with_sides(board, near)
-            squares = [(x, y, 0) for x, y in near]  # (their sides, for those kept)
+                return self.with_sides(board, squares)
         if self.at_square is not None:  # the test of a square, given the square
             kept = board.passing_at(squares, self.where, st, self.at_square)
         else:
@@ -486,14 +485,14 @@ class TilePlacement:
                 L[slot] = saved
         if (within == 1 and board.x) or not (self.matching or self.joining):
             return kept
-        return self.with_sides(board, [(x, y) for x, y, _ in kept])
+        return self.with_sides(board, kept)
 
-    def with_sides(self, board, near: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
-        """Empty squares as (x, y, sides), the sides asked of the board only where a side rule
-        needs them."""
+    def with_sides(self, board, near: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        """Empty squares (x, y, 0) as (x, y, sides), the sides asked of the board only where a side
+        rule needs them."""
         if self.matching or self.joining:
-            return [(x, y, board.sides(x, y)) for x, y in near]
-        return [(x, y, 0) for x, y in near]
+            return [(x, y, board.sides(x, y)) for x, y, _ in near]
+        return near
 
     def counted_pick(self, st, rand) -> Action | None:
         """The action ``legal[int(rand() * len(legal))]`` would be, without making ``legal``
