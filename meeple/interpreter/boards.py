@@ -29,12 +29,10 @@ from .routes import STEP
 
 MAX_COORD = 1 << 20  # squares are keyed by one int; no game lays a million tiles in a row
 ROW = 2 * MAX_COORD + 1
+ORIGIN = MAX_COORD * ROW + MAX_COORD  # the key of (0, 0): square(x, y) is x * ROW + y + ORIGIN
 KEY_STEP = (1, ROW, -1, -ROW)  # the key of the square across N, E, S, W: y+1, x+1, y-1, x-1
 
 
-# GROWTH[e]: for the empty square across edge e of a tile, its key's step, (dx, dy), and its
-# frontier bits for the side that now touches a tile and for that side meeting a path end.
-GROWTH = tuple((KEY_STEP[e], STEP[e][0], STEP[e][1], 1 << (e ^ 2) << 4, 1 << (e ^ 2)) for e in range(4))
 EDGES_OF = tuple(tuple(e for e in range(4) if mask >> e & 1) for mask in range(16))  # a set of edges, listed
 
 
@@ -46,6 +44,26 @@ def square(x: int, y: int) -> int:
 
 
 LOWEST = [(m & -m).bit_length() - 1 for m in range(16)]  # the lowest edge of a set of edges (-1: none)
+
+
+# SIDES[opens][touching]: what ``Board.place`` does at each side of a tile whose paths end at the
+# edges ``opens``, on a square whose sides ``touching`` touch a tile: per touching side ``e``,
+# (e, the key's step to the tile across, ``e ^ 2``); per empty side, (the key's step, dx, dy, the
+# frontier bits of that square: its side now touching a tile, and meeting a path end if one ends at e).
+SIDES = tuple(tuple((tuple((e, KEY_STEP[e], e ^ 2) for e in EDGES_OF[touching]),
+                     tuple((KEY_STEP[e], STEP[e][0], STEP[e][1], 1 << (e ^ 2) << 4 | (opens >> e & 1) << (e ^ 2))
+                           for e in EDGES_OF[~touching & 15]))
+                    for touching in range(16))
+              for opens in range(16))
+SIDES_OF: dict[tuple[int, int, int, int], tuple] = {}  # path ends (as Board.ends has them) → their row of SIDES
+
+
+def _sides_of(ends: tuple[int, int, int, int]) -> tuple:
+    table = SIDES_OF[ends] = SIDES[sum(1 << e for e in range(4) if ends[e])]
+    return table
+
+
+_FLAG_LISTS: dict[tuple[tuple[bool, ...], ...], tuple[tuple[int, ...], ...]] = {}  # Board.flag_of, by flags
 
 
 def rotate_mask(mask: int, rot: int) -> int:
@@ -102,7 +120,7 @@ class Board:
     """The tiles on one grid, as parallel lists by tile number, and a map from square to tile."""
 
     __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier", "fsides", "up", "size", "joins",
-                 "flags", "flagged")
+                 "flags", "flag_of", "flagged")
 
     def __init__(self, n_vars: int, flags: tuple[tuple[bool, ...], ...]):
         """A board with ``n_vars`` per-tile vars, keeping lists of the tiles with each of ``flags``
@@ -128,6 +146,11 @@ class Board:
         # per flag looked up by: the flag of each variety, and the tiles that have it
         self.flags = flags
         self.flagged: list[list[int]] = [[] for _ in flags]
+        flag_of = _FLAG_LISTS.get(flags)  # per variety, the flags it has (as indices in ``flagged``)
+        if flag_of is None:
+            flag_of = _FLAG_LISTS[flags] = tuple(tuple(i for i, flag in enumerate(flags) if flag[v])
+                                                 for v in range(len(flags[0]) if flags else 0))
+        self.flag_of = flag_of
 
     def __len__(self) -> int:
         return len(self.x)
@@ -146,55 +169,57 @@ class Board:
         self.variety.append(variety)
         self.rot.append(rot)
         self.ends.append(ends)
-        at, nb, frontier, tile_ends = self.at, self.nb, self.frontier, self.ends
-        here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+        here = x * ROW + y + ORIGIN  # (as ``square``)
         # The square's frontier entry says which sides touch a tile (no entry: none does).
         if trial:
             touching = self.fsides.get(here, 0) >> 4
         else:
-            frontier.pop(here, None)
+            self.frontier.pop(here, None)
             touching = self.fsides.pop(here, 0) >> 4
+        meet, grow = (SIDES_OF.get(ends) or _sides_of(ends))[touching]
         row = [-1, -1, -1, -1]
+        nb = self.nb
         nb.append(row)
         up, size = self.up, self.size
         base = 4 * t  # the tile's paths join the path networks, each first on its own
-        up += (base, base + 1, base + 2, base + 3)
+        up += range(base, base + 4)
         size += (1, 1, 1, 1)
         joins = []
-        for e in EDGES_OF[touching]:  # the neighbours, and the path networks joined across their sides
-            n = at[here + KEY_STEP[e]]
-            row[e] = n
-            nb[n][e ^ 2] = t
-            mine, theirs = ends[e], tile_ends[n][e ^ 2]
-            if mine and theirs:  # two paths meet across this side: their networks are one
-                a, b = base + LOWEST[mine], 4 * n + LOWEST[theirs]
-                while up[a] != a:
-                    a = up[a]
-                while up[b] != b:
-                    b = up[b]
-                if a != b:
-                    if size[a] > size[b]:
-                        a, b = b, a
-                    up[a] = b
-                    size[b] += size[a]
-                    joins.append((a, b))
-        if not trial:
-            fsides = self.fsides
-            for e in EDGES_OF[~touching & 15]:  # the frontier grows across the empty sides
-                key_step, dx, dy, touch, meet = GROWTH[e]
-                key = here + key_step
-                fsides[key] = sides = fsides.get(key, 0) | touch | (meet if ends[e] else 0)
-                frontier[key] = (x + dx, y + dy, sides)
+        if meet:
+            at, tile_ends = self.at, self.ends
+            for e, step, facing in meet:  # the neighbours, and the path networks joined across their sides
+                n = at[here + step]
+                row[e] = n
+                nb[n][facing] = t
+                mine = ends[e]
+                if mine:
+                    theirs = tile_ends[n][facing]
+                    if theirs:  # two paths meet across this side: their networks are one
+                        a, b = base + LOWEST[mine], 4 * n + LOWEST[theirs]
+                        while up[a] != a:
+                            a = up[a]
+                        while up[b] != b:
+                            b = up[b]
+                        if a != b:
+                            if size[a] > size[b]:
+                                a, b = b, a
+                            up[a] = b
+                            size[b] += size[a]
+                            joins.append((a, b))
         self.joins.append(joins)
         if not trial:
-            at[here] = t
+            self.at[here] = t
+            fsides, frontier = self.fsides, self.frontier
+            for step, dx, dy, bits in grow:  # the frontier grows across the empty sides
+                key = here + step
+                fsides[key] = sides = fsides.get(key, 0) | bits
+                frontier[key] = (x + dx, y + dy, sides)
         if self.flags:
-            for flag, tiles in zip(self.flags, self.flagged):
-                if flag[variety]:
-                    tiles.append(t)
+            flagged = self.flagged
+            for i in self.flag_of[variety]:
+                flagged[i].append(t)
         if starts:
-            for values, start in zip(self.tv, starts):
-                values.append(start)
+            any(map(list.append, self.tv, starts))  # (appends each var's start to its list)
         else:
             for values in self.tv:
                 values.append(0)
@@ -368,7 +393,7 @@ class Board:
         b.tv = [values[:] for values in self.tv]
         b.frontier, b.fsides = dict(self.frontier), dict(self.fsides)
         b.up, b.size, b.joins = self.up[:], self.size[:], self.joins[:]
-        b.flags, b.flagged = self.flags, [tiles[:] for tiles in self.flagged]
+        b.flags, b.flag_of, b.flagged = self.flags, self.flag_of, [tiles[:] for tiles in self.flagged]
         return b
 
     def to_json(self) -> dict[str, Any]:
