@@ -498,6 +498,8 @@ class ExprCompiler:
         # False inside ``without_sets``: the code made there may be where Python allows no ``:=``.
         self.may_bind = True
         self.probe: Optional[Probe] = None  # while not None: the code made now is a test of a square (``probing``)
+        # With them: the values read once, when the code starts (``read_once``): their code → their name.
+        self.once: Optional[dict[str, str]] = None
         self.at: list[int] | None = None  # the position of the last expression written
         self.columns = {attr: self.constant(tuple(col), f"A_{attr}") for attr, col in layout.attr_table.items()}
         shapes = layout.shapes
@@ -736,7 +738,7 @@ class ExprCompiler:
                             and self.binding(n).what == C.LOCAL and n["id"] in env})  # loop variables it uses,
             # bound outside it, passed on
             inner = {n: renamed(env[n], f"_w{i}") for i, n in enumerate(outer)}
-            with self.without_sets(), self.probing(None):
+            with self.elsewhere(), self.probing(None):
                 body = self.gen(arg, inner)
             fn = self.statements([f"return {body}"], params=tuple(c.text for c in inner.values()), purpose="was")
             return joined(f"{self.constant(fn, 'was')}(_before{''.join(', ' + env[n].text for n in outer)})",
@@ -744,7 +746,11 @@ class ExprCompiler:
         if (what in (C.ZONE, C.VAR) or what == C.BUILTIN and func in SEAT_ARG) and args and VARS in args[0].reads:
             args[0] = self.guarded("_seat", args[0], e["args"][0])  # a var's player may still be none
         if what == C.ZONE:
-            return joined(f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]", args[0])
+            zone = joined(f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]", args[0])
+            seat = e["args"][0]  # read once if its seat is the current player or a constant
+            if args[0].sure and (args[0].known or seat["node"] == "name" and self.binding(seat).what == C.CURRENT):
+                return self.read_once(zone, "zone")
+            return zone
         if what == C.CELL_VAR:
             base = lay.shared_var_slot[func]
             start = lit(self.gen(sym.vars[func]["init"], {}).value)
@@ -759,12 +765,12 @@ class ExprCompiler:
         if what == C.TILE_VAR:
             k = lay.tile_var_names.index(func)
             start = self.gen(sym.vars[func]["init"], {}).value
-            tile = args[0].unwrapped()
+            tile, values = args[0].unwrapped(), self.tile_values(k)
             if tile.sure:
-                return joined(f"G.tv[{k}][{tile}]", tile, tile_var=(k, tile.text))
+                return joined(f"{values}[{tile}]", tile, tile_var=(k, tile.text))
             if tile.plain:
-                return joined(f"(G.tv[{k}][{tile}] if {tile} >= 0 else {lit(start or 0)})", tile)
-            return joined(f"_tile_value(G.tv[{k}], {args[0]}, {lit(start or 0)})", args[0])
+                return joined(f"({values}[{tile}] if {tile} >= 0 else {lit(start or 0)})", tile)
+            return joined(f"_tile_value({values}, {args[0]}, {lit(start or 0)})", args[0])
         if what == C.ROUTE:
             return joined(f"{self.route_function(func)}(st, {', '.join(map(str, args))})", *args)
         if what == C.VAR:
@@ -1000,7 +1006,7 @@ class ExprCompiler:
             route = self.sym.routes[name]
             with self.placed(span(route)):  # its comment names the route; an error in it, the statement that asked
                 prefix = f"route_{name}_at_least" if at_least else f"route_{name}"
-                with self.without_sets(), self.probing(None):
+                with self.elsewhere(), self.probing(None):
                     self.route_fns[name, at_least] = self.constant(self.compile_route(route, at_least), prefix)
         return self.route_fns[name, at_least]
 
@@ -1170,8 +1176,8 @@ class ExprCompiler:
         of_the_tile = body.tile_var is not None and body.tile_var[1] == v.text
         if func == "count" and where is None and of_the_tile and self.of_a_grid(d):
             # count(policed(t) for t in table): the tiles whose var is set (not 0 nor false), counted in C
-            k = body.tile_var[0]
-            return Code(f"(len(G.tv[{k}]) - G.tv[{k}].count(False))")
+            values = self.tile_values(body.tile_var[0])
+            return Code(f"(len({values}) - {values}.count(False))")
         where_code = self.gen(where, inner) if where is not None else None
         test = f" if {where_code}" if where is not None else ""
         parts = (dom, body) + ((where_code,) if where_code is not None else ())
@@ -1197,13 +1203,41 @@ class ExprCompiler:
     @contextlib.contextmanager
     def hoisting(self) -> Iterator[list[str]]:
         """Code made inside may test ``x in S`` for a set ``S`` of values of the state, made once
-        per run of the code (``member_test``); the names of those sets are given, for the code
-        to set to None before the test runs (for each run)."""
-        outer, self.sets = self.sets, []
+        per run of the code (``member_test``), and read a value that stays the same while it runs
+        through a name set when it starts (``read_once``). The lines that start it are given (as
+        they are once the code is made): each set's name set to None, each such name set."""
+        outer, self.sets = (self.sets, self.once), []
+        self.once = {}
+        start: list[str] = []
         try:
-            yield self.sets
+            yield start
         finally:
-            self.sets = outer
+            start += [f"{made} = None" for made in self.sets] + [f"{n} = {code}" for code, n in self.once.items()]
+            self.sets, self.once = outer
+
+    def read_once(self, code: Code, prefix: str) -> Code:
+        """``code``, a value of the state that reads nothing that changes while code made with
+        ``hoisting`` runs (no loop variable), read there once: a name set when it starts."""
+        if self.once is None:  # (not in such code, or in another function's: ``elsewhere``)
+            return code
+        once = self.once.get(code.text)
+        if once is None:
+            once = self.once[code.text] = self.name(prefix).text
+        return replace(code, text=once, word=True, plain=True, inner=None)
+
+    def tile_values(self, k: int) -> Code:
+        """The list of the values of per-tile var ``k`` (read once where it can be)."""
+        return self.read_once(Code(f"G.tv[{k}]", plain=True), "tv")
+
+    @contextlib.contextmanager
+    def elsewhere(self) -> Iterator[None]:
+        """Code made inside is another function's (a route, a 'was'): it makes no set and reads no
+        name set by the code made around it (``hoisting``)."""
+        outer, self.sets, self.once = (self.sets, self.once), None, None
+        try:
+            yield
+        finally:
+            self.sets, self.once = outer
 
     @contextlib.contextmanager
     def probing(self, probe: Optional[Probe]) -> Iterator[None]:

@@ -357,7 +357,7 @@ class ProgramBuilder:
         chooser = self.chooser(s, env)
         option_slot = x.slots.new()
         options, inners = [], []
-        with x.hoisting() as sets:  # (sets of values the tests look values up in: made once per run)
+        with x.hoisting() as start:  # (values the tests read, or look values up in: read or made once per run)
             for o in s["options"]:
                 inner = dict(env)
                 # Each part of an 'and' in 'where' is tested as soon as the variables it uses are bound:
@@ -412,9 +412,9 @@ class ProgramBuilder:
         x.slots.holds[option_slot] = f"option:{len(options)}"
         spec = OptionChoice(s["label"], chooser, [o[:3] for o in options], option_slot, self.value_text)
         plain = {k: x.constant(Action(spec, (k, ())), "plain") for k, o in enumerate(options) if o[4] is None}
-        spec.legal = self.option_legal(spec, options, plain, sets)
+        spec.legal = self.option_legal(spec, options, plain, start)
         if len(options) <= OPTIONS_WRITTEN:  # (else Python would refuse an if/elif that long: by legal, apply)
-            spec.pick_lines = self.option_pick(spec, options, plain, sets)
+            spec.pick_lines = self.option_pick(spec, options, plain, start)
             self.apply_written(spec, self.option_apply(option_slot, [o[1] for o in options]))
         self.emit(CHOICE, spec, None)
         ends = []
@@ -426,14 +426,14 @@ class ProgramBuilder:
         for at in ends:
             self.patch(at, len(self.code))
 
-    def option_legal(self, spec: OptionChoice, options: list[tuple], plain: dict[int, str], sets: list[str]):
+    def option_legal(self, spec: OptionChoice, options: list[tuple], plain: dict[int, str], start: list[str]):
         """``legal(st)`` of a choice among options as one generated function: each option's test
         of no variable, then one comprehension over its variables' domains (``plain``: the
-        module's name of the action of each option without variables; ``sets``: the sets its
-        tests make, none made yet when it starts)."""
+        module's name of the action of each option without variables; ``start``: the lines that
+        start its tests, from ``hoisting``)."""
         x = self.x
         action, me = x.constant(Action, "Action"), x.constant(spec, "choice")
-        lines = [f"{made} = None" for made in sets] + ["_out = []"]
+        lines = [*start, "_out = []"]
         for k, (_, _, _, first, values) in enumerate(options):
             if values is None:
                 add = f"_out.append({plain[k]})"
@@ -444,14 +444,14 @@ class ProgramBuilder:
         return x.statements(lines + ["return _out"], purpose="legal")
 
     def option_pick(self, spec: OptionChoice, options: list[tuple], plain: dict[int, str],
-                    sets: list[str]) -> list[str]:
+                    start: list[str]) -> list[str]:
         """The lines of a decision's ``turn`` that pick the action ``legal[int(rand() * len(legal))]``
         would be, making one ``Action``, not one per option and values: each option's values
         listed (the options with none counted), one number drawn, the option it falls in and
         its values worked out. They set ``action``, or leave the turn by ``return -1``."""
         x = self.x
         action, me = x.constant(Action, "Action"), x.constant(spec, "choice")
-        lines, ends, picks = [f"{made} = None" for made in sets], [], []
+        lines, ends, picks = list(start), [], []
         for k, (_, _, _, first, values) in enumerate(options):
             if values is None:  # one action, or none
                 count = "1" if first is None else f"(1 if {first} else 0)"
