@@ -253,7 +253,7 @@ def test_the_bundled_games_have_segments() -> None:
 def test_a_segment_writes_if_elif_else_and_a_loop_that_starts_by_a_decision() -> None:
     text = meeple.load(str(SEGMENT_SHAPES)).module.text()
     after_step = function_text(text, "turn_step")  # (the decision 'step', and the segment after it)
-    after_step = after_step.split("picked = action.payload")[1]  # (the segment: what follows the pick)
+    after_step = after_step.split("\n        actor = ")[1]  # (the segment: what follows the pick)
     assert after_step.count("elif ") == 2 and "\n        else:\n" in after_step
     assert re.search(r"if next_\d+\(st\):\n            return \d+", after_step)
 
@@ -645,7 +645,7 @@ OPTION_GAMES = [ROOT / "games" / "luckydog.rules", ROOT / "games" / "leduc.rules
 @pytest.mark.parametrize("path", OPTION_GAMES, ids=lambda p: p.name)
 def test_a_choice_among_options_picks_for_a_random_playout_the_action_the_list_would_give(path: Path) -> None:
     """A random playout picks an option and its values by counting (program.option_pick, written
-    into the decision's turn), making one action: at every such decision of seeded games, for
+    into the decision's turn), making only the action's payload: at every such decision of seeded games, for
     numbers across [0, 1), the first step the turn takes is ``legal[int(r * len(legal))]``."""
     import random
     from meeple.interpreter.moves import OptionChoice

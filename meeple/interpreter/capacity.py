@@ -153,9 +153,9 @@ def pick_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: E
 
 def pick_lines(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env,
                inline: bool = False) -> list[str]:
-    """The body of ``pick_function``; ``inline``: lines that set ``action`` instead, and leave
-    the function by ``return -1`` when there is none (the start of a decision's ``turn``:
-    ``program._turn_function``). A choice within one zone judges each action: not inline."""
+    """The body of ``pick_function``; ``inline``: lines that set ``picked`` (the action's payload)
+    instead, and leave the function by ``return -1`` when there is none (the start of a decision's
+    ``turn``: ``program._turn_function``). A choice within one zone judges each action: not inline."""
     assert not (inline and choice.may_alias)
     w = _Writer(choice, caps, s, x, env)
     none = "return -1" if inline else "return None"
@@ -195,8 +195,9 @@ def pick_lines(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env,
     for n, (test, action) in enumerate(parts):
         body += [f"{'if' if n == 0 else 'elif'} {test}:", f"    action = {action}"]
     if not parts:
-        return body + [f"action = {last}"]
-    return body + ["else:", f"    action = {last}" if last else "    raise AssertionError('no part holds k')"]
+        return body + [f"action = {last}", "picked = action.payload"]
+    return body + ["else:", f"    action = {last}" if last else "    raise AssertionError('no part holds k')",
+                   "picked = action.payload"]
 
 
 class _Writer:

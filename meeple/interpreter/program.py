@@ -414,7 +414,7 @@ class ProgramBuilder:
         plain = {k: x.constant(Action(spec, (k, ())), "plain") for k, o in enumerate(options) if o[4] is None}
         spec.legal = self.option_legal(spec, options, plain, start)
         if len(options) <= OPTIONS_WRITTEN:  # (else Python would refuse an if/elif that long: by legal, apply)
-            spec.pick_lines = self.option_pick(spec, options, plain, start)
+            spec.pick_lines = self.option_pick(options, start)
             self.apply_written(spec, self.option_apply(option_slot, [o[1] for o in options]))
         self.emit(CHOICE, spec, None)
         ends = []
@@ -443,27 +443,25 @@ class ProgramBuilder:
             lines += [f"if {first}:", f"    {add}"] if first is not None else [add]
         return x.statements(lines + ["return _out"], purpose="legal")
 
-    def option_pick(self, spec: OptionChoice, options: list[tuple], plain: dict[int, str],
-                    start: list[str]) -> list[str]:
+    @staticmethod
+    def option_pick(options: list[tuple], start: list[str]) -> list[str]:
         """The lines of a decision's ``turn`` that pick the action ``legal[int(rand() * len(legal))]``
-        would be, making one ``Action``, not one per option and values: each option's values
-        listed (the options with none counted), one number drawn, the option it falls in and
-        its values worked out. They set ``action``, or leave the turn by ``return -1``."""
-        x = self.x
-        action, me = x.constant(Action, "Action"), x.constant(spec, "choice")
+        would be, making no ``Action``, only its payload: each option's values listed (the
+        options with none counted), one number drawn, the option it falls in and its values
+        worked out. They set ``picked``, or leave the turn by ``return -1``."""
         lines, ends, picks = list(start), [], []
         for k, (_, _, _, first, values) in enumerate(options):
             if values is None:  # one action, or none
                 count = "1" if first is None else f"(1 if {first} else 0)"
-                took = [f"action = {plain[k]}"]
-            else:  # the values of its variables, as ``legal`` has them; the action made from those picked
+                took = [f"picked = ({k}, ())"]  # (the payload of ``plain[k]``)
+            else:  # the values of its variables, as ``legal`` has them; the payload made from those picked
                 row, loops, n = values
                 bound = ", ".join(f"_b{i}" for i in range(n))
                 listed = f"[{bound} {loops}]" if n == 1 else f"[({bound}) {loops}]"
                 lines.append(f"_o{k} = {listed}" if first is None else f"_o{k} = {listed} if {first} else ()")
                 count = f"len(_o{k})"
                 took = [f"{bound} = _o{k}[_k - {ends[-1]}]" if ends else f"{bound} = _o{k}[_k]",
-                        f"action = {action}({me}, ({k}, {row}))"]
+                        f"picked = ({k}, {row})"]
             lines.append(f"_e{k} = {ends[-1] + ' + ' if ends else ''}{count}")
             ends.append(f"_e{k}")
             picks.append(took)
@@ -885,17 +883,17 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
     from, None if the game ended, -1 if there was no legal action to pick. ``State.apply``
     runs it with the action, ``State.play_out`` with ``rand``."""
     me = x.constant(spec, spec.label)
-    inline = getattr(spec, "pick_lines", None)
+    inline = getattr(spec, "pick_lines", None)  # (lines that set ``picked``, the payload)
     if inline is not None:
         pick = inline
     elif spec.pick is not None:
-        pick = [f"action = {x.ref(spec.pick, 'pick')}(st, rand)", "if action is None:", "    return -1"]
+        pick = [f"action = {x.ref(spec.pick, 'pick')}(st, rand)", "if action is None:", "    return -1",
+                "picked = action.payload"]
     else:
         pick = [f"_legal = {me}.legal(st)", "if not _legal:", "    return -1",
-                "action = _legal[int(rand() * len(_legal))]"]
+                "picked = _legal[int(rand() * len(_legal))].payload"]
     apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
     lines = ["if rand is not None:  # (a random playout: pick the action)", *(f"    {line}" for line in pick),
-             "    picked = action.payload",
              f"actor = {_actor(spec, me)}", *apply,
              "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
              f"st.pc = {at + 1}",
