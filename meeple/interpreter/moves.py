@@ -400,6 +400,7 @@ class TilePlacement:
 
     again = None
     pick = None
+    pick_payload = None  # (as ``pick``, its action's payload, or -1 for none: what a turn takes)
     turn = None
 
     def __init__(self, label: str, chooser: Fn, optional: bool, source: Fn, within: Fn, where: Fn | None,
@@ -433,8 +434,9 @@ class TilePlacement:
         # varieties in hand → for each side pattern (as ``fits``), how many placements they have
         self.counts: dict[tuple[int, ...], list[int]] = {}
         self.fit_counts = [[len(rotations) for rotations in by_sides] for by_sides in self.fits]
+        self.first = 1 if optional else 0  # (the legal actions start by placing nothing)
         if where is None or per_square:
-            self.pick = self.counted_pick
+            self.pick, self.pick_payload = self.counted_pick, self.counted_payload
 
     def legal(self, st) -> list[Action]:
         out = [self.nothing] if self.optional else []
@@ -496,12 +498,17 @@ class TilePlacement:
 
     def counted_pick(self, st, rand) -> Action | None:
         """The action ``legal[int(rand() * len(legal))]`` would be, without making ``legal``
-        (None when it is empty): the placements on each square counted from a table of the
-        varieties in hand, one number drawn, the square and placement it stands for worked out.
-        (``pick`` when no test is judged per placement.)"""
+        (None when it is empty). (``pick`` when no test is judged per placement.)"""
+        payload = self.counted_payload(st, rand)
+        return None if payload == -1 else self.nothing if payload is None else Action(self, payload)
+
+    def counted_payload(self, st, rand) -> tuple[int, int, int, int] | None | int:
+        """The payload of ``counted_pick``'s action, -1 for none: the placements on each square
+        counted from a table of the varieties in hand, one number drawn, the square and
+        placement it stands for worked out."""
         src = self.source(st)
         present = tuple(compress(self.tile_varieties, map(src.__getitem__, self.tile_varieties)))
-        total = first = 1 if self.optional else 0  # (placing nothing comes first)
+        total = first = self.first  # (placing nothing comes first)
         squares: Any = ()
         upto: list[int] = [0]  # the placements on the squares up to each one
         if present:
@@ -521,10 +528,10 @@ class TilePlacement:
                 upto = list(accumulate(counted))
                 total += upto[-1]
         if not total:
-            return None
+            return -1
         k = int(rand() * total) - first
         if k < 0:
-            return self.nothing
+            return None  # (placing nothing)
         i = bisect_right(upto, k)
         x, y, sides = next(islice(squares, i, None))
         if i:
@@ -532,7 +539,7 @@ class TilePlacement:
         for v in present:
             rotations = self.fits[v][sides]
             if k < len(rotations):
-                return Action(self, (v, x, y, rotations[k]))
+                return v, x, y, rotations[k]
             k -= len(rotations)
         raise AssertionError("a placement counted but not found")
 

@@ -886,6 +886,8 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
     inline = getattr(spec, "pick_lines", None)  # (lines that set ``picked``, the payload)
     if inline is not None:
         pick = inline
+    elif getattr(spec, "pick_payload", None) is not None:
+        pick = [f"picked = {x.ref(spec.pick_payload, 'pick')}(st, rand)", "if picked == -1:", "    return -1"]
     elif spec.pick is not None:
         pick = [f"action = {x.ref(spec.pick, 'pick')}(st, rand)", "if action is None:", "    return -1",
                 "picked = action.payload"]
