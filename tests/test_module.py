@@ -894,3 +894,79 @@ turn {
     st = g.new_state(2, seed=1)
     st.play_out(__import__("random").Random(1))
     assert st.is_terminal() and st.var("limit", 0) + st.var("limit", 1) >= 3
+
+
+CHOICE_OVER_CARDS = '''game "Clash"
+players 2
+max_steps 60
+zone deck hidden
+zone hand per player private
+zone pile public
+cards c in deck {
+  6 red { warm }
+  6 blue { warm }
+  6 green
+}
+setup {
+  for p in player { deal 3 from deck to hand(p) }
+}
+turn {
+  choose act {
+    two q in player, a in hand(q), b in hand(q), c in hand(q), d in hand(q)
+        where count(hand(q) where warm) > 0 and a != b {
+      move a to pile
+    }
+    skip { }
+  }
+  if count(pile) > 5 { end game }
+}
+score(p) = count(hand(p))
+'''
+
+SEAT_OF_A_BIGGER_GAME = '''game "Seat"
+players 2..4
+max_steps 200
+zone deck hidden
+zone pile public
+zone hand per player private
+cards c in deck {
+  8 red { warm }
+  8 blue
+}
+var n = 0
+setup {
+  for p in player { deal 2 from deck to hand(p) }
+}
+turn {
+  choose act {
+    a where any(count(hand(p) where warm) > 1 for p in player) {
+      set n = n + 1
+    }
+    b { set n = n + 2 }
+  }
+  deal 1 from deck to hand(current)
+  if n > 20 or count(deck) == 0 { end game }
+}
+score(p) = count(hand(p))
+'''
+
+
+@pytest.mark.parametrize("text", [CHOICE_OVER_CARDS, SEAT_OF_A_BIGGER_GAME], ids=["names", "seats"])
+def test_values_read_once_in_a_choice_compile_and_exist_at_every_player_count(text: str, tmp_path: Path) -> None:
+    """Found by review: a zone counted once (``:=``) took a name that a choice's loops over cards
+    also use (Python refused the module), and a zone of seat 3 read once where a choice starts
+    was read in a game of 2 players too (IndexError). Each game plays at every player count, the
+    compiled path as the step-by-step one."""
+    import random
+    path = tmp_path / "g.rules"
+    path.write_text(text)
+    fast = meeple.load(str(path))
+    slow = _step_by_step(meeple.load(str(path)))
+    for players in range(fast.min_players, fast.max_players + 1):
+        for seed in range(4):
+            a, b = fast.new_state(players, seed=seed), slow.new_state(players, seed=seed)
+            a.play_out(random.Random(seed))
+            moves = random.Random(seed)
+            while not b.is_terminal() and b.legal_actions():
+                b.apply(b.legal_actions()[int(moves.random() * len(b.legal_actions()))])
+            assert a.is_terminal() and a.history() == b.history()

@@ -747,8 +747,9 @@ class ExprCompiler:
             args[0] = self.guarded("_seat", args[0], e["args"][0])  # a var's player may still be none
         if what == C.ZONE:
             zone = joined(f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]", args[0])
-            seat = e["args"][0]  # read once if its seat is the current player or a constant
-            if args[0].sure and (args[0].known or seat["node"] == "name" and self.binding(seat).what == C.CURRENT):
+            seat = e["args"][0]  # read once if its seat is the current player or a seat every game has
+            every_game = args[0].known and args[0].value < self.checked.ir["players"]["lo"]
+            if args[0].sure and (every_game or seat["node"] == "name" and self.binding(seat).what == C.CURRENT):
                 return self.read_once(zone, "zone")
             return zone
         if what == C.CELL_VAR:
@@ -913,7 +914,7 @@ class ExprCompiler:
         if len(idx) == 1:
             return joined(f"{zone}[{idx[0]}]", zone)
         if not zone.plain and self.may_bind:  # (a zone worked out, as ``hand(current)`` is: once)
-            z = self.name("z").text
+            z = self.name("zone").text  # (not "z": a choice's loops over cards are _z1, _z2...)
             return joined(f"(({z} := {zone})[{idx[0]}] + " + " + ".join(f"{z}[{i}]" for i in idx[1:]) + ")", zone)
         return joined("(" + " + ".join(f"{zone}[{i}]" for i in idx) + ")", zone)
 
