@@ -439,16 +439,9 @@ def chance_owner(game: Any, state: Any) -> Optional[int]:
     """The seat whose value the chance event ``state`` waits at sets, when it sets a per-player var
     (a die of ``roll 2 dice of 6 into face(p)``: ``p``); else, or when that seat is not one
     (a rules error there is the game's to say when it plays on), None."""
-    from meeple.dsl.diagnostics import RuleRuntimeError
     a_game(game)
     a_state(state, game)
-    spec = _waiting_pick(game, state)
-    if spec is None or spec.seat is None:
-        return None
-    try:
-        seat = spec.seat(state)
-    except RuleRuntimeError:
-        return None
+    seat = _whose(_waiting_pick(game, state), "seat", state)
     return seat if type(seat) is int and 0 <= seat < state.players else None
 
 
@@ -467,15 +460,9 @@ def cell_chance(game: Any, state: Any, text: str) -> str:
     value of a var per cell of a board (``die 4 into face(2,0)``, ``face(2,0) = 4``: the cells'
     dice all read ``die 4 into face``); else ``text``, as for a cell that is none (a rules error
     there is the game's to say when it plays on)."""
-    from meeple.dsl.diagnostics import RuleRuntimeError
     a_game(game)
     spec = _waiting_pick(game, state)
-    if spec is None or spec.cell is None:
-        return text
-    try:
-        cell = spec.cell(state)
-    except RuleRuntimeError:
-        return text
+    cell = _whose(spec, "cell", state)
     if type(cell) is not int or not 0 <= cell < game.layout.cells:
         return text
     taken = _payload_of(state, text)
@@ -487,6 +474,20 @@ def _waiting_pick(game: Any, state: Any) -> Any:
     from meeple.interpreter.moves import RandomPick
     spec = game.code[state.pc][1] if state.is_chance_node() else None
     return spec if isinstance(spec, RandomPick) else None
+
+
+def _whose(spec: Any, which: str, state: Any) -> Any:
+    """What the ``RandomPick`` ``spec`` sets a value of: its ``seat`` or its ``cell`` as ``state``
+    has it; None when there is no such pick, it sets no such value, or working it out is a rules
+    error (the game's to say when it plays on)."""
+    from meeple.dsl.diagnostics import RuleRuntimeError
+    find = getattr(spec, which, None) if spec is not None else None
+    if find is None:
+        return None
+    try:
+        return find(state)
+    except RuleRuntimeError:
+        return None
 
 
 def _payload_of(state: Any, text: str) -> Any:
