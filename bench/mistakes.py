@@ -5,7 +5,7 @@ Usage::
     python bench/mistakes.py [--slowest N] [--json]
 
 Runs every case of tests/fixtures/mistakes/ one after the other (as ``tests/test_mistakes.py``
-does: a fresh process, 500 MB of address space, 20 s at most) and prints the slowest cases'
+does, but each in a fresh Python process, as a user runs it: 500 MB of address space, 20 s at most) and prints the slowest cases'
 wall time and peak resident memory, and whether each gave its stated answer. Target: every case
 well under 2 s and 500 MB. Exits 1 when a case gives a wrong answer or misses the target.
 """
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for path in cases():
             case = read_case(path)
-            outcome = run_case(case, Path(tmp) / case.name)
+            outcome = run_case(case, Path(tmp) / case.name, fresh=True)
             rows.append({"case": case.name, "command": case.command[0], "seconds": round(outcome.seconds, 3),
                          "peak_mb": round(outcome.peak_kib / 1024, 1), "wrong": problems(case, outcome)})
     rows.sort(key=lambda r: -r["seconds"])

@@ -28,3 +28,12 @@ def test_mistake(path: Path, tmp_path: Path) -> None:
     outcome = run_case(case, tmp_path / "case")
     wrong = problems(case, outcome)
     assert not wrong, f"{case.title}\n{'; '.join(wrong)}\n--- output:\n{outcome.output}"
+
+
+@pytest.mark.parametrize("name", ["001-keyword-typo-turn", "054-record-missing-file", "061-games-zero",
+                                  "073-play-gibberish"])
+def test_a_case_forked_from_the_server_answers_as_a_new_process_does(name: str, tmp_path: Path) -> None:
+    # (the corpus runs forked, tests/forkserver.py; a user runs a new process)
+    case = read_case(next(p for p in CASES if p.stem == name))
+    fresh, forked = run_case(case, tmp_path / "fresh", fresh=True), run_case(case, tmp_path / "forked", fresh=False)
+    assert (forked.code, forked.output) == (fresh.code, fresh.output)
