@@ -5,9 +5,10 @@ Usage::
     python bench/mistakes.py [--slowest N] [--json]
 
 Runs every case of tests/fixtures/mistakes/ one after the other (as ``tests/test_mistakes.py``
-does, but each in a fresh Python process, as a user runs it: 500 MB of address space, 20 s at most) and prints the slowest cases'
-wall time and peak resident memory, and whether each gave its stated answer. Target: every case
-well under 2 s and 500 MB. Exits 1 when a case gives a wrong answer or misses the target.
+does, but each in a fresh Python process, as a user runs it: 500 MB of address space, 20 s at
+most) and prints the slowest cases' wall time and peak resident memory, and whether each gave
+its stated answer. Target: every case well under 2 s and 500 MB. Exits 1 when a case gives a
+wrong answer or misses the target.
 """
 
 from __future__ import annotations

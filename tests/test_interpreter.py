@@ -82,6 +82,40 @@ def test_limits_give_the_same_moves_as_judging_each_candidate(hare):
     assert compared > 1000
 
 
+def test_limits_that_only_their_choice_can_break_are_kept_and_set_zone_refuses_breaking_them(tmp_path):
+    """A zone that starts empty and that no rule but one choice fills never passes that choice's
+    limits: its code does not test them, so a position past them is refused where it is made."""
+    path = tmp_path / "flow.rules"
+    path.write_text(SMALL)
+    game = meeple.load(str(path))
+    assert [bound for _, bound in game.exprs.kept_limits["table"]] == [3]
+    st = game.new_state(2, seed=1)
+    with pytest.raises(ValueError, match="table' cannot hold 4 cards, more than the 3 its rules ever let it hold"):
+        st.set_zone("table", {"red": 4})
+    with pytest.raises(ValueError, match="hand' cannot hold 5 'red' cards, more than the game's 4"):
+        st.set_zone("hand", {"red": 5}, seat=st.current)  # (the choice reads a table by what the hand holds)
+    st.set_zone("table", {"red": 3})
+    st.set_zone("hand", {"red": 4}, seat=st.current)
+    st.set_zone("deck", {"red": 9})  # (nothing reads a table by what the deck holds: it may hold more)
+
+
+def test_limits_another_rule_can_break_are_tested_where_the_choice_is_made(tmp_path):
+    # the setup fills the table too: past its limit, the choice has nothing to play
+    path = tmp_path / "flow.rules"
+    path.write_text(SMALL.replace("to hand(p) }", "to hand(p) }  deal 1 from deck to table"))
+    game = meeple.load(str(path))
+    assert "table" not in game.exprs.kept_limits
+    st = game.new_state(2, seed=1)
+    st.set_zone("hand", {"red": 2}, seat=st.current)
+    st.set_zone("table", {"blue": 4})
+    st.restart_turn()
+    assert st.legal_actions() == [] and CardChoice.legal(choice(game, "play"), st) == []
+    st.set_zone("table", {"blue": 2})
+    st.restart_turn()
+    judged = CardChoice.legal(choice(game, "play"), st)
+    assert sorted(a.text for a in st.legal_actions()) == sorted(a.text for a in judged) and len(judged) == 1
+
+
 def test_generated_counts_skip_what_a_zone_never_holds(hare):
     sources = [getattr(a, "source", "") for op, a, _ in hare.code if callable(a)]
     trigger = next(s for s in sources if "== 8" in s)

@@ -17,10 +17,12 @@ from meeple.dsl.walk import AT
 
 from .code import lit, name
 from .expressions import Env, ExprCompiler, with_local
-from .moves import SINGLES_KEPT
+from .flow import zone_name
+from .moves import SINGLES_KEPT, most_table
 
 Capacity = tuple[tuple[int, ...], int]  # (varieties counted, most the zone may hold of them)
 MOST_TABLED = 64  # limits up to this are read from a table of the most that fits (``most_by_table``)
+TABLE_ENTRIES = 5_000  # ... which is read by how many the source holds too when it has no more entries
 
 
 def capacity_form(test: dict, dest: dict, x: ExprCompiler, env: Env) -> Optional[list[Capacity]]:
@@ -88,13 +90,6 @@ def _collect(e: dict, dest: Same, x: ExprCompiler, env: Env, args: dict[str, Sam
         out.append((idx, bound - 1 if op == "<" else bound))
         return True
     return False
-
-
-def _mins(hi: int, ranges: list[range], *chosen: int) -> Any:
-    """The table of ``min(hi, *chosen)`` over the ranges given, one index per range."""
-    if not ranges:
-        return min(hi, *chosen)
-    return tuple(_mins(hi, ranges[1:], *chosen, v) for v in ranges[0])
 
 
 def _define_env(call: dict, x: ExprCompiler, env: Env, args: dict[str, Same]) -> tuple[Env, dict[str, Same]]:
@@ -167,13 +162,15 @@ def pick_lines(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env,
     for k, i in enumerate(choice.alone):
         counted = f"m{k} = m" if w.first == "1" else f"m{k} = m - {w.first} + 1 if m >= {w.first} else 0"
         fast = w.most_by_table(i)
+        m = "m" if fast is not None and w.first == "1" else f"m{k}"
         if fast is None:
             body += [*w.most(i, else_zero=f"m{k}"), f"    {counted}"]
+        elif w.first == "1" and len(fast) == 1:  # (one read: the most, and the count, 0 counting as none)
+            m = fast[0].removeprefix("m = ")
         elif w.first == "1":  # (m is already the most, and the count: 0 counts as none)
             body += fast
         else:
             body += [*fast, counted]
-        m = "m" if fast is not None and w.first == "1" else f"m{k}"
         body.append(f"n{k} = {m}" if ends[-1] == "0" else f"n{k} = {ends[-1]} + {m}")  # (m is never below 0)
         ends.append(f"n{k}")
     if choice.shared:
@@ -230,34 +227,74 @@ class _Writer:
             # Varieties the zone can never hold are 0 there: counting all that it can is sum().
             counted = x.zone_count(name("D"), idx).text if set(idx) == possible \
                 else " + ".join(f"D[{i}]" for i in idx) or "0"
-            body.append(f"r{c} = {bound} - ({counted})" if " + " in counted and counted[0] != "(" else
-                        f"r{c} = {bound} - {counted}")
-            self.rooms.append(f"r{c}")
-        if self.rooms:  # over a limit: nothing helps
-            body += [f"if {' or '.join(f'{r} < 0' for r in self.rooms)}:", f"    {over}"]
+            room = f"{bound} - ({counted})" if " + " in counted and counted[0] != "(" else f"{bound} - {counted}"
+            self.rooms.append(room)
+            if not choice.limits_kept or c in self.rooms_read():
+                body.append(f"r{c} = {room}")
+        if self.rooms and not choice.limits_kept:  # over a limit: nothing helps
+            body += [f"if {' or '.join(f'r{c} < 0' for c in range(len(self.rooms)))}:", f"    {over}"]
         return body
+
+    def rooms_read(self) -> set[int]:
+        """The limits whose room the code reads by name (``r0``...) when the limits are kept (none
+        is tested): those of a variety whose most is worked out by ``most``, those a table reads
+        by room rather than by the count of its one variety, those the groups of several read."""
+        choice, read = self.choice, set()
+        for i in choice.alone:
+            if self.table_reads(i) is None:
+                read.update(choice.limits_of[i])
+            else:
+                read.update(c for c in choice.limits_of[i] if self.caps[c][0] != (i,))
+        read.update(c for group in choice.shared for i in group for c in choice.limits_of[i])
+        return read
+
+    def room(self, c: int) -> str:
+        """The room limit ``c`` has left: its name when the code has it, else worked out."""
+        return f"r{c}" if not self.choice.limits_kept or c in self.rooms_read() else f"({self.rooms[c]})"
 
     def most(self, i: int, else_zero: str | None = None) -> list[str]:
         """``m``: the most cards of lone variety ``i`` that fit (lines under ``if m:``)."""
         names = self.x.layout.variety_names
         body = [f"m = S[{i}]  # {names[i]}", "if m:", f"    if m > {self.hi_text}:", f"        m = {self.hi_text}"]
         for c in self.choice.limits_of[i]:
-            body += [f"    if m > r{c}:", f"        m = r{c}"]
+            body += [f"    if m > {self.room(c)}:", f"        m = {self.room(c)}"]
         return body if else_zero is None else [f"{else_zero} = 0", *body]
 
     def most_by_table(self, i: int) -> Optional[list[str]]:
-        """``m``: the most cards of lone variety ``i`` that fit, read from a table of the rooms of
-        its limits (none if there is no table to make: a bound known only as the game runs, more
-        than two limits, or limits too large to tabulate). Every room is 0..its bound here, the
-        rooms below 0 having been turned away: ``table[r_a][r_b] = min(hi, r_a, r_b)``."""
+        """``m``: the most cards of lone variety ``i`` that fit, read from a table (none if there is
+        no table to make: a bound known only as the game runs, more than two limits, or limits too
+        large to tabulate). A limit of ``i`` alone is read by how many the destination holds
+        (``D[i]``), any other by its room; and when the game has a known number of cards of ``i``
+        (``choice.most_held``), by how many the source holds too: ``m = table[D[i]][S[i]]``. The
+        limits hold here (they are kept by the rules, or their test turned the choice away)."""
+        reads = self.table_reads(i)
+        if reads is None:
+            return None
+        limits = tuple((self.caps[c][1], by_count) for c, (_, by_count) in zip(self.choice.limits_of[i], reads))
+        held = self.choice.most_held[i] if self.choice.most_held else None
+        entries = 1
+        for bound, _ in limits:
+            entries *= bound + 1
+        if held is not None and entries * (held + 1) > TABLE_ENTRIES:
+            held = None
+        if held is not None:  # (State.set_zone then refuses a source holding more than the game has)
+            self.x.read_by_held.add(zone_name(self.s["source"], self.x.checked))
+        hi = max(self.hi.value, 0)
+        name_ = self.x.constant(most_table(hi, limits, held), "most", f"_most_table({hi}, {limits}, {held})")
+        index = "".join(f"[{code}]" for code, _ in reads)
+        variety = self.x.layout.variety_names[i]
+        if held is not None:
+            return [f"m = {name_}{index}[S[{i}]]  # {variety}"]
+        return [f"m = S[{i}]  # {variety}", f"c = {name_}{index}", "if m > c:", "    m = c"]
+
+    def table_reads(self, i: int) -> Optional[list[tuple[str, bool]]]:
+        """How ``most_by_table`` reads its table for variety ``i``: per limit, the code of its index
+        and whether it is a count (``D[i]``) rather than a room; None when there is no table."""
         limits = self.choice.limits_of[i]
         bounds = [self.caps[c][1] for c in limits]
         if not self.hi.known or not limits or len(limits) > 2 or max(bounds) > MOST_TABLED:
             return None
-        hi = max(self.hi.value, 0)
-        table = self.x.constant(_mins(hi, [range(b + 1) for b in bounds]), "most")
-        reads = "".join(f"[r{c}]" for c in limits)
-        return [f"m = S[{i}]  # {self.x.layout.variety_names[i]}", f"c = {table}{reads}", "if m > c:", "    m = c"]
+        return [(f"D[{i}]", True) if self.caps[c][0] == (i,) else (f"r{c}", False) for c in limits]
 
     def shared(self) -> list[str]:
         """``found``: what the groups of several varieties allow. It depends only on how many of
@@ -267,12 +304,12 @@ class _Writer:
         names = self.x.layout.variety_names
         members = [i for group in choice.shared for i in group]
         touched = sorted({c for i in members for c in choice.limits_of[i]})
-        key = ", ".join([f"S[{i}]" for i in members] + [f"r{c}" for c in touched]
+        key = ", ".join([f"S[{i}]" for i in members] + [self.room(c) for c in touched]
                         + ([] if lo.known else ["lo"]) + ([] if hi.known else ["hi"]))
         return [f"if {' or '.join(f'S[{i}]' for i in members)}:  # {', '.join(names[i] for i in members)}",
                 f"    key = ({key},)" if "," not in key else f"    key = ({key})",
                 f"    found = {self.me}.known.get(key)",
                 "    if found is None:",
                 f"        allowed = {self.me}.shared_choices(S, {self.first}, {self.hi_text}, "
-                f"[{', '.join(self.rooms)}], [])",
+                f"[{', '.join(self.room(c) for c in range(len(self.rooms)))}], [])",
                 f"        found = {self.me}.remember(key, allowed)"]

@@ -38,7 +38,7 @@ from .codecache import ModuleCache
 from .flow import zone_name
 from .layout import NO_VALUE, Layout
 from .module import Module, literal
-from .moves import at_most_chosen, reshuffled
+from .moves import at_most_chosen, most_table, reshuffled
 from .routes import route_length
 from .state import moved_too_far
 
@@ -450,7 +450,7 @@ HELPERS: dict[str, Callable] = {
     "_direction": _direction,
     "_move_piece_to": _move_piece_to, "_space": _space, "_cell_col": _cell_col, "_cell_row": _cell_row,
     "_cell_next": _cell_next, "_line": _line, "_players_from": _players_from,
-    "_next_in": _next_in, "_dice": _dice,
+    "_next_in": _next_in, "_dice": _dice, "_most_table": most_table,
     "_while": itertools.takewhile, "_compress": itertools.compress, "_count": itertools.count}
 
 
@@ -468,6 +468,9 @@ class ExprCompiler:
         # zone → the varieties that can ever be in it (interpreter/flow.py); a count of a
         # zone never needs to look at the others.
         self.can_hold = can_hold or {}
+        self.kept_limits: dict[str, list] = {}  # zone → the limits its rules keep (program.limits_kept)
+        # zones a choice takes from whose counts a table is read by (capacity.most_by_table; None: any zone)
+        self.read_by_held: set[str | None] = set()
         ir = checked.ir
         sources = ir.get("sources") or ([ir["source"]] if ir.get("source") else [])  # (the rules' files)
         self.module = Module(checked.source_path, ir.get("title") or "", sources, HELPERS, checked.texts)
@@ -521,10 +524,11 @@ class ExprCompiler:
                 self.given.add(text)
                 return name(text, sure)
 
-    def constant(self, value: Any, prefix: str = "K") -> str:
+    def constant(self, value: Any, prefix: str = "K", source: str | None = None) -> str:
         """Put ``value`` in the module (a table the code reads, never changed); return its name.
-        The same plain data under the same prefix is one table."""
-        shown = literal(value)
+        The same plain data under the same prefix is one table. ``source``: code of the module's
+        helpers that makes the value, shown instead of it (a table too large to read)."""
+        shown = source or literal(value)
         if shown is not None and (prefix, shown) in self.tables:
             return self.tables[prefix, shown]
         # (a bound method is made anew each time it is read: it is known by its object and function)
@@ -532,7 +536,7 @@ class ExprCompiler:
         if shown is None and known in self.objects:  # an object the module names already
             return self.objects[known][0]
         key = self.name(re.sub(r"\W", "_", prefix)).text
-        self.module.table(key, value)
+        self.module.table(key, value, source)
         if shown is not None:
             self.tables[prefix, shown] = key
         else:

@@ -6,6 +6,9 @@ refill, choose, and the piles they reshuffle; 'move c to zone' of a card a loop 
 option took from a zone). Following those edges from each start zone gives, for every zone, the
 varieties that can reach it. A choice then only looks at the
 varieties its source can hold: cards that stay in a market never reach a hand, say.
+
+The same edges tell which statements can bring cards into a zone (``filled_by``): a zone that
+only one choice fills, whose limits that choice keeps, never holds more than them.
 """
 
 from __future__ import annotations
@@ -23,32 +26,50 @@ def zone_name(e: Optional[dict], checked: CheckedGame) -> Optional[str]:
     return None
 
 
-def _edges(stmts: list, checked: CheckedGame, out: list[tuple[Optional[str], Optional[str]]]) -> None:
+Edge = tuple[Optional[str], Optional[str], dict]  # cards go from a zone to a zone by a statement (None: not plain)
+
+
+def _edges(stmts: list, checked: CheckedGame, out: list[Edge]) -> None:
     for s in nodes(stmts):
         node = s["node"]
         if node == "move_to" and checked.card_zone(s) is not None:  # one card a loop or an option took
-            out.append((zone_name(checked.card_zone(s), checked), zone_name(s["to"], checked)))
+            out.append((zone_name(checked.card_zone(s), checked), zone_name(s["to"], checked), s))
             continue
         if node not in ("move_all", "deal", "choose", "move_cards", "move_where", "refill"):
             continue
         named = {key: zone_name(s.get(key), checked) for key in ("source", "dest", "zone", "reshuffle")}
         if node in ("move_all", "deal", "choose", "move_cards", "move_where"):
-            out.append((named["source"], named["dest"]))
+            out.append((named["source"], named["dest"], s))
         elif node == "refill":
-            out.append((named["source"], named["zone"]))
+            out.append((named["source"], named["zone"], s))
         if node in ("deal", "refill") and s["reshuffle"] is not None:
-            out.append((named["reshuffle"], named["source"]))
+            out.append((named["reshuffle"], named["source"], s))
+
+
+def _all_edges(checked: CheckedGame) -> list[Edge]:
+    ir = checked.ir
+    edges: list[Edge] = []
+    for block in [ir["setup"], ir["turn"], *(p["body"] for p in ir["phases"])]:
+        _edges(block, checked, edges)
+    return edges
+
+
+def filled_by(checked: CheckedGame) -> dict[Optional[str], list[dict]]:
+    """Zone name → the statements that can bring cards into it; under None, those whose
+    destination is not a plain zone (they may fill any)."""
+    out: dict[Optional[str], list[dict]] = {}
+    for _, b, s in _all_edges(checked):
+        out.setdefault(b, []).append(s)
+    return out
 
 
 def varieties_by_zone(checked: CheckedGame) -> dict[str, set[int]]:
     """Zone name → indices (in declaration order) of the varieties that can be there."""
     ir, zones = checked.ir, checked.symbols.zones
-    edges: list[tuple[Optional[str], Optional[str]]] = []
-    for block in [ir["setup"], ir["turn"], *(p["body"] for p in ir["phases"])]:
-        _edges(block, checked, edges)
-    everywhere = any(a is None or b is None for a, b in edges)
+    edges = _all_edges(checked)
+    everywhere = any(a is None or b is None for a, b, _ in edges)
     after: dict[str, set[str]] = {}  # zone → the zones its cards go to in one move
-    for a, b in edges:
+    for a, b, _ in edges:
         if a is not None and b is not None:
             after.setdefault(a, set()).add(b)
     reach: dict[str, set[str]] = {}  # a zone cards start in → every zone they can reach (one walk each:

@@ -468,6 +468,27 @@ class Game:
             never = self.never_held(name, st.zones[slot])
             if never:
                 return f"its zone '{name}' holds {never}, which no rule ever brings there"
+            over = self.over_limits(name, st.zones[slot])
+            if over:
+                return f"its zone '{name}' holds {over}"
+        return ""
+
+    def over_limits(self, zone: str, counts: list[int]) -> str:
+        """What ``counts`` (per variety) in ``zone`` breaks of what the compiled rules count on
+        there, or "": more cards of a variety than the game has, in a zone a choice takes from
+        (``capacity.most_by_table`` reads a table by how many it holds), or more than a limit
+        that the one rule filling the zone keeps (``program.limits_kept``: its code never tests it)."""
+        names = self.layout.variety_names
+        held = self.exprs.read_by_held
+        for v, (c, most) in enumerate(zip(counts, self.const["cards"])):
+            if isinstance(most, int) and c > most and (zone in held or None in held):
+                return f"{c} '{names[v]}' cards, more than the game's {most}"
+        for idx, bound in self.exprs.kept_limits.get(zone, ()):
+            held = sum(counts[i] for i in idx)
+            if held > bound:
+                every = set(idx) >= set(self.exprs.can_hold.get(zone, range(len(names))))
+                which = "" if every else f" of {', '.join(repr(names[i]) for i in idx)}"
+                return f"{held} cards{which}, more than the {bound} its rules ever let it hold"
         return ""
 
     def never_held(self, zone: str, counts: list[int]) -> list[str]:

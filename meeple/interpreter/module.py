@@ -91,10 +91,11 @@ class Module:
             self.marks[first + offset] = position
         return self.ns[name]
 
-    def table(self, name: str, value: Any) -> None:
-        """A value the code reads, by name: written out when it is plain data, else described."""
+    def table(self, name: str, value: Any, source: str | None = None) -> None:
+        """A value the code reads, by name: ``source`` (code that makes it) if given, written out
+        when it is plain data, else described."""
         self.ns[name] = value
-        shown = literal(value)
+        shown = source or literal(value)
         if shown is not None:
             self.lines.append(f"{name} = {shown}")
         elif getattr(value, "__code__", None) is not None and self.ns.get(value.__name__) is value:

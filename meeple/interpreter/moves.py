@@ -97,6 +97,22 @@ def at_most_chosen(hi: int) -> int:
     return hi
 
 
+def most_table(hi: int, limits: tuple[tuple[int, bool], ...], held: int | None) -> Any:
+    """The table of the most cards of one variety a choice can take (``capacity.most_by_table``):
+    one index per limit on the destination, ``(bound, by_count)``: how many cards it counts when
+    ``by_count`` (its room is ``bound`` less that), else its room (0..bound); then, when ``held``
+    is not None, how many the source holds (0..held). Each entry is the least of ``hi``, the
+    rooms and what is held."""
+    def most(rooms: tuple[int, ...], rest: tuple[tuple[int, bool], ...]) -> Any:
+        if rest:
+            (bound, by_count), more = rest[0], rest[1:]
+            return tuple(most(rooms + (bound - v if by_count else v,), more) for v in range(bound + 1))
+        if held is None:
+            return min(hi, *rooms)
+        return tuple(min(hi, h, *rooms) for h in range(held + 1))
+    return most((), limits)
+
+
 class CardChoice:
     """Choose lo..hi cards (optionally all alike in one attribute) from a zone to another.
 
@@ -126,6 +142,8 @@ class CardChoice:
 
     again = None
     pick = None  # (the compiler's, with ``legal``: see capacity.pick_function)
+    limits_kept = False  # (the compiler's: no rule but this choice fills ``dest``, so its limits always hold)
+    most_held: list[int | None] | None = None  # (the compiler's: the most cards of each variety a zone can hold)
     turn = None  # (the compiler's: see program._turn_function)
 
     def legal(self, st) -> list[Action]:

@@ -16,7 +16,7 @@ from . import capacity
 from .code import VARS, Code, local, name
 from .expressions import MARK, TILE, Env, ExprCompiler, Fn, Probe, TooDeep, _faces, _seat_of, _set_cell
 from .statements import END_TEST, StatementWriter
-from .flow import varieties_by_zone
+from .flow import filled_by, varieties_by_zone
 from .flow import zone_name as flow_zone
 from meeple.dsl.limits import MAX_NUMBER
 from meeple.dsl.checked import BUILTIN, CURRENT, DEFINE, GRID, GRID_COUNT, ROUTE, TILE_VAR, VAR, ZONE, CheckedGame
@@ -47,6 +47,12 @@ class ProgramBuilder:
         # each 'for' loop: its body's instructions (first, past the last), the slots of its items and index
         self.loops: list[tuple[int, int, int, int]] = []
         self.can_hold = exprs.can_hold or varieties_by_zone(exprs.checked)
+        self.filled = filled_by(exprs.checked)  # zone → the statements that can bring cards into it
+        last_at = exprs.at
+        counts = [exprs.gen(v["count"], {}).value for c in ir["cards"] for v in c["varieties"]]
+        exprs.at = last_at  # (working the counts out writes no code: what comes next is not theirs)
+        # the most cards of each variety the game has (None: it depends on the number of players)
+        self.most_held = counts if all(isinstance(n, int) and not isinstance(n, bool) for n in counts) else None
 
     def chooser(self, s: dict, env: Env) -> Fn:
         """Who takes decision ``s``: the current player, or its ``by`` player, checked not to be
@@ -672,6 +678,8 @@ class ProgramBuilder:
                             self.layout.variety_names, caps,
                             may_alias=source is None or source == flow_zone(s["dest"], self.x.checked))
         if caps is not None or keeping is None:  # limits only, or nothing to keep: room to count, no test
+            choice.limits_kept = self.limits_kept(s, caps)
+            choice.most_held = self.most_held
             choice.legal = capacity.legal_function(choice, caps or [], s, x, env)
             if choice.may_alias:  # (its pick judges the choices within one zone: a function of its own)
                 choice.pick = capacity.pick_function(choice, caps or [], s, x, env)
@@ -681,6 +689,20 @@ class ProgramBuilder:
                                     "for i, k in picked:", "    S[i] -= k", "    D[i] += k",
                                     *(["    st.forget(S, i, k)"] if self.layout.reveals else [])])
         self.emit(CHOICE, choice, "zones")
+
+    def limits_kept(self, s: dict, caps: Optional[list[capacity.Capacity]]) -> bool:
+        """Whether the limits ``caps`` of choice ``s`` on its destination always hold: no card starts
+        there and no rule but ``s`` (which keeps them) can bring one (``flow.filled_by``). Its
+        code then tests none of them, and ``State.set_zone`` refuses a position that breaks one."""
+        dest = flow_zone(s["dest"], self.x.checked)
+        starts_empty = all(c["zone"] != dest for c in self.x.checked.ir["cards"])
+        if not caps or dest is None or self.filled.get(None) or not starts_empty:
+            return False
+        fillers = self.filled.get(dest, [])
+        if len(fillers) != 1 or fillers[0] is not s:
+            return False
+        self.x.kept_limits[dest] = caps
+        return True
 
     def capacities(self, s: dict, env: Env) -> Optional[list[capacity.Capacity]]:
         """The limits on ``dest`` when ``keeping`` is only that."""

@@ -509,8 +509,11 @@ class State:
 
     def set_zone(self, name: str, counts: dict[str, int], seat: Optional[int] = None) -> None:
         """Make zone ``name`` hold exactly ``counts`` (variety → count). Nothing else moves: to keep
-        the cards of the game constant, take them from another zone yourself. A variety that no rule
-        can bring into the zone is refused (the compiled rules never look for it there)."""
+        the cards of the game constant, take them from another zone yourself. Refused, as the
+        compiled rules count on neither: a variety that no rule can bring into the zone (they never
+        look for it there); more cards than a limit that the one rule filling the zone keeps (a
+        choice's ``keeping``: they never test it); in a zone a choice takes cards from, more cards
+        of a variety than the game has (they read a table by how many it holds)."""
         names = self.game.layout.variety_names
         if not isinstance(counts, dict):
             raise TypeError(f"set_zone takes the counts as a dict (variety → count), not {type(counts).__name__}")
@@ -524,6 +527,9 @@ class State:
         never = sorted(self.game.never_held(name, [counts.get(v, 0) for v in names]))
         if never:
             raise ValueError(f"no rule ever brings {never} into zone '{name}': the compiled rules would not see them")
+        over = self.game.over_limits(name, [counts.get(v, 0) for v in names])
+        if over:
+            raise ValueError(f"zone '{name}' cannot hold {over}: the compiled rules count on it")
         for i, v in enumerate(names):
             vec[i] = counts.get(v, 0)
         for (slot, _), known in self.known.items():  # (nobody knows of more cards than there are)
