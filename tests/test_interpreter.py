@@ -490,6 +490,26 @@ def test_a_saved_state_with_a_card_where_no_rule_brings_it_is_refused():
         g.state_from_json(doc)
 
 
+def test_a_saved_state_past_a_limit_its_rules_keep_is_refused(hare):
+    """Hare's table is filled only by the play, which keeps it to 8 cards: the compiled play never
+    tests that, so a saved state with 9 there (cards moved from the deck, their number kept) is
+    damaged."""
+    from meeple.interpreter.game import StateError
+    doc = hare.new_state(4, seed=3).to_json()
+    slots = [hare.layout.zone_names[zi] for zi, _ in hare.zone_slots(4)]
+    slot_table, slot_deck = slots.index("table"), slots.index("deck")
+    names = hare.layout.variety_names
+    hares, foxes = names.index("hare"), names.index("fox")
+    for v, n in ((hares, 4), (foxes, 4)):
+        doc["zones"][slot_deck][v] -= n
+        doc["zones"][slot_table][v] += n
+    assert hare.state_from_json(doc)  # 8 on the table: a position the rules can reach
+    doc["zones"][slot_deck][foxes] -= 1
+    doc["zones"][slot_table][foxes] += 1
+    with pytest.raises(StateError, match="zone 'table' holds 9 cards, more than the 8 its rules ever let it hold"):
+        hare.state_from_json(doc)
+
+
 def test_none_from_an_if_taken_as_a_seat_is_a_rules_error(tmp_path):
     """``tally(if c then none else current)`` (and through a let): none where a seat is needed is
     a rules error at its line, as a var's none is; it was written into the var before it."""
