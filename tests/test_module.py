@@ -361,12 +361,14 @@ def test_draws_are_written_as_loops_with_nothing_checked_and_walks_written_out()
     """Among the games below: draws of cards known in number with nothing checked between two
     cards, beside the checked loop; a card's variety found by tests written out (few
     varieties), and by a loop (many: fish); a refill's cards due worked out once, for its test
-    and its draws (hare: the hand counted once a turn)."""
+    and its draws (hare: the hand counted once a turn), and the source's cards once, for its test
+    and its draws (again after a reshuffle)."""
     texts = {path.name: meeple.load(str(path)).module.text() for path in DRAWS}
     assert all("if due <= total and len(log_payload) + due < cap:" in texts[name]
                for name in ("hare.rules", "dash.rules", "market.rules"))
     turn = texts["hare.rules"].split("def turn_play_")[1].split("\ndef ")[0]
-    assert turn.count("if due > 0 and (any(_src := z_deck)") == 1 and turn.count("due = 6 - ") == 1
+    assert turn.count("if due > 0 and ((total := (S[0] + S[1]") == 1 and turn.count("due = 6 - ") == 1
+    assert "any(_src" not in turn and turn.count("total = (S[0]") == 1  # (after a reshuffle in the middle of a refill)
     assert "elif r < (c := c + S[" in texts["hare.rules"] and "while r >= S[i]:" in texts["fish.rules"]
 
 
@@ -428,7 +430,7 @@ def test_a_rules_error_in_a_refill_written_out_names_the_refill(tmp_path: Path) 
                      '  if n < 2 { set who = current } else { set who = none }\n'
                      '  refill hand(who) to 3 from deck\n}\nend when n == 9\n', encoding="utf-8")
     game = meeple.load(str(rules))
-    assert "if due > 0 and (any(_src := z_deck)" in function_text(game.module.text(), "turn_take")
+    assert "if due > 0 and ((total := " in function_text(game.module.text(), "turn_take")
     assert _error_at(lambda: game.new_state(players=2, seed=1).play_out(random.Random(1))) == ("fill.rules", 13, 3)
     state = game.new_state(players=2, seed=1)
     state.apply(state.legal_actions()[0])

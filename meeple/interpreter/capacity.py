@@ -139,6 +139,11 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
     return x.statements(body, purpose="legal")
 
 
+def operands(s: dict, x: ExprCompiler, env: Env) -> list[str]:
+    """A card choice's source and destination, read into ``S`` and ``D``."""
+    return [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}"]
+
+
 def pick_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env):
     """``pick(st, rand)``: the action ``legal[int(rand() * len(legal))]`` would be, ``legal``
     being what ``legal_function`` gives, without making that list (None when it is empty): the
@@ -150,12 +155,13 @@ def pick_lines(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env,
                inline: bool = False) -> list[str]:
     """The body of ``pick_function``; ``inline``: lines that set ``picked`` (the action's payload)
     instead, and leave the function by ``return -1`` when there is none (the start of a decision's
-    ``turn``: ``program._turn_function``). A choice within one zone judges each action: not inline."""
+    ``turn``: ``program._turn_function``), the source and the destination being already ``S``
+    and ``D`` there (``operands``). A choice within one zone judges each action: not inline."""
     assert not (inline and choice.may_alias)
     w = _Writer(choice, caps, s, x, env)
     none = "return -1" if inline else "return None"
     body = w.start([f"_legal = {w.me}.judged(st)", "return _legal[int(rand() * len(_legal))] if _legal else None"],
-                   none)
+                   none, operands_set=inline)
     if w.nothing != "0":  # (placing nothing may come first)
         body.append(f"n = {w.nothing}" if w.nothing == "1" else "n = 1 if lo == 0 else 0")
     ends = ["n" if w.nothing != "0" else "0"]  # how many actions come before each part, then after it
@@ -213,10 +219,10 @@ class _Writer:
         self.kept_all = hi.known and hi.value <= SINGLES_KEPT  # every count that fits has its action made
         self.rooms: list[str] = []
 
-    def start(self, aliased: list[str], over: str) -> list[str]:
+    def start(self, aliased: list[str], over: str, operands_set: bool = False) -> list[str]:
         choice, x, s, env, lo, hi = self.choice, self.x, self.s, self.env, self.lo, self.hi
         possible = set(x.possible(s["dest"], env))
-        body = [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}"]
+        body = [] if operands_set else operands(s, x, env)
         if choice.may_alias:  # within one zone the limits are not room left: judge each choice
             body += ["if S is D:", *(f"    {line}" for line in aliased)]
         if not lo.known:  # a bound known only as the game runs

@@ -574,7 +574,8 @@ class ProgramBuilder:
         straight = counted and counted_down is not None and not ends
 
         def lines(ended: str, done: str, fused: bool = False) -> list[str]:
-            # ``ended``: how it stops when the game ends; ``fused``: ``D`` and ``due`` are set already
+            # ``ended``: how it stops when the game ends; ``fused``: ``S``, ``D``, ``due`` and
+            # ``total`` are set already (by the test: ``can_draw.fused``)
             loop = [
                 "while True:",
                 *(f"    {line}" for line in one_card),
@@ -588,12 +589,11 @@ class ProgramBuilder:
                 f"        {ended}",
                 "    if not more:",
                 f"        {done}"]
-            start = [f"S = {source_code}", *([] if fused else [f"D = {dest_code}"]),
-                     *([f"total = {in_source}"] if counted else []),
-                     *([f"due = {counted_down[0]}"] if (to_draw is not None or straight) and not fused
-                       else [])]  # type: ignore[index]
             if not straight:
-                return start + loop
+                return [f"S = {source_code}", f"D = {dest_code}", *([f"total = {in_source}"] if counted else []),
+                        *([f"due = {counted_down[0]}"] if to_draw is not None else []), *loop]  # type: ignore[index]
+            start = [] if fused else [f"S = {source_code}", f"D = {dest_code}", f"total = {in_source}",
+                                      f"due = {counted_down[0]}"]  # type: ignore[index]
             return [*start,
                     "if due <= total and len(log_payload) + due < cap:  # (no reshuffle, no step cap)",
                     "    while True:",
@@ -608,8 +608,10 @@ class ProgramBuilder:
         draw.run_seeded = x.statements(lines("return", "return"), params=("rng",), purpose="draw")
         draw.inline_lines = lines("return None", "break")  # (a segment's: see _step_lines)
         if due_test is not None and straight and to_draw is not None:  # (a segment's: see _if_lines)
-            can_draw.fused = ([f"D = {dest_code}", f"due = {to_draw}",
-                               f"if {due_test} and (any(_src := {source_code}) or _reshuffled(_src, {pile_ref}, st)):"],
+            # (the cards in the source counted by the test, and again after a reshuffle)
+            can_draw.fused = ([f"S = {source_code}", f"D = {dest_code}", f"due = {to_draw}",
+                               f"if {due_test} and ((total := {in_source}) or _reshuffled(S, {pile_ref}, st) "
+                               f"and (total := {in_source})):"],
                               draw, lines("return None", "break", fused=True))
         skip = self.emit(JUMP_IF_NOT, can_draw)
         self.emit(CHANCE, draw, "zones")
@@ -685,9 +687,12 @@ class ProgramBuilder:
                 choice.pick = capacity.pick_function(choice, caps or [], s, x, env)
             else:  # (written into the decision's turn)
                 choice.pick_lines = capacity.pick_lines(choice, caps or [], s, x, env, inline=True)
-        self.apply_written(choice, [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}",
-                                    "for i, k in picked:", "    S[i] -= k", "    D[i] += k",
-                                    *(["    st.forget(S, i, k)"] if self.layout.reveals else [])])
+        given = capacity.operands(s, x, env)
+        moved = ["for i, k in picked:", "    S[i] -= k", "    D[i] += k",
+                 *(["    st.forget(S, i, k)"] if self.layout.reveals else [])]
+        self.apply_written(choice, given + moved)
+        if getattr(choice, "pick_lines", None) is not None:  # (its turn reads S and D once, for both)
+            choice.operand_lines, choice.apply_lines = given, moved
         self.emit(CHOICE, choice, "zones")
 
     def limits_kept(self, s: dict, caps: Optional[list[capacity.Capacity]]) -> bool:
@@ -917,7 +922,8 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
         pick = [f"_legal = {me}.legal(st)", "if not _legal:", "    return -1",
                 "picked = _legal[int(rand() * len(_legal))].payload"]
     apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
-    lines = ["if rand is not None:  # (a random playout: pick the action)", *(f"    {line}" for line in pick),
+    given = getattr(spec, "operand_lines", None) or []  # (what both the pick and the action read)
+    lines = [*given, "if rand is not None:  # (a random playout: pick the action)", *(f"    {line}" for line in pick),
              f"actor = {_actor(spec, me)}", *apply,
              "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
              f"st.pc = {at + 1}",
