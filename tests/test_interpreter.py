@@ -92,11 +92,43 @@ def test_limits_that_only_their_choice_can_break_are_kept_and_set_zone_refuses_b
     st = game.new_state(2, seed=1)
     with pytest.raises(ValueError, match="table' cannot hold 4 cards, more than the 3 its rules ever let it hold"):
         st.set_zone("table", {"red": 4})
-    with pytest.raises(ValueError, match="hand' cannot hold 5 'red' cards, more than the game's 4"):
-        st.set_zone("hand", {"red": 5}, seat=st.current)  # (the choice reads a table by what the hand holds)
     st.set_zone("table", {"red": 3})
     st.set_zone("hand", {"red": 4}, seat=st.current)
-    st.set_zone("deck", {"red": 9})  # (nothing reads a table by what the deck holds: it may hold more)
+
+
+def test_a_hand_holding_more_cards_than_the_game_has_plays_as_judging_each_says(tmp_path):
+    """The most of a variety that fits is read from a table by how many the hand holds, up to the
+    game's cards of it; ``set_zone`` may put more there (it moves nothing else): the choice then
+    works it out without that table, as judging each candidate does."""
+    path = tmp_path / "flow.rules"
+    path.write_text(SMALL)
+    game = meeple.load(str(path))
+    assert "_most_table(2, ((3, False),), 4)" in game.module.text()  # (the hand's count is an index)
+    for seed in range(4):
+        st = game.new_state(2, seed=seed)
+        st.set_zone("hand", {"red": 9, "blue": 6}, seat=st.current)
+        judged = CardChoice.legal(choice(game, "play"), st)
+        assert sorted(a.text for a in st.legal_actions()) == sorted(a.text for a in judged) and len(judged) == 4
+        st.play_out(random.Random(seed))  # (the pick written into the turn falls back as well)
+        assert st.is_terminal()
+
+
+def test_a_limit_below_0_is_never_kept(tmp_path):
+    """The empty zone does not pass ``count(table) < 0``: every choice is turned away, as judging
+    each says (a choice of nothing was offered, and a table of no entries read: an IndexError)."""
+    path = tmp_path / "flow.rules"
+    for play in ["choose play: 0..2 cards from hand(current) to table keeping count(table) < 0",
+                 "choose play: 1..2 cards of one colour from hand(current) to table\n"
+                 "    keeping count(table where colour == 1) < 0 and count(table) <= 3"]:
+        path.write_text(SMALL.replace("choose play: 1..2 cards of one colour from hand(current) to table "
+                                      "keeping count(table) <= 3", play))
+        game = meeple.load(str(path))
+        assert "table" not in game.exprs.kept_limits
+        for seed in range(3):
+            st = game.new_state(2, seed=seed)
+            assert st.decision() == "play" and st.legal_actions() == [] == CardChoice.legal(choice(game, "play"), st)
+            st.play_out(random.Random(seed))  # (stuck at once: no legal action)
+            assert not st.is_terminal() and st.decision() == "play"
 
 
 def test_limits_another_rule_can_break_are_tested_where_the_choice_is_made(tmp_path):

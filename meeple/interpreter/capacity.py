@@ -10,14 +10,13 @@ test is left to be judged as written.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from meeple.dsl.checked import BUILTIN, DEFINE, KIND
 from meeple.dsl.walk import AT
 
 from .code import lit, name
 from .expressions import Env, ExprCompiler, with_local
-from .flow import zone_name
 from .moves import SINGLES_KEPT, most_table
 
 Capacity = tuple[tuple[int, ...], int]  # (varieties counted, most the zone may hold of them)
@@ -125,14 +124,18 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
     ``choice.shared_choices``. (The same actions as ``choice.judged`` gives, in another order.)"""
     w = _Writer(choice, caps, s, x, env)
     body = w.start([f"return {w.me}.judged(st)"], "return []")
-    body.append(f"out = [{w.me}.nothing]" if w.nothing == "1" else "out = []" if w.nothing == "0"
-                else f"out = [{w.me}.nothing] if lo == 0 else []")
-    for i in choice.alone:
-        fast = w.most_by_table(i)
-        body += [*fast, "if m:"] if fast is not None else w.most(i)
-        taken = f"{w.one}[{i}][{w.first}:m + 1]"
-        body.append(f"    out += {taken}" if w.kept_all
-                    else f"    out += {taken} if m <= {SINGLES_KEPT} else {w.me}.counted({i}, {w.first}, m)")
+
+    def singles(held: bool) -> list[str]:
+        lines = [f"out = [{w.me}.nothing]" if w.nothing == "1" else "out = []" if w.nothing == "0"
+                 else f"out = [{w.me}.nothing] if lo == 0 else []"]
+        for i in choice.alone:
+            fast = w.most_by_table(i, held)
+            lines += [*fast, "if m:"] if fast is not None else w.most(i)
+            taken = f"{w.one}[{i}][{w.first}:m + 1]"
+            lines.append(f"    out += {taken}" if w.kept_all
+                         else f"    out += {taken} if m <= {SINGLES_KEPT} else {w.me}.counted({i}, {w.first}, m)")
+        return lines
+    body += w.guarded(singles)
     if choice.shared:
         body += [*w.shared(), "    out += found"]
     body.append("return out")
@@ -165,26 +168,31 @@ def pick_lines(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env,
     if w.nothing != "0":  # (placing nothing may come first)
         body.append(f"n = {w.nothing}" if w.nothing == "1" else "n = 1 if lo == 0 else 0")
     ends = ["n" if w.nothing != "0" else "0"]  # how many actions come before each part, then after it
-    for k, i in enumerate(choice.alone):
-        counted = f"m{k} = m" if w.first == "1" else f"m{k} = m - {w.first} + 1 if m >= {w.first} else 0"
-        fast = w.most_by_table(i)
-        m = "m" if fast is not None and w.first == "1" else f"m{k}"
-        if fast is None:
-            body += [*w.most(i, else_zero=f"m{k}"), f"    {counted}"]
-        elif w.first == "1" and len(fast) == 1:  # (one read: the most, and the count, 0 counting as none)
-            m = fast[0].removeprefix("m = ")
-        elif w.first == "1":  # (m is already the most, and the count: 0 counts as none)
-            body += fast
-        else:
-            body += [*fast, counted]
-        body.append(f"n{k} = {m}" if ends[-1] == "0" else f"n{k} = {ends[-1]} + {m}")  # (m is never below 0)
-        ends.append(f"n{k}")
+    ends += [f"n{k}" for k in range(len(choice.alone))]
+
+    def counts(held: bool) -> list[str]:
+        lines = []
+        for k, i in enumerate(choice.alone):
+            counted = f"m{k} = m" if w.first == "1" else f"m{k} = m - {w.first} + 1 if m >= {w.first} else 0"
+            fast = w.most_by_table(i, held)
+            m = "m" if fast is not None and w.first == "1" else f"m{k}"
+            if fast is None:
+                lines += [*w.most(i, else_zero=f"m{k}"), f"    {counted}"]
+            elif w.first == "1" and len(fast) == 1:  # (one read: the most, and the count, 0 counting as none)
+                m = fast[0].removeprefix("m = ")
+            elif w.first == "1":  # (m is already the most, and the count: 0 counts as none)
+                lines += fast
+            else:
+                lines += [*fast, counted]
+            lines.append(f"n{k} = {m}" if ends[k] == "0" else f"n{k} = {ends[k]} + {m}")  # (m is never below 0)
+        return lines
+    body += w.guarded(counts)
     if choice.shared:
         body += ["found = ()", *w.shared()]
     counted = [] if ends[-1] == "0" else [ends[-1]]
-    body += [f"total = {' + '.join(counted + (['len(found)'] if choice.shared else [])) or '0'}",
-             "if not total:", f"    {none}",
-             "k = int(rand() * total)"]
+    body += [f"actions = {' + '.join(counted + (['len(found)'] if choice.shared else [])) or '0'}",
+             "if not actions:", f"    {none}",
+             "k = int(rand() * actions)"]
     parts = [("k < n", f"{w.me}.nothing")] if w.nothing != "0" else []
     for k, i in enumerate(choice.alone):
         count = f"{w.first} + k - {ends[k]}" if ends[k] != "0" else f"{w.first} + k"
@@ -266,25 +274,43 @@ class _Writer:
             body += [f"    if m > {self.room(c)}:", f"        m = {self.room(c)}"]
         return body if else_zero is None else [f"{else_zero} = 0", *body]
 
-    def most_by_table(self, i: int) -> Optional[list[str]]:
+    def guarded(self, lines: Callable[[bool], list[str]]) -> list[str]:
+        """``lines(True)``, which may read a table by how many cards of a variety the source holds,
+        falling back on ``lines(False)``, which does not, when the source holds more of one than
+        the game has (``State.set_zone`` can make such a position; its table then has no entry:
+        an IndexError, which costs nothing until it happens). Only ``lines(False)`` when no
+        table is read so."""
+        if not any(self.most_held_of(i) is not None for i in self.choice.alone):
+            return lines(False)
+        return ["try:", *(f"    {line}" for line in lines(True)),
+                "except IndexError:  # (the source holds more of a variety than the game has: set_zone)",
+                *(f"    {line}" for line in lines(False))]
+
+    def most_held_of(self, i: int) -> Optional[int]:
+        """How many cards of variety ``i`` the game has, when its table is read by how many the
+        source holds (a known number, and a table not too large); else None."""
+        reads = self.table_reads(i)
+        held = self.choice.most_held[i] if self.choice.most_held and reads is not None else None
+        if held is None:
+            return None
+        entries = held + 1
+        for c in self.choice.limits_of[i]:
+            entries *= self.caps[c][1] + 1
+        return held if entries <= TABLE_ENTRIES else None
+
+    def most_by_table(self, i: int, held_read: bool = False) -> Optional[list[str]]:
         """``m``: the most cards of lone variety ``i`` that fit, read from a table (none if there is
         no table to make: a bound known only as the game runs, more than two limits, or limits too
         large to tabulate). A limit of ``i`` alone is read by how many the destination holds
-        (``D[i]``), any other by its room; and when the game has a known number of cards of ``i``
-        (``choice.most_held``), by how many the source holds too: ``m = table[D[i]][S[i]]``. The
-        limits hold here (they are kept by the rules, or their test turned the choice away)."""
+        (``D[i]``), any other by its room; with ``held_read``, when the game has a known number
+        of cards of ``i`` (``most_held_of``), by how many the source holds too: ``m =
+        table[D[i]][S[i]]`` (under ``guarded``). The limits hold here (they are kept by the
+        rules, or their test turned the choice away)."""
         reads = self.table_reads(i)
         if reads is None:
             return None
         limits = tuple((self.caps[c][1], by_count) for c, (_, by_count) in zip(self.choice.limits_of[i], reads))
-        held = self.choice.most_held[i] if self.choice.most_held else None
-        entries = 1
-        for bound, _ in limits:
-            entries *= bound + 1
-        if held is not None and entries * (held + 1) > TABLE_ENTRIES:
-            held = None
-        if held is not None:  # (State.set_zone then refuses a source holding more than the game has)
-            self.x.read_by_held.add(zone_name(self.s["source"], self.x.checked))
+        held = self.most_held_of(i) if held_read else None
         hi = max(self.hi.value, 0)
         name_ = self.x.constant(most_table(hi, limits, held), "most", f"_most_table({hi}, {limits}, {held})")
         index = "".join(f"[{code}]" for code, _ in reads)

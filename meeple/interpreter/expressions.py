@@ -469,8 +469,6 @@ class ExprCompiler:
         # zone never needs to look at the others.
         self.can_hold = can_hold or {}
         self.kept_limits: dict[str, list] = {}  # zone → the limits its rules keep (program.limits_kept)
-        # zones a choice takes from whose counts a table is read by (capacity.most_by_table; None: any zone)
-        self.read_by_held: set[str | None] = set()
         ir = checked.ir
         sources = ir.get("sources") or ([ir["source"]] if ir.get("source") else [])  # (the rules' files)
         self.module = Module(checked.source_path, ir.get("title") or "", sources, HELPERS, checked.texts)

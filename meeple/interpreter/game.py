@@ -475,14 +475,9 @@ class Game:
 
     def over_limits(self, zone: str, counts: list[int]) -> str:
         """What ``counts`` (per variety) in ``zone`` breaks of what the compiled rules count on
-        there, or "": more cards of a variety than the game has, in a zone a choice takes from
-        (``capacity.most_by_table`` reads a table by how many it holds), or more than a limit
-        that the one rule filling the zone keeps (``program.limits_kept``: its code never tests it)."""
+        there, or "": more than a limit that the one rule filling the zone keeps
+        (``program.limits_kept``: its code never tests it)."""
         names = self.layout.variety_names
-        held = self.exprs.read_by_held
-        for v, (c, most) in enumerate(zip(counts, self.const["cards"])):
-            if isinstance(most, int) and c > most and (zone in held or None in held):
-                return f"{c} '{names[v]}' cards, more than the game's {most}"
         for idx, bound in self.exprs.kept_limits.get(zone, ()):
             held = sum(counts[i] for i in idx)
             if held > bound:

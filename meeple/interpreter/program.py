@@ -696,12 +696,16 @@ class ProgramBuilder:
         self.emit(CHOICE, choice, "zones")
 
     def limits_kept(self, s: dict, caps: Optional[list[capacity.Capacity]]) -> bool:
-        """Whether the limits ``caps`` of choice ``s`` on its destination always hold: no card starts
-        there and no rule but ``s`` (which keeps them) can bring one (``flow.filled_by``). Its
-        code then tests none of them, and ``State.set_zone`` refuses a position that breaks one."""
+        """Whether the limits ``caps`` of choice ``s`` on its destination always hold: they hold for
+        the empty zone, no card starts there and no rule but ``s`` (which keeps them) can bring
+        one (``flow.filled_by``). Its code then tests none of them, and ``State.set_zone``
+        refuses a position that breaks one."""
         dest = flow_zone(s["dest"], self.x.checked)
         starts_empty = all(c["zone"] != dest for c in self.x.checked.ir["cards"])
-        if not caps or dest is None or self.filled.get(None) or not starts_empty:
+        # (a limit below 0 does not hold even for the empty zone: ``count(table) < 0`` turns every
+        # choice away, and its table of the most that fits has no entries)
+        if not caps or dest is None or self.filled.get(None) or not starts_empty \
+                or any(bound < 0 for _, bound in caps):
             return False
         fillers = self.filled.get(dest, [])
         if len(fillers) != 1 or fillers[0] is not s:

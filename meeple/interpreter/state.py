@@ -512,8 +512,7 @@ class State:
         the cards of the game constant, take them from another zone yourself. Refused, as the
         compiled rules count on neither: a variety that no rule can bring into the zone (they never
         look for it there); more cards than a limit that the one rule filling the zone keeps (a
-        choice's ``keeping``: they never test it); in a zone a choice takes cards from, more cards
-        of a variety than the game has (they read a table by how many it holds)."""
+        choice's ``keeping``: they never test it)."""
         names = self.game.layout.variety_names
         if not isinstance(counts, dict):
             raise TypeError(f"set_zone takes the counts as a dict (variety → count), not {type(counts).__name__}")
