@@ -66,22 +66,29 @@ def child(request: dict) -> None:
     os._exit(code)
 
 
+def waited(pid: int, start: float, timeout: float) -> tuple[int, float, int]:
+    """Wait for process ``pid`` (started at ``start``, by ``time.perf_counter``), killed after
+    ``timeout`` seconds: its exit status, seconds and peak memory (KiB; ``os.wait4`` gives the
+    process's own, which ``subprocess`` does not)."""
+    while True:
+        done, status, usage = os.wait4(pid, os.WNOHANG)
+        if done:
+            break
+        if time.perf_counter() - start > timeout:
+            os.kill(pid, 9)
+            _, status, usage = os.wait4(pid, 0)
+            break
+        time.sleep(0.002)
+    return os.waitstatus_to_exitcode(status), time.perf_counter() - start, usage.ru_maxrss
+
+
 def run(request: dict) -> dict:
     start = time.perf_counter()
     pid = os.fork()
     if pid == 0:
         child(request)
-    while True:
-        done, status, usage = os.wait4(pid, os.WNOHANG)
-        if done:
-            break
-        if time.perf_counter() - start > request["timeout"]:
-            os.kill(pid, 9)
-            _, status, usage = os.wait4(pid, 0)
-            break
-        time.sleep(0.002)
-    return {"code": os.waitstatus_to_exitcode(status), "seconds": time.perf_counter() - start,
-            "peak_kib": usage.ru_maxrss}
+    code, seconds, peak = waited(pid, start, request["timeout"])
+    return {"code": code, "seconds": seconds, "peak_kib": peak}
 
 
 def serve() -> None:

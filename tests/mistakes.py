@@ -45,6 +45,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from forkserver import waited
+
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ROOT / "tests" / "fixtures" / "mistakes"
 MEMORY_LIMIT = 500 * 2**20  # bytes of address space per case
@@ -200,17 +202,9 @@ def _run_fresh(case: Case, folder: Path, env: dict[str, str]) -> tuple[int, floa
     with open(folder / ".stdin", "rb") as stdin, open(folder / ".out", "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "meeple", *case.command], cwd=folder, stdin=stdin,
                                 stdout=out, stderr=subprocess.STDOUT, env=env, preexec_fn=_limit)
-        while True:  # os.wait4: this process's own peak memory, which subprocess.run does not give
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() - start > TIMEOUT:
-                proc.kill()
-                _, status, usage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.005)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, time.perf_counter() - start, usage.ru_maxrss
+        code, seconds, peak = waited(proc.pid, start, TIMEOUT)
+        proc.returncode = code  # (reaped by ``waited``: Popen is not to wait for it again)
+    return code, seconds, peak
 
 
 def problems(case: Case, outcome: Outcome) -> list[str]:

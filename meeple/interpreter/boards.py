@@ -367,7 +367,7 @@ class Board:
         kept = []
         for sq in squares:
             x, y = sq[0], sq[1]
-            here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+            here = x * ROW + y + ORIGIN  # (as ``square``)
             if test(st, x, y, get(here + 1, -1), get(here + ROW, -1), get(here - 1, -1), get(here - ROW, -1)):
                 kept.append(sq)
         return kept

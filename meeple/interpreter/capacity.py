@@ -142,9 +142,9 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
     return x.statements(body, purpose="legal")
 
 
-def operands(s: dict, x: ExprCompiler, env: Env) -> list[str]:
+def operands(s: dict, x: ExprCompiler, env: Env) -> tuple[str, ...]:
     """A card choice's source and destination, read into ``S`` and ``D``."""
-    return [f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}"]
+    return f"S = {x.gen(s['source'], env)}", f"D = {x.gen(s['dest'], env)}"
 
 
 def pick_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env):
@@ -225,12 +225,14 @@ class _Writer:
         self.first = str(max(lo.value, 1)) if lo.known else "(lo if lo > 1 else 1)"
         self.nothing = ("1" if lo.value <= 0 else "0") if lo.known else None  # (None: known as it runs)
         self.kept_all = hi.known and hi.value <= SINGLES_KEPT  # every count that fits has its action made
-        self.rooms: list[str] = []
+        self.rooms: list[str] = []  # the room each limit has left, as code
+        # the limits whose room the code names (``r0``...): all, unless the limits are kept (none is tested)
+        self.named = self.rooms_read() if choice.limits_kept else set(range(len(caps)))
 
     def start(self, aliased: list[str], over: str, operands_set: bool = False) -> list[str]:
         choice, x, s, env, lo, hi = self.choice, self.x, self.s, self.env, self.lo, self.hi
         possible = set(x.possible(s["dest"], env))
-        body = [] if operands_set else operands(s, x, env)
+        body = [] if operands_set else list(operands(s, x, env))
         if choice.may_alias:  # within one zone the limits are not room left: judge each choice
             body += ["if S is D:", *(f"    {line}" for line in aliased)]
         if not lo.known:  # a bound known only as the game runs
@@ -243,16 +245,16 @@ class _Writer:
                 else " + ".join(f"D[{i}]" for i in idx) or "0"
             room = f"{bound} - ({counted})" if " + " in counted and counted[0] != "(" else f"{bound} - {counted}"
             self.rooms.append(room)
-            if not choice.limits_kept or c in self.rooms_read():
+            if c in self.named:
                 body.append(f"r{c} = {room}")
         if self.rooms and not choice.limits_kept:  # over a limit: nothing helps
             body += [f"if {' or '.join(f'r{c} < 0' for c in range(len(self.rooms)))}:", f"    {over}"]
         return body
 
     def rooms_read(self) -> set[int]:
-        """The limits whose room the code reads by name (``r0``...) when the limits are kept (none
-        is tested): those of a variety whose most is worked out by ``most``, those a table reads
-        by room rather than by the count of its one variety, those the groups of several read."""
+        """The limits whose room the code reads: those of a variety whose most is worked out by
+        ``most``, those a table reads by room rather than by the count of its one variety, those
+        the groups of several read."""
         choice, read = self.choice, set()
         for i in choice.alone:
             if self.table_reads(i) is None:
@@ -264,7 +266,7 @@ class _Writer:
 
     def room(self, c: int) -> str:
         """The room limit ``c`` has left: its name when the code has it, else worked out."""
-        return f"r{c}" if not self.choice.limits_kept or c in self.rooms_read() else f"({self.rooms[c]})"
+        return f"r{c}" if c in self.named else f"({self.rooms[c]})"
 
     def most(self, i: int, else_zero: str | None = None) -> list[str]:
         """``m``: the most cards of lone variety ``i`` that fit (lines under ``if m:``)."""

@@ -1233,36 +1233,32 @@ class ExprCompiler:
         return self.read_once(Code(f"G.tv[{k}]", plain=True), "tv")
 
     @contextlib.contextmanager
-    def elsewhere(self) -> Iterator[None]:
-        """Code made inside is another function's (a route, a 'was'): it makes no set and reads no
-        name set by the code made around it (``hoisting``)."""
-        outer, self.sets, self.once = (self.sets, self.once), None, None
+    def _made_with(self, **values: Any) -> Iterator[None]:
+        """Code made inside is made with these attributes of the compiler (set back after)."""
+        outer = {key: getattr(self, key) for key in values}
+        for key, value in values.items():
+            setattr(self, key, value)
         try:
             yield
         finally:
-            self.sets, self.once = outer
+            for key, value in outer.items():
+                setattr(self, key, value)
 
-    @contextlib.contextmanager
-    def probing(self, probe: Optional[Probe]) -> Iterator[None]:
+    def elsewhere(self) -> contextlib.AbstractContextManager[None]:
+        """Code made inside is another function's (a route, a 'was'): it makes no set and reads no
+        name set by the code made around it (``hoisting``)."""
+        return self._made_with(sets=None, once=None)
+
+    def probing(self, probe: Optional[Probe]) -> contextlib.AbstractContextManager[None]:
         """Code made inside is the test of a square that ``probe`` follows (None: code of a function
         of its own made meanwhile, a route, a 'was', is not): the tile it judges, ``probe.tile``, is
         read through the square's parameters (``square_query``), the count of the tiles counts it."""
-        outer, self.probe = self.probe, probe
-        try:
-            yield
-        finally:
-            self.probe = outer
+        return self._made_with(probe=probe)
 
-    @contextlib.contextmanager
-    def without_sets(self) -> Iterator[None]:
-        """Code made inside makes no set (``member_test``): code of another function (a route, a
-        'was'), a domain (Python allows no ``:=`` in a comprehension's iterable), a lambda."""
-        outer, self.sets = self.sets, None
-        bind, self.may_bind = self.may_bind, False
-        try:
-            yield
-        finally:
-            self.sets, self.may_bind = outer, bind
+    def without_sets(self) -> contextlib.AbstractContextManager[None]:
+        """Code made inside makes no set (``member_test``) and binds no name by ``:=``: a domain
+        (Python allows no ``:=`` in a comprehension's iterable), a define's arguments, a lambda."""
+        return self._made_with(sets=None, may_bind=False)
 
     def edges_included(self, parts: list[dict], edge: str, env: Env) -> str | None:
         """The code of the set of edges ``S`` when the test of ``edge`` is ``includes(S, edge)``

@@ -143,7 +143,7 @@ class CardChoice:
     again = None
     pick = None  # (the compiler's, with ``legal``: see capacity.pick_function)
     limits_kept = False  # (the compiler's: no rule but this choice fills ``dest``, so its limits always hold)
-    most_held: list[int | None] | None = None  # (the compiler's: the most cards of each variety a zone can hold)
+    most_held: list[int] | None = None  # (the compiler's: the game's cards of each variety; None: not known numbers)
     turn = None  # (the compiler's: see program._turn_function)
 
     def legal(self, st) -> list[Action]:

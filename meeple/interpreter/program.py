@@ -66,12 +66,13 @@ class ProgramBuilder:
             who = self.x.guarded("_seat", who, s["chooser"])
         return self.x.function(who, purpose="chooser", inline=True)
 
-    def apply_written(self, spec: Any, lines: list[str]) -> None:
+    def apply_written(self, spec: Any, lines: list[str], operands: tuple[str, ...] = ()) -> None:
         """A decision's action applied by ``lines`` of the module (the action is ``picked``): its
         ``turn`` writes them out, and its ``apply`` (the program taken step by step) is the same
-        lines as a function."""
-        spec.apply_lines = lines
-        spec.apply = self.x.statements(lines, params=("picked",), purpose="apply")
+        lines as a function. ``operands``: lines that read what the action works on, which the
+        turn reads once, before the pick, for the pick (``capacity.pick_lines``) and the action."""
+        spec.operand_lines, spec.apply_lines = operands, lines
+        spec.apply = self.x.statements([*operands, *lines], params=("picked",), purpose="apply")
 
     def emit(self, op: int, a: Any = None, b: Any = None) -> int:
         """Append an instruction. For EXEC, CHOICE and CHANCE, ``b`` names the part of
@@ -687,12 +688,9 @@ class ProgramBuilder:
                 choice.pick = capacity.pick_function(choice, caps or [], s, x, env)
             else:  # (written into the decision's turn)
                 choice.pick_lines = capacity.pick_lines(choice, caps or [], s, x, env, inline=True)
-        given = capacity.operands(s, x, env)
-        moved = ["for i, k in picked:", "    S[i] -= k", "    D[i] += k",
-                 *(["    st.forget(S, i, k)"] if self.layout.reveals else [])]
-        self.apply_written(choice, given + moved)
-        if getattr(choice, "pick_lines", None) is not None:  # (its turn reads S and D once, for both)
-            choice.operand_lines, choice.apply_lines = given, moved
+        self.apply_written(choice, ["for i, k in picked:", "    S[i] -= k", "    D[i] += k",
+                                    *(["    st.forget(S, i, k)"] if self.layout.reveals else [])],
+                           capacity.operands(s, x, env))
         self.emit(CHOICE, choice, "zones")
 
     def limits_kept(self, s: dict, caps: Optional[list[capacity.Capacity]]) -> bool:
@@ -926,7 +924,7 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
         pick = [f"_legal = {me}.legal(st)", "if not _legal:", "    return -1",
                 "picked = _legal[int(rand() * len(_legal))].payload"]
     apply = getattr(spec, "apply_lines", None) or [f"{me}.apply(st, picked)"]
-    given = getattr(spec, "operand_lines", None) or []  # (what both the pick and the action read)
+    given = getattr(spec, "operand_lines", ())  # (what both the pick and the action read)
     lines = [*given, "if rand is not None:  # (a random playout: pick the action)", *(f"    {line}" for line in pick),
              f"actor = {_actor(spec, me)}", *apply,
              "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
