@@ -182,7 +182,7 @@ class Board:
         nb.append(row)
         up, size = self.up, self.size
         base = 4 * t  # the tile's paths join the path networks, each first on its own
-        up += range(base, base + 4)
+        up += (base, base + 1, base + 2, base + 3)
         size += (1, 1, 1, 1)
         joins = []
         if meet:
@@ -297,8 +297,12 @@ class Board:
     def squares_near(self, within: int) -> list[tuple[int, int, int]]:
         """Empty squares at most ``within`` steps (across sides) from a tile, in order of x then y,
         as (x, y, 0) (the frontier's form, their sides not worked out); the origin if none."""
+        return [(k // ROW - MAX_COORD, k % ROW - MAX_COORD, 0) for k in self.near(within)]
+
+    def near(self, within: int) -> list[int]:
+        """``squares_near``'s squares, as keys (``square``)."""
         if not self.x:
-            return [(0, 0, 0)]
+            return [ORIGIN]
         steps = OFFSETS.get(within)
         if steps is None:
             steps = [dx * ROW + dy for dx in range(-within, within + 1)
@@ -309,7 +313,7 @@ class Board:
         for here in self.at:  # (keys in order of x then y, as a square's y + MAX_COORD < ROW)
             found.update(map(here.__add__, steps))
         found.difference_update(self.at)
-        return [(k // ROW - MAX_COORD, k % ROW - MAX_COORD, 0) for k in sorted(found)]
+        return sorted(found)
 
     def passing(self, squares: Any, test: Any, st: Any) -> list:
         """The squares (``(x, y, ...)``) on which ``test(st)`` holds with a tile probed there: a
@@ -370,6 +374,24 @@ class Board:
             here = x * ROW + y + ORIGIN  # (as ``square``)
             if test(st, x, y, get(here + 1, -1), get(here + ROW, -1), get(here - 1, -1), get(here - ROW, -1)):
                 kept.append(sq)
+        return kept
+
+    def passing_near(self, within: int, test: Any, st: Any, neighbours: bool) -> list[tuple[int, int, int]]:
+        """``passing_at`` of ``squares_near(within)``, worked out from the squares' keys."""
+        kept = []
+        if not neighbours:
+            for here in self.near(within):
+                x, y = divmod(here, ROW)
+                if test(st, x - MAX_COORD, y - MAX_COORD):
+                    kept.append((x - MAX_COORD, y - MAX_COORD, 0))
+            return kept
+        get = self.at.get
+        for here in self.near(within):
+            x, y = divmod(here, ROW)
+            x -= MAX_COORD
+            y -= MAX_COORD
+            if test(st, x, y, get(here + 1, -1), get(here + ROW, -1), get(here - 1, -1), get(here - ROW, -1)):
+                kept.append((x, y, 0))
         return kept
 
     def sides(self, x: int, y: int) -> int:

@@ -451,6 +451,9 @@ class TilePlacement:
         self.unmade: list[tuple[Action, ...] | None] = [None] * len(shapes.rotations)
         # varieties in hand → for each side pattern (as ``fits``), how many placements they have
         self.counts: dict[tuple[int, ...], list[int]] = {}
+        # the source's count of each tile variety (a tuple, or the count when there is one) → the varieties held
+        self.held = itemgetter(*tile_varieties) if tile_varieties else lambda src: ()
+        self.present: dict[Any, tuple[int, ...]] = {}
         self.fit_counts = [[len(rotations) for rotations in by_sides] for by_sides in self.fits]
         self.first = 1 if optional else 0  # (the legal actions start by placing nothing)
         if where is None or per_square:
@@ -489,6 +492,9 @@ class TilePlacement:
             squares = board.frontier.values()  # in a fixed order: how the table grew
             if not self.per_square:
                 return squares
+        elif self.at_square is not None:  # the test of a square, given the square (their sides 0: as below)
+            kept = board.passing_near(within, self.where, st, self.at_square)
+            return kept if not (self.matching or self.joining) else self.with_sides(board, kept)
         else:
             squares = board.squares_near(within)  # (their sides 0: worked out for those kept)
             if not self.per_square:
@@ -525,7 +531,13 @@ class TilePlacement:
         counted from a table of the varieties in hand, one number drawn, the square and
         placement it stands for worked out."""
         src = self.source(st)
-        present = tuple(compress(self.tile_varieties, map(src.__getitem__, self.tile_varieties)))
+        held = self.held(src)  # (how many of each tile variety, read in C)
+        present = self.present.get(held)
+        if present is None:
+            if len(self.present) > COUNTS_KEPT:
+                self.present.clear()
+            present = self.present[held] = tuple(compress(self.tile_varieties, map(src.__getitem__,
+                                                                                   self.tile_varieties)))
         total = first = self.first  # (placing nothing comes first)
         squares: Any = ()
         upto: list[int] = [0]  # the placements on the squares up to each one
