@@ -182,7 +182,7 @@ def play_out_playout(spec: GameSpec, players: int) -> Playout:
         state.play_out(random.Random(seed))
         if not state.is_terminal():
             raise RuntimeError(f"seed {seed}: a player had no legal action")
-        return len(state.log_payload)
+        return len(state.log)
 
     return playout
 

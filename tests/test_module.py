@@ -227,7 +227,7 @@ def test_max_steps_n_stops_a_game_after_its_nth_turn_on_both_paths(cap: int, dec
     for game in games:
         st, error = _played(game, 2, 0)
         assert error is None and st.outcome == "step cap", st.outcome
-        assert len(st.log_payload) == (cap // 2 if decide else 0)  # (the cap on turns comes first)
+        assert len(st.log) == (cap // 2 if decide else 0)  # (the cap on turns comes first)
         assert st.turns == cap and st.vars[0] == cap, (st.turns, st.vars)
         assert game.why_ended(st) == f"the step cap: {cap} turn{'s' if cap > 1 else ''}"
 
@@ -329,16 +329,14 @@ def _drawn_one_by_one(game):
                     r -= S[i]
                     i += 1
                 draw.apply(st, i)
-                st.log_actor.append(CHANCE_ACTOR)
-                st.log_spec.append(draw)
-                st.log_payload.append(i)
+                st.log.append((CHANCE_ACTOR, draw, i))
                 more = draw.again(st)
                 if not more:
                     st.pc += 1
                 if draw.check_end and st.game.end_test(st):
                     st.outcome = "end"
                     return
-                if len(st.log_payload) >= st.game.max_steps:
+                if len(st.log) >= st.game.max_steps:
                     st.outcome = "step cap"
                     return
                 if not more:
@@ -364,7 +362,7 @@ def test_draws_are_written_as_loops_with_nothing_checked_and_walks_written_out()
     and its draws (hare: the hand counted once a turn), and the source's cards once, for its test
     and its draws (again after a reshuffle)."""
     texts = {path.name: meeple.load(str(path)).module.text() for path in DRAWS}
-    assert all("if due <= total and len(log_payload) + due < cap:" in texts[name]
+    assert all("if due <= total and len(log) + due < cap:" in texts[name]
                for name in ("hare.rules", "dash.rules", "market.rules"))
     turn = texts["hare.rules"].split("def turn_play_")[1].split("\ndef ")[0]
     assert turn.count("if due > 0 and ((total := (S[0] + S[1]") == 1 and turn.count("due = 6 - ") == 1

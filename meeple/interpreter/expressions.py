@@ -55,8 +55,7 @@ MARK = "\x1f"  # (no generated line holds it otherwise: see ``ExprCompiler.mark`
 PREAMBLE = (("z", "z = st.zones"), ("zb", "zb = st.zone_base"), ("L", "L = st.locals"), ("P", "P = st.pos"),
             ("PL", "PL = st.place"), ("G", "G = st.grid"), ("V", "V = st.vars"),
             ("vb", "vb = st.var_base"), ("rng", "rng = st.rng"),
-            ("log_actor", "log_actor = st.log_actor"), ("log_spec", "log_spec = st.log_spec"),
-            ("log_payload", "log_payload = st.log_payload"), ("cap", "cap = st.game.max_steps"))
+            ("log", "log = st.log"), ("cap", "cap = st.game.max_steps"))
 # Built-in queries with fixed arguments, as Python code ({0}, {1}: the arguments' code).
 BUILTIN_CODE = {
     "count": "sum({0})",

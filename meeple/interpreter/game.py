@@ -313,9 +313,7 @@ class Game:
                 setattr(st, key, copy.deepcopy(doc[key]))  # the state must not share lists with ``doc``
             if self.layout.reveals:
                 st.known = _known_from_json(doc.get("known", []))
-            st.log_actor = [a for a, _ in doc["history"]]
-            st.log_spec = [None] * len(doc["history"])
-            st.log_payload = [t for _, t in doc["history"]]
+            st.log = [(a, None, t) for a, t in doc["history"]]
             if self.layout.shapes is not None:
                 st.grid = self._board_from_json(doc.get("grid"))
             _restore_rng(st, doc)
@@ -631,7 +629,7 @@ class Game:
         """What of a game the step cap stopped reached the cap: "steps" or "turns" (it caps both;
         "step" or "turn" for a cap of 1)."""
         self._own(st)
-        of = "step" if len(st.log_payload) >= self.max_steps else "turn"
+        of = "step" if len(st.log) >= self.max_steps else "turn"
         return of + ("s" if self.max_steps != 1 else "")
 
     def why_won(self, st: State) -> Optional[str]:

@@ -31,7 +31,7 @@ LEGEND = """\
 #   P   each piece's space  PL  each piece's podium place (0: not finished)  G  the grid
 #   V   the vars, by slot    vb  where each var's slots start (per-player vars: one per seat)
 #   rng  the state's random numbers (chance)   rand  a random playout's (its picks)
-#   log_actor, log_spec, log_payload  the record: who took each step, what kind, what
+#   log  the record: (who took each step, what kind, what), one entry per step
 #   cap  the most steps (and turns) a game may take
 #   none is -1; a piece or a value of a kind is its number; a player is a seat number."""
 
@@ -214,7 +214,20 @@ def _describe(value: Any) -> str:
     spec = getattr(value, "spec", None)
     if spec is not None:
         return f"an {kind} of '{getattr(spec, 'label', '?')}' (interpreter/moves.py)"
+    if isinstance(value, tuple) and value:  # (e.g. a draw's records, one per variety)
+        return f"a tuple of {len(value)} made by the compiler, the first {_short(value[0])}"
     return f"a {kind} made by the compiler"
+
+
+def _short(value: Any) -> str:
+    """A value as a reader of the module is shown it in a line: plain data as it is, an object of
+    the compiler's by what it is."""
+    if isinstance(value, tuple):
+        return "(" + ", ".join(map(_short, value)) + ("," if len(value) == 1 else "") + ")"
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return repr(value)
+    label = getattr(value, "label", None)
+    return f"<the {type(value).__name__} '{label}'>" if label is not None else f"<a {type(value).__name__}>"
 
 
 def _in_docstring(text: str) -> str:

@@ -287,13 +287,11 @@ class OneShot:
         """The seeded path: sample, apply, record, check the end and the step cap."""
         payload = self.sample(st, rng)
         self.apply(st, payload)
-        st.log_actor.append(CHANCE_ACTOR)
-        st.log_spec.append(self)
-        st.log_payload.append(payload)
+        st.log.append((CHANCE_ACTOR, self, payload))
         st.pc += 1
         if self.check_end and st.game.end_test(st):
             st.outcome = "end"
-        elif len(st.log_payload) >= st.game.max_steps:
+        elif len(st.log) >= st.game.max_steps:
             st.outcome = "step cap"
 
 

@@ -545,7 +545,8 @@ class ProgramBuilder:
                                  f"return any(_src) or _reshuffled(_src, {pile_ref}, st)"], purpose="can_draw")
         can_draw.text = f"({more_code}) and (any(_src := {source_code}) or _reshuffled(_src, {pile_ref}, st))"
         draw = Draw(label, x.function(source_code), x.function(dest_code), self.layout.variety_names, can_draw)
-        me = x.constant(draw, label)
+        nv = len(self.layout.variety_names)  # (each card's record, made once: the draw and its variety)
+        drawn = x.constant(tuple(("chance", draw, i) for i in range(nv)), label)
         # The seeded path: every draw that is due, each one recorded, with the end (when a zone
         # is what it reads) and the step cap checked after each; ``st.pc`` stays on the draw
         # only if the game ended there.
@@ -567,9 +568,7 @@ class ProgramBuilder:
                     "D[i] += 1",
                     *(["st.forget(S, i, 1)"] if self.layout.reveals else []),
                     *counted,
-                    "log_actor.append('chance')",
-                    f"log_spec.append({me})",
-                    "log_payload.append(i)"]
+                    f"log.append({drawn}[i])"]
         # When the cards due are known, the source holds them all and the step cap is further
         # off, nothing needs checking between two cards: they are drawn by a loop of their own.
         straight = counted and counted_down is not None and not ends
@@ -585,7 +584,7 @@ class ProgramBuilder:
                 "    if not more:",
                 "        st.pc += 1",
                 *([f"    if {END_TEST}(st):", "        st.outcome = 'end'", f"        {ended}"] if ends else []),
-                "    if len(log_payload) >= cap:",
+                "    if len(log) >= cap:",
                 "        st.outcome = 'step cap'",
                 f"        {ended}",
                 "    if not more:",
@@ -596,7 +595,7 @@ class ProgramBuilder:
             start = [] if fused else [f"S = {source_code}", f"D = {dest_code}", f"total = {in_source}",
                                       f"due = {counted_down[0]}"]  # type: ignore[index]
             return [*start,
-                    "if due <= total and len(log_payload) + due < cap:  # (no reshuffle, no step cap)",
+                    "if due <= total and len(log) + due < cap:  # (no reshuffle, no step cap)",
                     "    while True:",
                     *(f"        {line}" for line in one_card),
                     "        due -= 1",
@@ -760,12 +759,10 @@ class ProgramBuilder:
             "        t += 1",
             "    bag[t] -= 1",
             f"    tags[space] = {tags}[t]",
-            "    log_actor.append('chance')",
-            f"    log_spec.append({me})",
-            "    log_payload.append((space, t))",
+            f"    log.append(('chance', {me}, (space, t)))",
             *([f"    if {END_TEST}(st):", *ended, "        st.outcome = 'end'", "        return"]
               if "tracks" in self.writer.end_reads else []),
-            "    if len(log_payload) >= cap:", *ended, "        st.outcome = 'step cap'",
+            "    if len(log) >= cap:", *ended, "        st.outcome = 'step cap'",
             "        return",
             f"    if not {x.ref(more, 'more')}(st):", f"        st.pc = {after}", "        return"],
             params=("rng",), purpose="lay")
@@ -927,10 +924,10 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
     given = getattr(spec, "operand_lines", ())  # (what both the pick and the action read)
     lines = [*given, "if rand is not None:  # (a random playout: pick the action)", *(f"    {line}" for line in pick),
              f"actor = {_actor(spec, me)}", *apply,
-             "log_actor.append(actor)", f"log_spec.append({me})", "log_payload.append(picked)",
+             f"log.append((actor, {me}, picked))",
              f"st.pc = {at + 1}",
              *([f"if {END_TEST}(st):", "    st._finish('end')", "    return None"] if spec.check_end else []),
-             "if len(log_payload) >= cap:", "    st._finish('step cap')", "    return None",
+             "if len(log) >= cap:", "    st._finish('step cap')", "    return None",
              *(_again(after, at) if after is not None else [f"return {at + 1}"])]
     return x.statements(["while True:", *(f"    {line}" for line in lines)],
                         params=("picked", "rand=None"), purpose=f"turn_{spec.label}", shared=True)

@@ -39,8 +39,7 @@ class State:
     """Where a game stands. Cheap to clone, JSON round-trips."""
 
     __slots__ = ("game", "players", "zones", "zone_base", "vars", "var_base", "pos", "place", "podium",
-                 "tags", "bags", "track_length", "grid", "locals", "pc", "current", "turns", "log_actor", "log_spec",
-                 "log_payload", "rng",
+                 "tags", "bags", "track_length", "grid", "locals", "pc", "current", "turns", "log", "rng",
                  "outcome", "_legal", "known", "listen")
 
     def __init__(self, game: "Game", players: int):
@@ -60,11 +59,10 @@ class State:
         self.pc = 0
         self.current = 0
         self.turns = 0
-        # The record, in three parallel lists (no object per entry): who acted, the decision or
-        # chance event (None when restored from text), and the payload (or the text).
-        self.log_actor: list[Union[int, str]] = []
-        self.log_spec: list[Any] = []
-        self.log_payload: list[Any] = []
+        # The record, one entry per step: (who acted, the decision or chance event (None when
+        # restored from text), the payload (or the text)). A draw's entries are made once per
+        # variety and shared (the tuples are never changed).
+        self.log: list[tuple[Union[int, str], Any, Any]] = []
         self.rng: Optional[random.Random] = None
         self.outcome: Optional[str] = None
         self._legal: Optional[list[Action]] = None
@@ -224,9 +222,7 @@ class State:
             spec.apply(self, action.payload)
         except RuleRuntimeError as e:
             raise self.game.located(e, self.pc) from None
-        self.log_actor.append(actor)
-        self.log_spec.append(spec)
-        self.log_payload.append(action.payload)
+        self.log.append((actor, spec, action.payload))
         again = spec.again
         try:  # (a rules error in the test for another draw names its line, as on the seeded path)
             more = again is not None and again(self)
@@ -241,7 +237,7 @@ class State:
             raise self.game.located(e, self.pc) from None
         if ended:
             self._finish("end")
-        elif len(self.log_payload) >= self.game.max_steps:
+        elif len(self.log) >= self.game.max_steps:
             self._finish("step cap")
 
     def _advance(self) -> None:
@@ -463,10 +459,7 @@ class State:
         # (a list a local holds, the items of a loop, is never changed in place: shared)
         c.locals = self.locals[:]
         c.pc, c.current, c.turns, c.outcome = self.pc, self.current, self.turns, self.outcome
-        if log:
-            c.log_actor, c.log_spec, c.log_payload = self.log_actor[:], self.log_spec[:], self.log_payload[:]
-        else:
-            c.log_actor, c.log_spec, c.log_payload = [], [], []
+        c.log = self.log[:] if log else []
         c.rng = None
         if self.rng is not None:  # (not ``random.Random()``, which would seed it from the OS first)
             c.rng = random.Random.__new__(random.Random)
@@ -477,10 +470,23 @@ class State:
         c.listen = None
         return c
 
+    # The record's columns, as lists made when asked (read them; the record itself is ``log``).
+    @property
+    def log_actor(self) -> list[Union[int, str]]:
+        return [entry[0] for entry in self.log]
+
+    @property
+    def log_spec(self) -> list[Any]:
+        return [entry[1] for entry in self.log]
+
+    @property
+    def log_payload(self) -> list[Any]:
+        return [entry[2] for entry in self.log]
+
     def history(self) -> list[tuple[Union[int, str], str]]:
         """Every action so far as (seat or "chance", canonical text)."""
         return [(a, spec.text(p) if spec is not None else p)
-                for a, spec, p in zip(self.log_actor, self.log_spec, self.log_payload)]
+                for a, spec, p in self.log]
 
     def to_json(self) -> dict[str, Any]:
         doc = {

@@ -271,8 +271,7 @@ def fuzz(game: Game, examples: int = 100, seed: Optional[int] = None, vary_param
 def logged(before: State, state: State, steps: int) -> State:
     """``before`` (a snapshot without its log) with the log of its first ``steps`` actions, taken
     from ``state``, the same game one action on."""
-    before.log_actor, before.log_spec = state.log_actor[:steps], state.log_spec[:steps]
-    before.log_payload = state.log_payload[:steps]
+    before.log = state.log[:steps]
     return before
 
 

@@ -505,7 +505,7 @@ class Session:
         turn's roll) on a line of its own, with what that did."""
         game, eyes = self.game, self.eyes
         start = self.state.clone(log=False)
-        steps_before = len(self.state.log_actor)
+        steps_before = len(self.state.log)
         before = self.state.observation(eyes)
         self.state.apply(action)
         after = self.state.observation(eyes)
@@ -950,7 +950,7 @@ class Session:
                                f"another person's after them can be taken back.")
             return False
         snap = self.undo.pop()
-        since = len([a for a in self.state.log_actor[len(snap.state.log_actor):] if isinstance(a, int)]) - 1
+        since = len([a for a, _, _ in self.state.log[len(snap.state.log):] if isinstance(a, int)]) - 1
         self.state = snap.state
         self.undone += 1
         if self.state.rng is not None:
@@ -970,7 +970,7 @@ class Session:
 
         st, game, console, players = self.state, self.game, self.console, self.players
         console.rule("game over")
-        played = any(isinstance(actor, int) for actor in st.log_actor)
+        played = any(isinstance(actor, int) for actor, _, _ in st.log)
         in_setup = not played and st.turns == 0 and st.pc <= game.turn_start  # (an end moves on past itself)
         console.print(f"Outcome: [bold]{st.outcome}[/bold] " + ("in the setup, before anyone moved" if in_setup else
                                                                  f"in turn {turns_played(st)}"
@@ -1013,7 +1013,7 @@ class Session:
 def _steps_since(state: Any, k: int) -> list[tuple[Any, str]]:
     """``state.history()[k:]``: the steps since the ``k``-th, without the texts of those before."""
     return [(actor, spec.text(p) if spec is not None else p)
-            for actor, spec, p in zip(state.log_actor[k:], state.log_spec[k:], state.log_payload[k:])]
+            for actor, spec, p in state.log[k:]]
 
 
 def _column(console: Any, width: int) -> Any:

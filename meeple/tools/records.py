@@ -173,9 +173,9 @@ def chance_owners(game: Game, state: State) -> dict[int, int]:
     if not owned:
         return {}
     # (no further than the last step of such a var, when the state's log names each step's kind)
-    kinds = getattr(state, "log_spec", None)
-    last = max((i for i, kind in enumerate(kinds) if getattr(kind, "target", None) in owned), default=-1) \
-        if isinstance(kinds, list) and len(kinds) == len(getattr(state, "log_actor", ())) else None
+    log = getattr(state, "log", None)
+    last = max((i for i, (_, kind, _) in enumerate(log) if getattr(kind, "target", None) in owned), default=-1) \
+        if isinstance(log, list) else None
     owners: dict[int, int] = {}
     walk = game.new_state(state.players, chance="explicit")
     try:
