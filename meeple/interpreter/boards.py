@@ -218,10 +218,15 @@ class Board:
             flagged = self.flagged
             for i in self.flag_of[variety]:
                 flagged[i].append(t)
-        if starts:
-            any(map(list.append, self.tv, starts))  # (appends each var's start to its list)
+        tv = self.tv  # each per-tile var's list gets the new tile's start value (0 if none given)
+        if len(tv) <= 2 and tv:  # (one or two, the most games have, written out)
+            tv[0].append(starts[0] if starts else 0)
+            if len(tv) == 2:
+                tv[1].append(starts[1] if starts else 0)
+        elif starts:
+            any(map(list.append, tv, starts))
         else:
-            for values in self.tv:
+            for values in tv:
                 values.append(0)
         return t
 

@@ -218,8 +218,11 @@ class StatementWriter:
     def w_move_cards(self, s, env):
         x = self.x
         v = self.layout.variety_names.index(s["variety"])
-        source = x.gen(s["source"], env)
-        moved = f"_move_cards({x.gen(s['amount'], env)}, {source}, {x.gen(s['dest'], env)}, {v})"  # (how many)
+        source, amount, dest = x.gen(s["source"], env), x.gen(s["amount"], env), x.gen(s["dest"], env)
+        if amount.value == 1 and not self.layout.reveals:  # (one card, if the source has one: written out)
+            return [f"_S = {source}", f"_D = {dest}", f"if _S[{v}]:", f"    _S[{v}] -= 1", f"    _D[{v}] += 1",
+                    *self.check_end("zones")]
+        moved = f"_move_cards({amount}, {source}, {dest}, {v})"  # (how many)
         return [*(self.forget(source, v, moved) or [moved]), *self.check_end("zones")]
 
     def w_move_where(self, s, env):
