@@ -48,10 +48,10 @@ LOWEST = [(m & -m).bit_length() - 1 for m in range(16)]  # the lowest edge of a 
 
 # SIDES[opens][touching]: what ``Board.place`` does at each side of a tile whose paths end at the
 # edges ``opens``, on a square whose sides ``touching`` touch a tile: per touching side ``e``,
-# (e, the key's step to the tile across, ``e ^ 2``); per empty side, (the key's step, dx, dy, the
-# frontier bits of that square: its side now touching a tile, and meeting a path end if one ends at e).
+# (e, the key's step to the tile across, ``e ^ 2``); per empty side, (the key's step, the frontier
+# bits of that square: its side now touching a tile, and meeting a path end if one ends at e).
 SIDES = tuple(tuple((tuple((e, KEY_STEP[e], e ^ 2) for e in EDGES_OF[touching]),
-                     tuple((KEY_STEP[e], STEP[e][0], STEP[e][1], 1 << (e ^ 2) << 4 | (opens >> e & 1) << (e ^ 2))
+                     tuple((KEY_STEP[e], 1 << (e ^ 2) << 4 | (opens >> e & 1) << (e ^ 2))
                            for e in EDGES_OF[~touching & 15]))
                     for touching in range(16))
               for opens in range(16))
@@ -119,7 +119,7 @@ class TileShapes:
 class Board:
     """The tiles on one grid, as parallel lists by tile number, and a map from square to tile."""
 
-    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "frontier", "fsides", "up", "size", "joins",
+    __slots__ = ("x", "y", "variety", "rot", "ends", "nb", "at", "tv", "fsides", "up", "size", "joins",
                  "flags", "flag_of", "flagged")
 
     def __init__(self, n_vars: int, flags: tuple[tuple[bool, ...], ...]):
@@ -135,8 +135,7 @@ class Board:
         self.tv: list[list[Any]] = [[] for _ in range(n_vars)]
         # square → (x, y, sides): ``sides`` is touching << 4 | meeting, the sides (bits by edge)
         # that touch a tile, and those where that tile has a path end
-        self.frontier: dict[int, tuple[int, int, int]] = {}
-        self.fsides: dict[int, int] = {}  # square → its sides alone: the frontier's keys, in its order
+        self.fsides: dict[int, int] = {}  # the frontier: square (key) → its sides, in the order the table grew
         # the path networks (see the module's text): per path node, its parent (itself at a
         # root) and, at a root, how many path nodes its network holds; per tile, the unions
         # its placement made, as (root joined, the root it went under)
@@ -174,7 +173,6 @@ class Board:
         if trial:
             touching = self.fsides.get(here, 0) >> 4
         else:
-            self.frontier.pop(here, None)
             touching = self.fsides.pop(here, 0) >> 4
         meet, grow = (SIDES_OF.get(ends) or _sides_of(ends))[touching]
         row = [-1, -1, -1, -1]
@@ -209,11 +207,10 @@ class Board:
         self.joins.append(joins)
         if not trial:
             self.at[here] = t
-            fsides, frontier = self.fsides, self.frontier
-            for step, dx, dy, bits in grow:  # the frontier grows across the empty sides
+            fsides = self.fsides
+            for step, bits in grow:  # the frontier grows across the empty sides
                 key = here + step
-                fsides[key] = sides = fsides.get(key, 0) | bits
-                frontier[key] = (x + dx, y + dy, sides)
+                fsides[key] = fsides.get(key, 0) | bits
         if self.flags:
             flagged = self.flagged
             for i in self.flag_of[variety]:
@@ -272,19 +269,18 @@ class Board:
             for values in self.tv:
                 values.pop()
             return
-        frontier, fsides = self.frontier, self.fsides
+        fsides = self.fsides
         for e, n in enumerate(self.nb.pop()):
             if n >= 0:
                 self.nb[n][e ^ 2] = -1
             elif not trial:
                 key = square(x + STEP[e][0], y + STEP[e][1])
-                x2, y2, sides = frontier[key]
+                sides = fsides[key]
                 side = 1 << (e ^ 2)
                 if sides >> 4 == side:
-                    del frontier[key], fsides[key]
+                    del fsides[key]
                 else:
-                    fsides[key] = sides = sides & ~(side << 4 | side)
-                    frontier[key] = (x2, y2, sides)
+                    fsides[key] = sides & ~(side << 4 | side)
         del self.at[square(x, y)]
         self._unjoin()
         self._unflag(t)
@@ -297,7 +293,15 @@ class Board:
         sides = self.sides(x, y)
         if sides:
             self.fsides[square(x, y)] = sides
-            self.frontier[square(x, y)] = (x, y, sides)
+
+    @property
+    def frontier(self) -> dict[int, tuple[int, int, int]]:
+        """The frontier as square (key) → (x, y, sides), made when asked (``fsides`` is what is kept)."""
+        return {k: (k // ROW - MAX_COORD, k % ROW - MAX_COORD, s) for k, s in self.fsides.items()}
+
+    def frontier_squares(self) -> list[tuple[int, int, int]]:
+        """The frontier's squares as (x, y, sides), in its order (how the table grew)."""
+        return [(k // ROW - MAX_COORD, k % ROW - MAX_COORD, s) for k, s in self.fsides.items()]
 
     def squares_near(self, within: int) -> list[tuple[int, int, int]]:
         """Empty squares at most ``within`` steps (across sides) from a tile, in order of x then y,
@@ -418,7 +422,7 @@ class Board:
         b.nb = [row[:] for row in self.nb]
         b.at = dict(self.at)
         b.tv = [values[:] for values in self.tv]
-        b.frontier, b.fsides = dict(self.frontier), dict(self.fsides)
+        b.fsides = dict(self.fsides)
         b.up, b.size, b.joins = self.up[:], self.size[:], self.joins[:]
         b.flags, b.flag_of, b.flagged = self.flags, self.flag_of, [tiles[:] for tiles in self.flagged]
         return b

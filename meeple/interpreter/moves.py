@@ -14,6 +14,8 @@ from typing import Any, Callable
 from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.dsl.limits import MAX_CARD_PICKS, MAX_CHOSEN_CARDS
 
+from .boards import MAX_COORD, ROW
+
 Fn = Callable[[Any], Any]
 CHANCE_ACTOR = "chance"
 
@@ -487,7 +489,7 @@ class TilePlacement:
         board = st.grid
         within = self.within(st)
         if within == 1 and board.x:
-            squares = board.frontier.values()  # in a fixed order: how the table grew
+            squares = board.frontier_squares()  # in a fixed order: how the table grew
             if not self.per_square:
                 return squares
         elif self.at_square is not None:  # the test of a square, given the square (their sides 0: as below)
@@ -547,7 +549,8 @@ class TilePlacement:
                 counts = self.counts[present] = list(map(sum, zip(*(self.fit_counts[v] for v in present))))
             board = st.grid
             if self.frontier_only and board.x:  # (the sides alone, read in C by itemgetter)
-                squares, sides = board.frontier.values(), board.fsides.values()
+                squares = board.fsides  # (keys: the square picked is worked out from its key)
+                sides = squares.values()
                 counted = itemgetter(*sides)(counts) if len(sides) > 1 else map(counts.__getitem__, sides)
             else:
                 squares = self.squares(st)
@@ -561,7 +564,11 @@ class TilePlacement:
         if k < 0:
             return None  # (placing nothing)
         i = bisect_right(upto, k)
-        x, y, sides = next(islice(squares, i, None))
+        if isinstance(squares, dict):
+            key = next(islice(squares, i, None))
+            x, y, sides = key // ROW - MAX_COORD, key % ROW - MAX_COORD, squares[key]
+        else:
+            x, y, sides = squares[i]
         if i:
             k -= upto[i - 1]
         for v in present:
