@@ -492,6 +492,8 @@ class ExprCompiler:
             self.zone_locals[slot] = word
             self.zone_of_local[word] = slot
         self.unrolling = 0  # aggregates and filters being written out per value around the code made now
+        # the game's end condition, written out where it is tested, and its rules position (Game)
+        self.end_text: tuple[str, list[int]] | None = None
         # While not None: the names of the sets that ``member_test`` made (each None at first, made
         # on first use), for the code made now to set to None before it runs (``hoisting``).
         self.sets: Optional[list[str]] = None
@@ -597,12 +599,13 @@ class ExprCompiler:
             self.place = outer
 
     def compile(self, e: dict, env: Env, purpose: str = "expr", at: list[int] | None = None,
-                kept: bool = False) -> Fn:
+                kept: bool = False, inline: bool = False) -> Fn:
         """The function of expression ``e`` (``at``: the rules position its comment names, when it
-        is not the statement compiled now; ``kept``: a value to keep, see ``kept``)."""
+        is not the statement compiled now; ``kept``: a value to keep, see ``kept``; ``inline``:
+        see ``function``)."""
         with self.placed(at):
             code = self.gen(e, env)
-            return self.function(self.kept(code) if kept else code, purpose=purpose)
+            return self.function(self.kept(code) if kept else code, purpose=purpose, inline=inline)
 
     def kept(self, value: Code) -> Code:
         """The code of a value to keep (in a var, a local): checked to be within the numbers

@@ -98,8 +98,11 @@ class Game:
         slots = SlotAllocator()
         self.exprs = ExprCompiler(checked, self.layout, slots, varieties_by_zone(checked))
         self.exprs.cache = ModuleCache(game_key(ir, self.params), self.exprs.module.filename)
+        # The end conditions first: a lone one is written out where the program tests the end.
+        ends = [self.exprs.compile(e["test"], {}, "end", span(e), inline=True) for e in ir["end"]]
+        if len(ends) == 1 and getattr(ends[0], "text", None):
+            self.exprs.end_text = (ends[0].text, span(ir["end"][0]))
         self.code, self.turn_start, self.positions, self.loops = compile_program(ir, self.exprs)
-        ends = [self.exprs.compile(e["test"], {}, "end", span(e)) for e in ir["end"]]
         self.ends = list(zip(ends, [span(e) for e in ir["end"]]))  # (for why a game ended: ``why_ended``)
         self.end_test = ends[0] if len(ends) == 1 else (lambda st: any(f(st) for f in ends))
         self.exprs.module.table(END_TEST, self.end_test)  # the straight runs test the end by this name

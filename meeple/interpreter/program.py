@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional
 from . import capacity
 from .code import VARS, Code, local, name
 from .expressions import MARK, TILE, Env, ExprCompiler, Fn, Probe, TooDeep, _faces, _seat_of, _set_cell
-from .statements import END_TEST, StatementWriter
+from .statements import StatementWriter, end_if
 from .flow import filled_by, varieties_by_zone
 from .flow import zone_name as flow_zone
 from meeple.dsl.limits import MAX_NUMBER
@@ -583,7 +583,7 @@ class ProgramBuilder:
                 *(f"    {line}" for line in reshuffle),
                 "    if not more:",
                 "        st.pc += 1",
-                *([f"    if {END_TEST}(st):", "        st.outcome = 'end'", f"        {ended}"] if ends else []),
+                *([f"    {end_if(x)}", "        st.outcome = 'end'", f"        {ended}"] if ends else []),
                 "    if len(log) >= cap:",
                 "        st.outcome = 'step cap'",
                 f"        {ended}",
@@ -760,7 +760,7 @@ class ProgramBuilder:
             "    bag[t] -= 1",
             f"    tags[space] = {tags}[t]",
             f"    log.append(('chance', {me}, (space, t)))",
-            *([f"    if {END_TEST}(st):", *ended, "        st.outcome = 'end'", "        return"]
+            *([f"    {end_if(x)}", *ended, "        st.outcome = 'end'", "        return"]
               if "tracks" in self.writer.end_reads else []),
             "    if len(log) >= cap:", *ended, "        st.outcome = 'step cap'",
             "        return",
@@ -926,7 +926,7 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
              f"actor = {_actor(spec, me)}", *apply,
              f"log.append((actor, {me}, picked))",
              f"st.pc = {at + 1}",
-             *([f"if {END_TEST}(st):", "    st._finish('end')", "    return None"] if spec.check_end else []),
+             *([end_if(x), "    st._finish('end')", "    return None"] if spec.check_end else []),
              "if len(log) >= cap:", "    st._finish('step cap')", "    return None",
              *(_again(after, at) if after is not None else [f"return {at + 1}"])]
     return x.statements(["while True:", *(f"    {line}" for line in lines)],
@@ -1183,7 +1183,7 @@ def _unmarked_step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[st
         if b == RUN:  # a straight run: it says how the game ended, if it did
             return [f"ended = {call}", "if ended:", *(f"    {t}" for t in ended(pc + 1, "ended"))]
         if b is True:
-            return [call, f"if {END_TEST}(st):", *(f"    {t}" for t in ended(pc + 1, "'end'"))]
+            return [call, end_if(x), *(f"    {t}" for t in ended(pc + 1, "'end'"))]
         return [call]
     if op == CHANCE:
         if getattr(a, "inline_lines", None) and not x.calls_out:  # written out: it returns None if the game ended
@@ -1193,7 +1193,7 @@ def _unmarked_step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[st
     if op == CHOICE:
         return [f"return {pc}"]
     if op == NEXT_TURN:  # ``a``: the end reads who moves (judged before the turn is counted: none began)
-        end = [f"if {END_TEST}(st):", *(f"    {t}" for t in ended(b, "'end'"))] if a else []
+        end = [end_if(x), *(f"    {t}" for t in ended(b, "'end'"))] if a else []
         capped = [*end, "st.turns += 1", "if st.turns >= cap:", *(f"    {t}" for t in ended(b, "'step cap'"))]
         if x.layout.turn_order:  # players out, or 'set next': State.pass_turn
             return ["if not st.pass_turn():", *(f"    {t}" for t in ended(b, "'end'")), *capped]

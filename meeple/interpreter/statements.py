@@ -32,6 +32,21 @@ END_TEST = "_end_test"  # the name under which the module knows the end test (th
 Lines = list[tuple[str, Optional[list[int]]]]  # (a line of Python, the rules position it starts, if it does)
 
 
+def end_test(x: Any) -> str:
+    """``if <the end test>:``: the end condition's expression written out when the game has one
+    and it has one (``ExprCompiler.end_text``, set by the game; the line is then marked with its
+    rules position, so that a rules error in it names the end), else a call by ``END_TEST``."""
+    if x.end_text is None:
+        return f"if {END_TEST}(st):"
+    text, at = x.end_text
+    return f"if {text}:  # (the end condition, line {at[0]})"
+
+
+def end_if(x: Any) -> str:
+    """``end_test`` as a line of a function's body, marked with the end condition's position."""
+    return end_test(x) + (x.mark(x.end_text[1]) if x.end_text is not None else "")
+
+
 class StatementWriter:
     """Python lines of straight statements (``ProgramBuilder`` makes each run one function)."""
 
@@ -80,7 +95,10 @@ class StatementWriter:
 
     def check_end(self, written: str) -> list[str]:
         """After a change to what an end condition reads: is the game over?"""
-        return [f"if {END_TEST}(st):", "    return 'end'"] if written in self.end_reads else []
+        if written not in self.end_reads:
+            return []
+        at = self.x.end_text[1] if self.x.end_text is not None else None  # (a line and its position)
+        return [(end_test(self.x), at), "    return 'end'"]
 
     def written(self, target: str) -> str:
         if target == "current":
