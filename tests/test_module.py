@@ -970,3 +970,34 @@ def test_values_read_once_in_a_choice_compile_and_exist_at_every_player_count(te
             while not b.is_terminal() and b.legal_actions():
                 b.apply(b.legal_actions()[int(moves.random() * len(b.legal_actions()))])
             assert a.is_terminal() and a.history() == b.history()
+
+
+def test_the_record_is_one_list_and_its_columns_are_read_from_it() -> None:
+    """``State.log`` holds one (actor, kind, payload) entry per step; the three columns of the
+    record's older form are read from it, for code that reads them."""
+    import random
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    st = game.new_state(4, seed=3)
+    st.play_out(random.Random(3))
+    assert st.log and all(isinstance(entry, tuple) and len(entry) == 3 for entry in st.log)
+    assert st.log_actor == [a for a, _, _ in st.log] and st.log_payload == [p for _, _, p in st.log]
+    assert st.log_spec == [s for _, s, _ in st.log] and "chance" in st.log_actor and 0 in st.log_actor
+    assert [(a, s.text(p)) for a, s, p in st.log] == st.history()
+    again = game.state_from_json(st.to_json())
+    assert again.history() == st.history() and again.log_spec == [None] * len(st.log)
+
+
+def test_move_one_card_written_out_moves_one_if_there_is_one(tmp_path: Path) -> None:
+    """``move 1 v from A to B`` (written out in the module, not called): one card when A has one,
+    none when it has none, and nothing changes from a zone to itself."""
+    rules = tmp_path / "one.rules"
+    rules.write_text('game "One"\nplayers 2\nzone deck hidden\nzone table public\nzone hand per player public\n'
+                     'cards c in deck { 2 a\n 1 b }\nsetup {\n  move 1 a from deck to table\n'
+                     '  move 1 b from deck to deck\n  move 1 a from deck to table\n  move 1 a from deck to table\n'
+                     '  move 1 b from deck to hand(current)\n  move 1 b from deck to hand(current)\n}\n'
+                     'turn {\n  choose go {\n    stop {\n      end game\n    }\n  }\n}\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    assert "_move_cards(" not in game.module.text() and "if _S[" in game.module.text()
+    st = game.new_state(2, seed=1)
+    assert st.zone("table") == {"a": 2} and st.zone("deck") == {}
+    assert st.zone("hand", st.current) == {"b": 1}
