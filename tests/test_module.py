@@ -255,7 +255,7 @@ def test_a_segment_writes_if_elif_else_and_a_loop_that_starts_by_a_decision() ->
     after_step = function_text(text, "turn_step")  # (the decision 'step', and the segment after it)
     after_step = after_step.split("\n        actor = ")[1]  # (the segment: what follows the pick)
     assert after_step.count("elif ") == 2 and "\n        else:\n" in after_step
-    assert re.search(r"if next_\d+\(st\):\n            return \d+", after_step)
+    assert re.search(r"\n        if _more:\n            return \d+", after_step)  # (the loop's next, written out)
 
 
 def test_a_segment_writes_a_loop_of_draws_with_an_if_and_a_loop_inside() -> None:
@@ -1001,3 +1001,21 @@ def test_move_one_card_written_out_moves_one_if_there_is_one(tmp_path: Path) -> 
     st = game.new_state(2, seed=1)
     assert st.zone("table") == {"a": 2} and st.zone("deck") == {}
     assert st.zone("hand", st.current) == {"b": 1}
+
+
+def test_a_rules_error_in_a_loops_test_written_into_a_segment_names_the_loop(tmp_path: Path) -> None:
+    """A ``for ... where`` whose next step a segment writes out (``_more``) and whose test meets
+    a rules error names the loop's line, as the call of its function did."""
+    rules = tmp_path / "loop.rules"
+    rules.write_text('game "Loop"\nplayers 2\nvar who = none\nzone deck hidden\nzone hand per player public\n'
+                     'zone table public\ncards c in deck { 20 a }\nend when count(table) > 9\nsetup {\n'
+                     '  for p in player {\n    deal 3 from deck to hand(p)\n  }\n}\nturn {\n'
+                     '  if count(table) > 50 {\n    set who = current\n  }\n'
+                     '  for i in 1..3 where count(hand(who)) > 0 {\n'
+                     '    choose play: 1 card from hand(current) to table\n  }\n}\n', encoding="utf-8")
+    fast, slow = meeple.load(str(rules)), _step_by_step(meeple.load(str(rules)))
+    assert "_more = True" in fast.module.text()
+    for game in (fast, slow):
+        with pytest.raises(RuleRuntimeError) as caught:
+            game.new_state(2, seed=1)
+        assert caught.value.line == 18 and "var 'who' holds none" in str(caught.value)

@@ -133,9 +133,10 @@ class Board:
         self.nb: list[list[int]] = []
         self.at: dict[int, int] = {}
         self.tv: list[list[Any]] = [[] for _ in range(n_vars)]
-        # square → (x, y, sides): ``sides`` is touching << 4 | meeting, the sides (bits by edge)
-        # that touch a tile, and those where that tile has a path end
-        self.fsides: dict[int, int] = {}  # the frontier: square (key) → its sides, in the order the table grew
+        # the frontier: each empty square beside a tile (by key) → its sides, in the order the table
+        # grew; sides are touching << 4 | meeting, the sides (bits by edge) that touch a tile, and
+        # those where that tile has a path end
+        self.fsides: dict[int, int] = {}
         # the path networks (see the module's text): per path node, its parent (itself at a
         # root) and, at a root, how many path nodes its network holds; per tile, the unions
         # its placement made, as (root joined, the root it went under)

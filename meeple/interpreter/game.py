@@ -99,7 +99,9 @@ class Game:
         self.exprs = ExprCompiler(checked, self.layout, slots, varieties_by_zone(checked))
         self.exprs.cache = ModuleCache(game_key(ir, self.params), self.exprs.module.filename)
         # The end conditions first: a lone one is written out where the program tests the end.
+        at = self.exprs.at  # (put back after: what the program compiles next is placed as before)
         ends = [self.exprs.compile(e["test"], {}, "end", span(e), inline=True) for e in ir["end"]]
+        self.exprs.at = at
         if len(ends) == 1 and getattr(ends[0], "text", None):
             self.exprs.end_text = (ends[0].text, span(ir["end"][0]))
         self.code, self.turn_start, self.positions, self.loops = compile_program(ir, self.exprs)

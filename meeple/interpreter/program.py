@@ -180,9 +180,11 @@ class ProgramBuilder:
                     "        return False", *test]
         if settled:
             test += [f"    L[{index_slot}] = len(_items)", "    return False"]
-        has_next = x.statements([f"_items = L[{items_slot}]", f"while L[{index_slot}] < len(_items):",
-                                 f"    L[{var_slot}] = _items[L[{index_slot}]]", f"    L[{index_slot}] += 1",
-                                 *test, "return False"], purpose="next")
+        step = [f"_items = L[{items_slot}]", f"while L[{index_slot}] < len(_items):",
+                f"    L[{var_slot}] = _items[L[{index_slot}]]", f"    L[{index_slot}] += 1"]
+        has_next = x.statements([*step, *test, "return False"], purpose="next")
+        # (what a segment writes for ``if <has_next>:`` instead of calling it: ``_more`` is the answer)
+        has_next.inline_if = [step[0] + x.mark(span(s)), "_more = False", *step[1:], *_answered(test)]
         top = self.emit(JUMP_IF_NOT, has_next)
         self.block(s["body"], inner)
         self.emit(JUMP, None, top)
@@ -986,12 +988,12 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             seen.update(n for _, steps_of in branches for n in steps_of)
             continue
         if op == JUMP_IF_NOT and b > pc and code[pc + 1][0] == CHOICE:  # a loop whose body starts by a decision
-            lines += [_opening("if", a, x), f"    return {pc + 1}"]
+            lines += [*_if_opening(a, x), f"    return {pc + 1}"]
             pc = b
             continue
         if op == JUMP_IF_NOT and b > pc and getattr(code[pc + 1][1], "goes_on_elsewhere", False):
             # a track's tiles: its seeded path lays them all, and the state goes on past its loop
-            lines += [_opening("if", a, x), *(f"    {line}" for line in _step_lines(code, pc + 1, x))]
+            lines += [*_if_opening(a, x), *(f"    {line}" for line in _step_lines(code, pc + 1, x))]
             seen.update(range(pc, b))
             pc = b
             continue
@@ -1049,7 +1051,7 @@ def _range_lines(code: list[Instr], start: int, stop: int, top: int, x: ExprComp
             if then is None:
                 return None
             fused = _fused_draw(code, pc, target, x)
-            lines += fused or [_opening("if", a, x), *(f"    {line}" for line in then or ["pass"])]
+            lines += fused or [*_if_opening(a, x), *(f"    {line}" for line in then or ["pass"])]
         pc = target
     return lines
 
@@ -1060,7 +1062,7 @@ def _if_lines(code: list[Instr], pc: int, stop: int, x: ExprCompiler) -> list[st
     if fused is not None:
         return fused
     steps = (line for n in range(pc + 1, stop) for line in _step_lines(code, n, x))
-    return [_opening("if", code[pc][1], x), *(f"    {line}" for line in steps)]
+    return [*_if_opening(code[pc][1], x), *(f"    {line}" for line in steps)]
 
 
 def _fused_draw(code: list[Instr], pc: int, stop: int, x: ExprCompiler) -> Optional[list[str]]:
@@ -1117,6 +1119,26 @@ def _chain(code: list[Instr], pc: int) -> Optional[tuple[list[tuple[Fn, range]],
     if pc < goes_on and _simple(code, pc, goes_on):
         return branches, range(pc, goes_on), goes_on
     return None
+
+
+def _answered(lines: list[str]) -> list[str]:
+    """A loop's test written out: its ``return True`` / ``return False`` (inside the loop over
+    the items) made ``_more = True`` and ``break`` / ``break``."""
+    out = []
+    for line in lines:
+        indent, text = line[:len(line) - len(line.lstrip())], line.strip()
+        out += {"return True": [f"{indent}_more = True", f"{indent}break"],
+                "return False": [f"{indent}break"]}.get(text, [line])
+    return out
+
+
+def _if_opening(test: Fn, x: ExprCompiler) -> list[str]:
+    """``if`` and a test of the program, as a segment writes it: a loop's next step written out
+    before it (``inline_if``, setting ``_more``), else as ``_opening``."""
+    lines = getattr(test, "inline_if", None)
+    if lines is None or x.calls_out:
+        return [_opening("if", test, x)]
+    return [*lines, "if _more:"]
 
 
 def _opening(word: str, test: Fn, x: ExprCompiler) -> str:

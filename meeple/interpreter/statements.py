@@ -39,7 +39,7 @@ def end_test(x: Any) -> str:
     if x.end_text is None:
         return f"if {END_TEST}(st):"
     text, at = x.end_text
-    return f"if {text}:  # (the end condition, line {at[0]})"
+    return f"if {text}:  # (the end condition{f', line {at[0]}' if at else ''})"
 
 
 def end_if(x: Any) -> str:

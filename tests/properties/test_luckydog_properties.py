@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, currently_in_test_context, event, given, not
 from hypothesis import strategies as st
 
 import meeple
+from meeple.interpreter.boards import square
 from play_checks import assert_looking_leaves_it_unchanged, check_who_moves, swap_one
 
 RULES = Path(__file__).resolve().parents[2] / "games" / "luckydog.rules"
@@ -174,7 +175,8 @@ def check_grid(game: meeple.Game, state: meeple.State, rows: dict, full: dict) -
             if sq not in where:
                 frontier[sq] = (*sq, board.sides(*sq))  # (x, y, touching << 4 | meeting)
     assert sorted(board.frontier.values()) == sorted(frontier.values()), "frontier out of date"
-    assert list(board.fsides.items()) == [(k, v[2]) for k, v in board.frontier.items()], "frontier's sides apart"
+    assert sorted(board.fsides.items()) == sorted((square(x, y), s) for x, y, s in frontier.values()), \
+        "frontier's keys apart from its squares"
 
     # Per-tile vars: one value per tile; police only on signal tiles and as many as police
     # cards discarded; closures as many as construction cards discarded, never under a marker.
