@@ -167,7 +167,10 @@ class ProgramBuilder:
         known = self.known_range(s["domain"], env)
         if known is not None:  # (a few numbers known when compiling: written out)
             items = f"[{', '.join(map(str, known))}]"
-        self.emit(EXEC, x.statements([f"L[{items_slot}] = {items}", f"L[{index_slot}] = 0"], purpose="loop"))
+        start = [f"L[{items_slot}] = {items}", f"L[{index_slot}] = 0"]
+        begin = x.statements(start, purpose="loop")
+        begin.inline_lines = start  # (what a segment writes instead of calling it: it sets locals only)
+        self.emit(EXEC, begin)
         inner = dict(env)
         inner[s["var"]] = local(var_slot)
         # A test that does not look at the loop variable, once false, stays false: nothing runs
@@ -1202,6 +1205,8 @@ def _unmarked_step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[st
         call = f"{x.ref(a, 'run')}(st)"
         if b == RUN and getattr(a, "inline_lines", None) and not x.calls_out:  # a straight run, written out
             return _ended_instead(a.inline_lines, pc + 1)
+        if b is False and getattr(a, "inline_lines", None) and not x.calls_out:  # a loop's start, written out
+            return list(a.inline_lines)
         if b == RUN:  # a straight run: it says how the game ended, if it did
             return [f"ended = {call}", "if ended:", *(f"    {t}" for t in ended(pc + 1, "ended"))]
         if b is True:
