@@ -33,9 +33,10 @@ Lines = list[tuple[str, Optional[list[int]]]]  # (a line of Python, the rules po
 
 
 def end_test(x: Any) -> str:
-    """``if <the end test>:``: the end condition's expression written out when the game has one
-    and it has one (``ExprCompiler.end_text``, set by the game; the line is then marked with its
-    rules position, so that a rules error in it names the end), else a call by ``END_TEST``."""
+    """``if <the end test>:``. When the game has a single end condition and it compiles to an
+    expression (``ExprCompiler.end_text``, set by the game), that expression written out (``end_if``
+    marks the line with the condition's rules position, so that a rules error in it names the end);
+    else a call of the end test by its name, ``END_TEST``."""
     if x.end_text is None:
         return f"if {END_TEST}(st):"
     text, at = x.end_text
