@@ -371,37 +371,21 @@ class Board:
             ys.pop()
         return kept
 
-    def passing_at(self, squares: Any, test: Any, st: Any, neighbours: bool) -> list:
-        """The squares (``(x, y, ...)``) that ``test(st, x, y)`` passes: with ``neighbours``,
+    def passing_at(self, keys: Any, test: Any, st: Any, neighbours: bool,
+                   sides: Optional[dict[int, int]] = None) -> list[tuple[int, int, int]]:
+        """The squares (by key: the frontier's, or ``near``'s) that ``test(st, x, y)`` passes, as
+        (x, y, sides), their sides read from ``sides`` (0 without); with ``neighbours``,
         ``test(st, x, y, north, east, south, west)``, given the tiles beside the square (-1: none).
         (``passing`` for a test made a function of the square: nothing is probed.)"""
-        if not neighbours:
-            return [sq for sq in squares if test(st, sq[0], sq[1])]
         get = self.at.get
         kept = []
-        for sq in squares:
-            x, y = sq[0], sq[1]
-            here = x * ROW + y + ORIGIN  # (as ``square``)
-            if test(st, x, y, get(here + 1, -1), get(here + ROW, -1), get(here - 1, -1), get(here - ROW, -1)):
-                kept.append(sq)
-        return kept
-
-    def passing_near(self, within: int, test: Any, st: Any, neighbours: bool) -> list[tuple[int, int, int]]:
-        """``passing_at`` of ``squares_near(within)``, worked out from the squares' keys."""
-        kept = []
-        if not neighbours:
-            for here in self.near(within):
-                x, y = divmod(here, ROW)
-                if test(st, x - MAX_COORD, y - MAX_COORD):
-                    kept.append((x - MAX_COORD, y - MAX_COORD, 0))
-            return kept
-        get = self.at.get
-        for here in self.near(within):
+        for here in keys:
             x, y = divmod(here, ROW)
             x -= MAX_COORD
             y -= MAX_COORD
-            if test(st, x, y, get(here + 1, -1), get(here + ROW, -1), get(here - 1, -1), get(here - ROW, -1)):
-                kept.append((x, y, 0))
+            if (test(st, x, y, get(here + 1, -1), get(here + ROW, -1), get(here - 1, -1), get(here - ROW, -1))
+                    if neighbours else test(st, x, y)):
+                kept.append((x, y, sides[here] if sides is not None else 0))
         return kept
 
     def sides(self, x: int, y: int) -> int:

@@ -453,7 +453,7 @@ class TilePlacement:
         self.counts: dict[tuple[int, ...], list[int]] = {}
         # the source's count of each tile variety (a tuple, or the count when there is one) → the varieties held
         self.held = itemgetter(*tile_varieties) if tile_varieties else lambda src: ()
-        self.present: dict[Any, tuple[int, ...]] = {}
+        self.present: dict[Any, tuple[tuple[int, ...], list[int] | None]] = {}  # → (varieties held, counts)
         self.fit_counts = [[len(rotations) for rotations in by_sides] for by_sides in self.fits]
         self.first = 1 if optional else 0  # (the legal actions start by placing nothing)
         if where is None or per_square:
@@ -488,28 +488,28 @@ class TilePlacement:
         with a test judged per square (``per_square``), those it passes."""
         board = st.grid
         within = self.within(st)
-        if within == 1 and board.x:
+        frontier = within == 1 and board.x  # (else the squares near the tiles, sides 0: worked out for those kept)
+        if self.at_square is not None:  # the test of a square, given the square: judged from the squares' keys
+            if frontier:
+                return board.passing_at(board.fsides, self.where, st, self.at_square, board.fsides)
+            kept = board.passing_at(board.near(within), self.where, st, self.at_square)
+            return kept if not (self.matching or self.joining) else self.with_sides(board, kept)
+        if frontier:
             squares = board.frontier_squares()  # in a fixed order: how the table grew
             if not self.per_square:
                 return squares
-        elif self.at_square is not None:  # the test of a square, given the square (their sides 0: as below)
-            kept = board.passing_near(within, self.where, st, self.at_square)
-            return kept if not (self.matching or self.joining) else self.with_sides(board, kept)
         else:
-            squares = board.squares_near(within)  # (their sides 0: worked out for those kept)
+            squares = board.squares_near(within)
             if not self.per_square:
                 return self.with_sides(board, squares)
-        if self.at_square is not None:  # the test of a square, given the square
-            kept = board.passing_at(squares, self.where, st, self.at_square)
-        else:
-            L, slot = st.locals, self.slot
-            saved = L[slot]
-            L[slot] = len(board)  # (the tile probed on each square)
-            try:  # the test looks only at where tiles are: judge it once per square
-                kept = board.passing(squares, self.where, st)
-            finally:
-                L[slot] = saved
-        if (within == 1 and board.x) or not (self.matching or self.joining):
+        L, slot = st.locals, self.slot
+        saved = L[slot]
+        L[slot] = len(board)  # (the tile probed on each square)
+        try:  # the test looks only at where tiles are: judge it once per square
+            kept = board.passing(squares, self.where, st)
+        finally:
+            L[slot] = saved
+        if frontier or not (self.matching or self.joining):
             return kept
         return self.with_sides(board, kept)
 
@@ -532,21 +532,14 @@ class TilePlacement:
         placement it stands for worked out."""
         src = self.source(st)
         held = self.held(src)  # (how many of each tile variety, read in C)
-        present = self.present.get(held)
-        if present is None:
-            if len(self.present) > COUNTS_KEPT:
-                self.present.clear()
-            present = self.present[held] = tuple(compress(self.tile_varieties, map(src.__getitem__,
-                                                                                   self.tile_varieties)))
+        found = self.present.get(held)
+        if found is None:
+            found = self.present_in(src, held)
+        present, counts = found
         total = first = self.first  # (placing nothing comes first)
         squares: Any = ()
         upto: list[int] = [0]  # the placements on the squares up to each one
         if present:
-            counts = self.counts.get(present)
-            if counts is None:
-                if len(self.counts) > COUNTS_KEPT:
-                    self.counts.clear()
-                counts = self.counts[present] = list(map(sum, zip(*(self.fit_counts[v] for v in present))))
             board = st.grid
             if self.frontier_only and board.x:  # (the sides alone, read in C by itemgetter)
                 squares = board.fsides  # (keys: the square picked is worked out from its key)
@@ -577,6 +570,21 @@ class TilePlacement:
                 return v, x, y, rotations[k]
             k -= len(rotations)
         raise AssertionError("a placement counted but not found")
+
+    def present_in(self, src: list[int], held: Any) -> tuple[tuple[int, ...], list[int] | None]:
+        """(the tile varieties ``src`` holds, how many placements they have per side pattern),
+        kept by ``held``, the source's counts of them (``counted_payload``); the placements are
+        worked out once per set of varieties."""
+        present = tuple(compress(self.tile_varieties, map(src.__getitem__, self.tile_varieties)))
+        counts = self.counts.get(present)
+        if counts is None and present:
+            if len(self.counts) > COUNTS_KEPT:
+                self.counts.clear()
+            counts = self.counts[present] = list(map(sum, zip(*(self.fit_counts[v] for v in present))))
+        if len(self.present) > COUNTS_KEPT:
+            self.present.clear()
+        self.present[held] = found = (present, counts)
+        return found
 
     def fitting(self, present: list[int], squares: list[tuple[int, int, int]], out: list) -> list[Action]:
         """``out`` plus every (variety, square, rotation) the side rules allow."""
