@@ -924,3 +924,14 @@ setup { deal 4 from deck to hand(current)  deal 6 from deck to pile }
                                f"keeping {keeping}\n  end game\n}}\n")
         take = choice(meeple.load(str(path)), "take")
         assert take.capacities == limits, keeping
+
+
+def test_a_new_games_generator_is_random_Random_of_its_seed():
+    """``new_state(seed=N)`` makes its generator without ``Random.seed``'s Python layer: it is
+    the one ``random.Random(N)`` makes, for every whole number (negative and large ones too)."""
+    from meeple.interpreter.state import seeded_random
+    for seed in (0, 1, -1, 7, 12345, 2**40 + 3, -(2**70)):
+        made = seeded_random(seed)
+        assert made.getstate() == random.Random(seed).getstate() and type(made) is random.Random
+        assert made.gauss(0, 1) == random.Random(seed).gauss(0, 1)
+    assert seeded_random(None).getstate() != seeded_random(None).getstate()  # (from the OS, as Random())

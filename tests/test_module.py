@@ -7,6 +7,7 @@ import ast
 import gc
 import inspect
 import linecache
+import random
 import re
 import traceback
 from pathlib import Path
@@ -255,7 +256,10 @@ def test_a_segment_writes_if_elif_else_and_a_loop_that_starts_by_a_decision() ->
     after_step = function_text(text, "turn_step")  # (the decision 'step', and the segment after it)
     after_step = after_step.split("\n        actor = ")[1]  # (the segment: what follows the pick)
     assert after_step.count("elif ") == 2 and "\n        else:\n" in after_step
-    assert re.search(r"\n        if _more:\n            return \d+", after_step)  # (the loop's next, written out)
+    # (the loop's next, written out; a random playout goes on into the later decision's turn)
+    handed = re.search(r"\n        if _more:\n            if rand is None:\n                return (\d+)\n"
+                       r"            st.pc = \1\n            return (turn_\w+)\(st, None, rand\)", after_step)
+    assert handed and "\n    while True:" in function_text(text, handed[2])
 
 
 def test_a_segment_writes_a_loop_of_draws_with_an_if_and_a_loop_inside() -> None:
@@ -1019,3 +1023,48 @@ def test_a_rules_error_in_a_loops_test_written_into_a_segment_names_the_loop(tmp
         with pytest.raises(RuleRuntimeError) as caught:
             game.new_state(2, seed=1)
         assert caught.value.line == 18 and "var 'who' holds none" in str(caught.value)
+
+
+def test_a_move_stopping_at_a_tag_written_out_moves_as_the_engine_does(tmp_path: Path) -> None:
+    """``move p by n stopping at tag`` on a track that is no circuit is written out in the module:
+    from every space and by every count (backwards too, and past the finish) the piece ends where
+    ``State.move_piece`` puts it, and a stop is told only when the tag cut the move short."""
+    rules = tmp_path / "stop.rules"
+    rules.write_text('game "Stop"\nplayers 2\nparam by = 0 in -3..9 "spaces"\n'
+                     'track lane {\n  spaces 6\n  mud at 3, 5\n}\npieces runner on lane { a b }\n'
+                     'setup {\n  move a by by stopping at mud\n}\n'
+                     'turn {\n  choose go {\n    stop {\n      end game\n    }\n  }\n}\n', encoding="utf-8")
+    for by in range(-3, 10):
+        game = meeple.load(str(rules), params={"by": by})
+        assert "_move_piece(" not in game.module.text() and "for _s in range(" in game.module.text()
+        start = game._start(2)
+        for at in range(0, 8):
+            written, engine = start.clone(log=False), start.clone(log=False)
+            written.rng = random.Random(0)
+            written.pos[0] = engine.pos[0] = at
+            heard, told = [], []
+            written.listen, engine.listen = heard.append, told.append
+            written._advance()
+            engine.move_piece(0, 0, by, "mud")
+            assert (written.pos[0], written.place[0], written.podium) == (engine.pos[0], engine.place[0], engine.podium)
+            assert heard == told, (by, at)
+
+
+def test_a_turn_hands_on_only_to_a_later_turn_that_hands_on_to_none(tmp_path: Path) -> None:
+    """A turn that goes on to a later decision calls that decision's turn in a random playout
+    (``_handed_on``), and only one that calls no other: a playout goes one call deeper at most,
+    however many decisions the program has (three in a row below)."""
+    rules = tmp_path / "three.rules"
+    rules.write_text('game "Three"\nplayers 2\nvar n = 0\nend when n >= 30\nturn {\n' + "".join(
+        f'  choose {d} {{\n    one {{\n      set n = n + 1\n    }}\n    two {{\n      set n = n + 2\n    }}\n  }}\n'
+        for d in ("first", "second", "third")) + '}\n', encoding="utf-8")
+    handing = 0
+    for path in ["games/luckydog.rules", "games/hare.rules", str(SEGMENT_SHAPES), str(rules)]:
+        game = meeple.load(path)
+        text = game.module.text()
+        for spec in (spec for op, spec, _ in game.code if op == CHOICE):
+            called = re.findall(r"return (turn_\w+)\(st, None, rand\)", function_text(text, spec.turn.__name__))
+            handing += bool(called)
+            assert spec.turn.hands_on == bool(called)
+            assert all("(on to its decision)" not in function_text(text, name) for name in called), path
+    assert handing >= 2

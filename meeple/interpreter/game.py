@@ -33,7 +33,7 @@ from .program import compile_program, fixed_tags, write_segments
 from .moves import TileLay
 from .ops import CHANCE as CHANCE_OP
 from .ops import CHOICE
-from .state import STATE_VERSION, IllegalAction, State, whole_number
+from .state import STATE_VERSION, IllegalAction, State, seeded_random, whole_number
 
 DEFAULT_MAX_STEPS = 10_000
 
@@ -257,7 +257,7 @@ class Game:
             start = self._starts[players] = self._start(players)
         st = start.clone(log=False)
         if chance != "explicit":
-            st.rng = random.Random(seed)
+            st.rng = seeded_random(seed)  # (a new game's generator: as random.Random(seed), sooner)
         st.listen = listen
         st._advance()
         return st

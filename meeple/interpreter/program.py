@@ -876,11 +876,16 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
         begun = _written(x, begin)
     if begun is not None:
         out[0] = begun
-    for n, (op, spec, _) in enumerate(code):
-        if op == CHOICE:  # (after a decision, the segment is written into its turn)
-            with x.placed(positions[n]):
-                spec.turn = _written(x, lambda spec=spec, n=n: _turn_function(spec, n, segment(n + 1), x)) \
-                    or _turn_function(spec, n, None, x)  # (too deep: the program goes on step by step)
+    # (after a decision, the segment is written into its turn; the last decision's first, so that
+    # a turn that goes on to a later decision can call that one's turn: see _handed_on)
+    later: dict[int, Fn] = {}  # the later decisions whose turns call no other: their turns
+    for n in reversed([n for n, (op, _, _) in enumerate(code) if op == CHOICE]):
+        spec = code[n][1]
+        with x.placed(positions[n]):
+            spec.turn = _written(x, lambda spec=spec, n=n: _turn_function(spec, n, segment(n + 1), x, later)) \
+                or _turn_function(spec, n, None, x)  # (too deep: the program goes on step by step)
+        if not spec.turn.hands_on:
+            later[n] = spec.turn
     return out
 
 
@@ -904,7 +909,8 @@ def _actor(spec: Any, me: str) -> str:
     return getattr(spec.actor, "text", None) or f"{me}.actor(st)"
 
 
-def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompiler) -> Fn:
+def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompiler,
+                   later: Optional[dict[int, Fn]] = None) -> Fn:
     """``turn(st, picked, rand=None)``: the decision at ``at`` taken (``picked``, or with
     ``rand`` an action picked uniformly at random, as ``legal[int(rand() * len(legal))]``) and
     recorded, then the program run on to the next decision (``after``: the lines of the segment
@@ -912,7 +918,9 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
     it goes round again while the program comes back to the same decision (a turn that is one
     decision: the state's parts are read once for all). It returns the step the state goes on
     from, None if the game ended, -1 if there was no legal action to pick. ``State.apply``
-    runs it with the action, ``State.play_out`` with ``rand``."""
+    runs it with the action, ``State.play_out`` with ``rand``; with ``rand``, where the program
+    goes on to a later decision whose turn is in ``later``, it returns what that turn returns
+    (``_handed_on``)."""
     me = x.constant(spec, spec.label)
     inline = getattr(spec, "pick_lines", None)  # (lines that set ``picked``, the payload)
     if inline is not None:
@@ -934,8 +942,31 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
              *([end_if(x), "    st._finish('end')", "    return None"] if spec.check_end else []),
              "if len(log) >= cap:", "    st._finish('step cap')", "    return None",
              *(_again(after, at) if after is not None else [f"return {at + 1}"])]
-    return x.statements(["while True:", *(f"    {line}" for line in lines)],
+    lines, hands_on = _handed_on(lines, later or {}, x)
+    turn = x.statements(["while True:", *(f"    {line}" for line in lines)],
                         params=("picked", "rand=None"), purpose=f"turn_{spec.label}", shared=True)
+    turn.hands_on = hands_on
+    return turn
+
+
+def _handed_on(lines: list[str], later: dict[int, Fn], x: ExprCompiler) -> tuple[list[str], bool]:
+    """A turn's lines with each ``return N`` to a decision of ``later`` made, in a random
+    playout, the call of that decision's turn (what ``State.play_out`` would do next, without
+    going back to it); and whether there was one. (Only turns that call none are called: a
+    playout goes one call deeper at most.)"""
+    out, hands_on = [], False
+    for line in lines:
+        text, mark = _unmarked(line)
+        words = text.split()
+        to = int(words[1]) if len(words) == 2 and words[0] == "return" and words[1].isdigit() else None
+        if to not in later:
+            out.append(line)
+            continue
+        pad = text[:len(text) - len(text.lstrip())]
+        hands_on = True
+        out += [f"{pad}if rand is None:{mark}", f"{pad}    return {to}", f"{pad}st.pc = {to}",
+                f"{pad}return {x.ref(later[to], 'turn')}(st, None, rand)  # (on to its decision)"]
+    return out, hands_on
 
 
 def _again(lines: list[str], at: int) -> list[str]:

@@ -199,14 +199,24 @@ class StatementWriter:
         piece, steps = self.x.gen(s["piece"], env), self.x.gen(s["steps"], env)
         lay = self.layout
         track = lay.piece_track.get(piece.value) if piece.known else None
-        if track is None or s["stop_at"] is not None or lay.track_loop[track] or piece.value in lay.piece_home:
+        if track is None or lay.track_loop[track] or piece.value in lay.piece_home:
             tracks = self.x.constant(dict(self.layout.piece_track), "tracks")
             return [f"_move_piece(st, {tracks}, {piece}, {steps}, {s['stop_at']!r})", *self.check_end("pieces")]
-        # A piece known when compiling, no stop: State.move_piece written out (never behind the
-        # start; past the last space, onto the podium once).
-        p, by = piece.value, steps if steps.plain or steps.known else paren(steps)
+        # A piece known when compiling, on a track that is no circuit: State.move_piece written
+        # out (never behind the start; stopped on the first space with the stop's tag that it
+        # enters; past the last space, onto the podium once).
+        p, by, tag = piece.value, steps if steps.plain or steps.known else paren(steps), s["stop_at"]
+        stop = [] if tag is None else [
+            f"if _to > P[{p}]:  # (stopping at {tag}: the spaces it enters, up to the last)",
+            f"    _tags = st.tags[{track}]",
+            f"    for _s in range(P[{p}] + 1, min(_to, st.track_length[{track}]) + 1):",
+            f"        if _tags[_s] == {tag!r}:",
+            "            if _s < _to and st.listen is not None:  # (stopped short: someone follows the game)",
+            f"                st.listen(('stop', {p}, {track}, {tag!r}, _s))",
+            "            _to = _s",
+            "            break"]
         return [f"_to = P[{p}] + {by}", "if _to < 0:", "    _to = 0", f"elif _to > {MAX_NUMBER}:",
-                f"    _too_far(st, {p}, _to)", f"P[{p}] = _to",
+                f"    _too_far(st, {p}, _to)", *stop, f"P[{p}] = _to",
                 f"if _to > st.track_length[{track}] and not PL[{p}]:", f"    _podium = st.podium[{track}]",
                 f"    _podium.append({p})", f"    PL[{p}] = len(_podium)", *self.check_end("pieces")]
 
