@@ -1068,3 +1068,30 @@ def test_a_turn_hands_on_only_to_a_later_turn_that_hands_on_to_none(tmp_path: Pa
             assert spec.turn.hands_on == bool(called)
             assert all("(on to its decision)" not in function_text(text, name) for name in called), path
     assert handing >= 2
+
+
+def test_a_count_of_cards_compared_with_0_or_1_stops_at_the_first_variety_held(tmp_path: Path) -> None:
+    """``count(zone) >= 1`` and the other tests that a count is or is not 0 are written as the
+    counts joined by ``or`` (or ``any(zone)``), not added up: for every hand they say what the
+    sum would."""
+    tests = {"ge1": ">= 1", "gt0": "> 0", "ne0": "!= 0", "eq0": "== 0", "lt1": "< 1", "le0": "<= 0"}
+    mine = "count(hand(current) where good)"
+    reports = "".join(f'report "{k}" = {mine} {t}\n' for k, t in tests.items())
+    reports += (f'report "flipped" = 1 <= {mine}\nreport "zero" = 0 == {mine}\nreport "two" = {mine} >= 2\n'
+                'report "all" = count(hand(current)) >= 1\nreport "none" = count(hand(current)) == 0\n')
+    rules = tmp_path / "held.rules"
+    rules.write_text('game "Held"\nplayers 2\nzone deck public\nzone hand per player public\n'
+                     'cards c in deck { 3 a { good }\n 3 b { good }\n 2 n }\nend when count(deck) == 0\n' + reports +
+                     'turn {\n  choose play: 1 card from deck to hand(current)\n}\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    assert " or " in game.module.text() and "any(" in game.module.text()
+    st = game.new_state(2, seed=1)
+    for a in range(3):
+        for b in range(3):
+            for n in range(2):
+                st.set_zone("hand", {"a": a, "b": b, "n": n}, seat=st.current)
+                good, every = a + b, a + b + n
+                expected = {"ge1": good >= 1, "gt0": good > 0, "ne0": good != 0, "eq0": good == 0,
+                            "lt1": good < 1, "le0": good <= 0, "flipped": good >= 1, "zero": good == 0,
+                            "all": every >= 1, "none": every == 0, "two": good >= 2}
+                assert game.report_values(st) == expected, (a, b, n)

@@ -4,7 +4,8 @@ The expression compiler (``expressions.py``) builds every expression as a ``Code
 from its facts, never from its text: whether it is a constant (``value``), cheap to read twice
 (``plain``), never none (``sure``), which parts of the state it reads (``reads``), which per-tile
 var of which tile it is (``tile_var``), which values a domain runs over (``items``), whether it is
-the tile a test of a square judges, read through the square (``probe``).
+the tile a test of a square judges, read through the square (``probe``), how a count of cards is
+told from 0 (``nonzero``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Code:
     items: Optional[tuple] = None  # a domain known when compiling: its values
     tile_var: Optional[tuple[int, str]] = None  # per-tile var k of tile t: (k, t's text)
     probe: bool = False  # the tile a test of a square judges, read through its square (``ExprCompiler.probing``)
+    nonzero: Optional[str] = None  # a count of cards: a test (a bool) that it is not 0, stopping at the first held
 
     def __str__(self) -> str:
         return self.text

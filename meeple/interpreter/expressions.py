@@ -804,8 +804,10 @@ class ExprCompiler:
         if func in ("next", "previous") and lay.out_var is not None:  # the next player still in
             step = 1 if func == "next" else -1
             return joined(f"_next_in(st, {args[0]}, {step}, {lay.out_var})", args[0])
-        if func == "count" and args[0].word:
-            return self.zone_count(args[0], self.possible(e["args"][0], env))
+        if func == "count":
+            if args[0].word:
+                return self.zone_count(args[0], self.possible(e["args"][0], env))
+            return joined(f"sum({args[0]})", args[0], nonzero=f"any({args[0]})")
         if func in BUILTIN_CODE:
             return joined(BUILTIN_CODE[func].format(*args), *args)
         if func in ("min", "max"):
@@ -910,17 +912,21 @@ class ExprCompiler:
         held = tuple(sorted(held))
         if zone.word and len(held) <= COUNT_WRITTEN:
             return self.indices_sum(zone, held)
-        return joined(f"sum({zone})", zone)
+        return joined(f"sum({zone})", zone, nonzero=f"any({zone})")
 
     def indices_sum(self, zone: Code, idx: tuple[int, ...]) -> Code:
+        """The cards of the varieties ``idx`` in ``zone``, added up; for several, its ``nonzero``
+        the same counts joined by ``or``, which stops at the first variety held."""
         if not idx:
             return lit(0)
         if len(idx) == 1:
             return joined(f"{zone}[{idx[0]}]", zone)
         if not zone.plain and self.may_bind:  # (a zone worked out, as ``hand(current)`` is: once)
             z = self.name("zone").text  # (not "z": a choice's loops over cards are _z1, _z2...)
-            return joined(f"(({z} := {zone})[{idx[0]}] + " + " + ".join(f"{z}[{i}]" for i in idx[1:]) + ")", zone)
-        return joined("(" + " + ".join(f"{zone}[{i}]" for i in idx) + ")", zone)
+            first, rest = f"({z} := {zone})[{idx[0]}]", [f"{z}[{i}]" for i in idx[1:]]
+        else:
+            first, rest = f"{zone}[{idx[0]}]", [f"{zone}[{i}]" for i in idx[1:]]
+        return joined(f"({first} + {' + '.join(rest)})", zone, nonzero=f"(({first} or {' or '.join(rest)}) > 0)")
 
     def g_filtered(self, e, env):
         with self.without_sets():  # (it may be the range of a generator below: no ``:=`` in it)
@@ -1469,11 +1475,29 @@ class ExprCompiler:
             return self.logic(op, a, b)
         if a.known and b.known:
             return lit(fold.binary(op, a.value, b.value))
+        held = self.held_test(op, a, b) if b.known else self.held_test(FLIPPED.get(op, op), b, a) if a.known else None
+        if held is not None:
+            return held
         if op == "/":
             return joined(f"_div({a}, {b})", a, b)
         if op == "%":
             return joined(f"_mod({a}, {b})", a, b)
         return joined(f"({a} {op} {b})", a, b)
+
+    def held_test(self, op: str, count: Code, number: Code) -> Code | None:
+        """``count op number``, ``count`` a count of cards and ``number`` 0 or 1, as the test
+        that the count is not 0 (or is): ``count(hand where gold) >= 1`` stops at the first
+        variety held instead of adding them all up. None for other comparisons."""
+        nonzero = count.unwrapped().nonzero
+        if nonzero is None or number.value not in (0, 1) or isinstance(number.value, bool):
+            return None
+        held = {(">=", 1), (">", 0), ("!=", 0)}
+        none = {("<", 1), ("<=", 0), ("==", 0)}
+        if (op, number.value) in held:
+            return joined(nonzero, count)
+        if (op, number.value) in none:
+            return joined(f"(not {nonzero})", count)
+        return None
 
     def narrowed(self, e: dict, env: Env) -> Env:
         """The names for the right of ``e``, an 'and' or an 'or': a local its left holds is not
