@@ -1095,3 +1095,25 @@ def test_a_count_of_cards_compared_with_0_or_1_stops_at_the_first_variety_held(t
                             "lt1": good < 1, "le0": good <= 0, "flipped": good >= 1, "zero": good == 0,
                             "all": every >= 1, "none": every == 0, "two": good >= 2}
                 assert game.report_values(st) == expected, (a, b, n)
+
+
+def test_a_sum_over_the_cards_of_a_zone_written_out_adds_each_varietys_value(tmp_path: Path) -> None:
+    """``sum(c.v for c in zone)`` over the few varieties a zone can hold is written out term by
+    term (``2 * Z[1] - Z[0]``, a zone worked out read once): for every hand it is the sum of
+    each card's value, values below 0, of 1 and of 0 among them."""
+    rules = tmp_path / "sum.rules"
+    rules.write_text('game "Sum"\nplayers 2\nzone deck public\nzone hand per player public\n'
+                     'cards c in deck { 3 minus { v = -1 }\n 3 twice { v = 2 }\n 2 zero { v = 0 }\n 2 one { v = 1 }\n'
+                     ' 2 less { v = -3 } }\nend when count(deck) == 0\n'
+                     'report "mine" = sum(c.v for c in hand(current))\n'
+                     'report "more" = 10 + sum(c.v for c in hand(current))\n'
+                     'turn {\n  choose play: 1 card from deck to hand(current)\n}\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    assert ":= z[" in game.module.text()  # (the hand read once)
+    st = game.new_state(2, seed=1)
+    values = {"minus": -1, "twice": 2, "zero": 0, "one": 1, "less": -3}
+    for hand in ({}, {"minus": 2}, {"twice": 3, "minus": 1}, {"zero": 2, "one": 1}, {"less": 2, "twice": 1},
+                 {"minus": 3, "twice": 3, "zero": 2, "one": 2, "less": 2}):
+        st.set_zone("hand", hand, seat=st.current)
+        total = sum(values[v] * k for v, k in hand.items())
+        assert game.report_values(st) == {"mine": total, "more": 10 + total}, hand

@@ -1339,11 +1339,12 @@ class ExprCompiler:
 
     def unroll_cards(self, func: str, e: dict, env: Env, zone: Code) -> Code | None:
         """``sum(c.x for c in zone)`` over the few varieties the zone can hold, each term folded:
-        ``sum(c.x for c in front(p))`` → ``(-1 * Z[10] + 2 * Z[11])``."""
+        ``sum(c.x for c in front(p))`` → ``(2 * Z[11] - Z[10])``, a zone worked out read once
+        (``((_zone1 := z[...])[11] ...``) where it can be."""
         possible = self.possible(e["domain"]["lo"], env)
         if len(possible) > UNROLL_LIMIT:
             return None
-        terms = []
+        terms: list[tuple[int, int]] = []  # (variety, how much each card of it adds)
         for i in sorted(possible):
             inner = with_local(env, e["var"], lit(i))
             body = self.gen(e["body"], inner)
@@ -1354,8 +1355,20 @@ class ExprCompiler:
                 continue
             if not where.known or not body.known:
                 return None  # the term depends on the state: not worth unrolling
-            terms.append(joined(f"{zone}[{i}]" if body.value == 1 else f"{lit(body.value)} * {zone}[{i}]", zone))
-        return self.fold_sum(terms)
+            terms.append((i, int(body.value)))
+        if not terms:
+            return lit(0)
+        terms.sort(key=lambda t: t[1] < 0)  # (a term that adds first: ``a - b``, not ``-b + a``)
+        first = again = zone.text
+        if len(terms) > 1 and not zone.plain and self.may_bind:  # (read once)
+            again = self.name("zone").text
+            first = f"({again} := {zone})"
+        text = ""
+        for n, (i, k) in enumerate(terms):
+            times = "" if abs(k) == 1 else f"{abs(k)} * "
+            sign = ("" if k > 0 else "-") if n == 0 else (" + " if k > 0 else " - ")
+            text += f"{sign}{times}{first if n == 0 else again}[{i}]"
+        return joined(f"({text})", zone)
 
     def unroll(self, func: str, e: dict, env: Env, values: tuple) -> Code | None:
         """``any(f(a) for a in K)`` over a fixed kind K → ``f(k1) or f(k2) ...``, folded."""
