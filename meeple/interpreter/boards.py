@@ -371,23 +371,6 @@ class Board:
             ys.pop()
         return kept
 
-    def passing_at(self, keys: Any, test: Any, st: Any, neighbours: bool,
-                   sides: Optional[dict[int, int]] = None) -> list[tuple[int, int, int]]:
-        """The squares (by key: the frontier's, or ``near``'s) that ``test(st, x, y)`` passes, as
-        (x, y, sides), their sides read from ``sides`` (0 without); with ``neighbours``,
-        ``test(st, x, y, north, east, south, west)``, given the tiles beside the square (-1: none).
-        (``passing`` for a test made a function of the square: nothing is probed.)"""
-        get = self.at.get
-        kept = []
-        for here in keys:
-            x, y = divmod(here, ROW)
-            x -= MAX_COORD
-            y -= MAX_COORD
-            if (test(st, x, y, get(here + 1, -1), get(here + ROW, -1), get(here - 1, -1), get(here - ROW, -1))
-                    if neighbours else test(st, x, y)):
-                kept.append((x, y, sides[here] if sides is not None else 0))
-        return kept
-
     def sides(self, x: int, y: int) -> int:
         """For an empty square: the edges that touch a tile, and those where that tile has a path
         end, as ``touching << 4 | meeting`` (the frontier's number)."""

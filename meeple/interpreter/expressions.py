@@ -33,6 +33,7 @@ from meeple.dsl.walk import names
 from meeple.dsl.walk import nodes as walk_nodes
 from meeple.dsl.walk import span
 
+from .boards import ROW
 from .code import VARS, Code, joined, lit, name, paren, renamed, subscript
 from .codecache import ModuleCache
 from .flow import zone_name
@@ -113,7 +114,8 @@ TILE = name("_tile", sure=True)  # the tile a placement test or a route clause j
 # A placement's test judged once per square, made a function of the square (``ExprCompiler.probing``):
 # the tile it judges is read through the square's column and row and the tiles beside it, its parameters.
 SQUARE_PARAMS = ("_x", "_y")
-NEIGHBOUR_PARAMS = ("_n0", "_n1", "_n2", "_n3")  # the tiles across N, E, S, W of the square (-1: none)
+# The tile across N, E, S, W of the square whose key is _k (-1: none), ``_at`` the board's ``at.get``.
+NEIGHBOUR_READS = tuple(f"_at(_k {step}, -1)" for step in ("+ 1", f"+ {ROW}", "- 1", f"- {ROW}"))
 Env = dict[str, Any]  # a name of the rules → its Code (and CARD_ATTRS → the names a filter's card binds)
 
 
@@ -152,9 +154,6 @@ class Probe:
     def exact(self) -> bool:
         return not self.board and self.read == self.values
 
-    def params(self) -> tuple[str, ...]:
-        """The function's parameters after the state: the square, and the tiles beside it if it reads them."""
-        return SQUARE_PARAMS + (NEIGHBOUR_PARAMS if self.neighbours else ())
 
 
 CARD_ATTRS = "\0card"  # env entry: the names a filter's card binds (a name no rule can spell)
@@ -830,8 +829,8 @@ class ExprCompiler:
             probe.neighbours = True
             edge = args[1]
             if edge.known and edge.value in range(4):
-                return name(NEIGHBOUR_PARAMS[edge.value])
-            return joined(f"({', '.join(NEIGHBOUR_PARAMS)})[{edge}]", edge)
+                return Code(NEIGHBOUR_READS[edge.value])
+            return joined(f"_at(_k + {self.constant((1, ROW, -1, -ROW), 'KEY_STEPS')}[{edge}], -1)", edge)
         probe.board = True  # (its shape: a square does not tell it)
         return joined(TILE_SURE[func].format("G", args[0].unwrapped(), *args[1:]), *args)
 

@@ -438,9 +438,10 @@ class TilePlacement:
                             and not (joining and not shapes.opens[v][r] & p & 15))
                       for p in range(256)] for v in range(len(shapes.rotations))]
         self.per_square = per_square  # ``where`` looks only at where tiles are: judge it once per square
-        # None: ``where(st)`` judges the tile probed on a square; else ``where(st, x, y)`` is the
-        # test of square (x, y), and with ``at_square`` True ``where(st, x, y, north, east, south, west)``,
-        # given the tiles beside it (-1: none)
+        # None: ``where(st)`` judges the tile probed on a square; else ``where(st, keys, sides)``
+        # gives the squares of ``keys`` that pass the test of a square, as (x, y, sides), the sides
+        # read from ``sides`` (0 without) (``ProgramBuilder.squares_passing``); True: it reads the
+        # tiles beside them
         self.at_square = at_square
         # the squares are those beside a tile, as the board's frontier has them, all of them
         self.frontier_only = getattr(within, "constant", None) == 1 and where is None
@@ -491,8 +492,8 @@ class TilePlacement:
         frontier = within == 1 and board.x  # (else the squares near the tiles, sides 0: worked out for those kept)
         if self.at_square is not None:  # the test of a square, given the square: judged from the squares' keys
             if frontier:
-                return board.passing_at(board.fsides, self.where, st, self.at_square, board.fsides)
-            kept = board.passing_at(board.near(within), self.where, st, self.at_square)
+                return self.where(st, board.fsides, board.fsides)
+            kept = self.where(st, board.near(within), None)
             return kept if not (self.matching or self.joining) else self.with_sides(board, kept)
         if frontier:
             squares = board.frontier_squares()  # in a fixed order: how the table grew

@@ -13,6 +13,7 @@ import ast
 from typing import Any, Callable, Optional
 
 from . import capacity
+from .boards import MAX_COORD, ROW
 from .code import VARS, Code, local, name
 from .expressions import MARK, TILE, Env, ExprCompiler, Fn, Probe, TooDeep, _faces, _seat_of, _set_cell
 from .statements import StatementWriter, end_if
@@ -313,6 +314,21 @@ class ProgramBuilder:
             st.vars[st.var_base[vi] + seat(st)] = v
         return set_player_var
 
+    def squares_passing(self, test: Code, neighbours: bool) -> Fn:
+        """``squares(st, keys, sides)``: the squares (by key: the frontier's, or ``Board.near``'s)
+        that ``test``, a test of the square ``(_x, _y)`` (``probing``), passes, as (x, y, sides),
+        their sides read from ``sides`` (0 without); the tiles beside a square, where the test
+        reads them, are looked up as it reads them (``NEIGHBOUR_READS``)."""
+        return self.x.statements([
+            *(["_at = G.at.get"] if neighbours else []),
+            "_kept = []",
+            "for _k in _keys:",
+            f"    _x = _k // {ROW} - {MAX_COORD}",
+            f"    _y = _k % {ROW} - {MAX_COORD}",
+            f"    if {test}:",
+            "        _kept.append((_x, _y, _sides[_k] if _sides is not None else 0))",
+            "return _kept"], params=("_keys", "_sides"), purpose="squares")
+
     def s_place(self, s, env):
         x, lay = self.x, self.layout
         slot = x.slots.new()
@@ -328,8 +344,7 @@ class ProgramBuilder:
             with x.probing(probe):
                 code = x.gen(s["where"], {**env, s["var"]: probe.tile})
             if probe.exact:
-                where = x.function(code, params=probe.params(), purpose="square")
-                at_square = probe.neighbours
+                where, at_square = self.squares_passing(code, probe.neighbours), probe.neighbours
         if s["where"] is not None and where is None:  # judged with the new tile on the grid: never none there
             where = x.function(x.gen(s["where"], {**env, s["var"]: TILE}), assign=("_tile", f"L[{slot}]"))
         env[s["var"]] = local(slot)  # after the statement the name is the tile placed, or none
