@@ -1117,3 +1117,27 @@ def test_a_sum_over_the_cards_of_a_zone_written_out_adds_each_varietys_value(tmp
         st.set_zone("hand", hand, seat=st.current)
         total = sum(values[v] * k for v, k in hand.items())
         assert game.report_values(st) == {"mine": total, "more": 10 + total}, hand
+
+
+def test_a_rules_error_in_a_turn_handed_on_to_names_its_decision(tmp_path: Path) -> None:
+    """A turn that a playout reaches from the turn before it (``_handed_on``) and that fails
+    before any statement of its own (here its source, ``hand(who)``, with ``who`` none) names its
+    decision, as it does when the state takes the actions one by one."""
+    rules = tmp_path / "handed.rules"
+    rules.write_text('game "Handed"\nplayers 2..3\nzone pool public\nzone hand per player private\n'
+                     'zone table public\nvar most = 1\nvar who = none\nvar n = 0\n'
+                     'cards gem in pool {\n  6 ruby { colour = 1 }\n  6 jade { colour = 2 }\n}\n'
+                     'turn {\n  choose take: 0..most cards of one colour from pool to hand(current)\n'
+                     '  choose give: 0..2 cards from hand(who) to table\n  set most = most % 5 + 1\n'
+                     '  set n = n + 1\n  if n < 3 {\n    set who = current\n  } else {\n    set who = none\n  }\n'
+                     '}\nend when count(table) >= 9\n', encoding="utf-8")
+    game = meeple.load(str(rules))
+    assert "(on to its decision)" in game.module.text()
+    for seed in range(3):
+        with pytest.raises(RuleRuntimeError) as played_out:
+            game.new_state(2, seed=seed).play_out(random.Random(seed))
+        st, moves = game.new_state(2, seed=seed), random.Random(seed)
+        with pytest.raises(RuleRuntimeError) as applied:
+            while not st.is_terminal():
+                st.apply(moves.choice(st.legal_actions()))
+        assert (played_out.value.line, played_out.value.col) == (applied.value.line, applied.value.col) == (15, 3)

@@ -893,14 +893,14 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
         out[0] = begun
     # (after a decision, the segment is written into its turn; the last decision's first, so that
     # a turn that goes on to a later decision can call that one's turn: see _handed_on)
-    later: dict[int, Fn] = {}  # the later decisions whose turns call no other: their turns
+    later: dict[int, tuple[Fn, Optional[list[int]]]] = {}  # the later decisions whose turns call no other
     for n in reversed([n for n, (op, _, _) in enumerate(code) if op == CHOICE]):
         spec = code[n][1]
         with x.placed(positions[n]):
             spec.turn = _written(x, lambda spec=spec, n=n: _turn_function(spec, n, segment(n + 1), x, later)) \
                 or _turn_function(spec, n, None, x)  # (too deep: the program goes on step by step)
         if not spec.turn.hands_on:
-            later[n] = spec.turn
+            later[n] = spec.turn, positions[n]
     return out
 
 
@@ -925,7 +925,7 @@ def _actor(spec: Any, me: str) -> str:
 
 
 def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompiler,
-                   later: Optional[dict[int, Fn]] = None) -> Fn:
+                   later: Optional[dict[int, tuple[Fn, Optional[list[int]]]]] = None) -> Fn:
     """``turn(st, picked, rand=None)``: the decision at ``at`` taken (``picked``, or with
     ``rand`` an action picked uniformly at random, as ``legal[int(rand() * len(legal))]``) and
     recorded, then the program run on to the next decision (``after``: the lines of the segment
@@ -934,8 +934,8 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
     decision: the state's parts are read once for all). It returns the step the state goes on
     from, None if the game ended, -1 if there was no legal action to pick. ``State.apply``
     runs it with the action, ``State.play_out`` with ``rand``; with ``rand``, where the program
-    goes on to a later decision whose turn is in ``later``, it returns what that turn returns
-    (``_handed_on``)."""
+    goes on to a later decision whose turn is in ``later`` (with the decision's rules position),
+    it returns what that turn returns (``_handed_on``)."""
     me = x.constant(spec, spec.label)
     inline = getattr(spec, "pick_lines", None)  # (lines that set ``picked``, the payload)
     if inline is not None:
@@ -964,11 +964,14 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
     return turn
 
 
-def _handed_on(lines: list[str], later: dict[int, Fn], x: ExprCompiler) -> tuple[list[str], bool]:
+def _handed_on(lines: list[str], later: dict[int, tuple[Fn, Optional[list[int]]]],
+               x: ExprCompiler) -> tuple[list[str], bool]:
     """A turn's lines with each ``return N`` to a decision of ``later`` made, in a random
     playout, the call of that decision's turn (what ``State.play_out`` would do next, without
     going back to it); and whether there was one. (Only turns that call none are called: a
-    playout goes one call deeper at most.)"""
+    playout goes one call deeper at most.) The call is marked with the decision's position: a
+    rules error in the lines of that turn that mark none (its pick) names the decision, as it
+    does when ``State.play_out`` calls the turn."""
     out, hands_on = [], False
     for line in lines:
         text, mark = _unmarked(line)
@@ -979,8 +982,9 @@ def _handed_on(lines: list[str], later: dict[int, Fn], x: ExprCompiler) -> tuple
             continue
         pad = text[:len(text) - len(text.lstrip())]
         hands_on = True
+        turn, at = later[to]
         out += [f"{pad}if rand is None:{mark}", f"{pad}    return {to}", f"{pad}st.pc = {to}",
-                f"{pad}return {x.ref(later[to], 'turn')}(st, None, rand)  # (on to its decision)"]
+                f"{pad}return {x.ref(turn, 'turn')}(st, None, rand)  # (on to its decision){x.mark(at)}"]
     return out, hands_on
 
 

@@ -29,15 +29,16 @@ CHANCE = -1
 TERMINAL = -2
 _generator_of, _set_generator = _random.Random.getstate, _random.Random.setstate
 
+CHANCE_ACTOR = "chance"
+
 
 def seeded_random(seed: Optional[int]) -> random.Random:
     """``random.Random(seed)`` for a whole number or None, the same generator made without the
-    Python layer of ``Random.seed`` (which, for those, only calls the C seeding below)."""
+    Python layer of ``Random.seed`` (which, for those, only calls the C seeding used here)."""
     rng = random.Random.__new__(random.Random)
     _random.Random.seed(rng, seed)
     rng.gauss_next = None
     return rng
-CHANCE_ACTOR = "chance"
 
 
 class IllegalAction(ValueError):
