@@ -111,8 +111,9 @@ CELL_CODE = {
 BOARD_QUERIES = {"cell", "opposite", *CELL_CODE}
 PLAIN_RESULT = {"pos": "P", "place": "PL"}  # built-in queries that are a subscript ("P[_v1]": plain)
 TILE = name("_tile", sure=True)  # the tile a placement test or a route clause judges (never none)
-# A placement's test judged once per square, made a function of the square (``ExprCompiler.probing``):
-# the tile it judges is read through the square's column and row and the tiles beside it, its parameters.
+# A placement's test judged once per square, made a test of the square (``ExprCompiler.probing``) in the
+# loop over the squares' keys (``ProgramBuilder.squares_passing``): the tile it judges is read through
+# the square's column and row, and through the tiles beside it.
 SQUARE_PARAMS = ("_x", "_y")
 # The tile across N, E, S, W of the square whose key is _k (-1: none), ``_at`` the board's ``at.get``.
 NEIGHBOUR_READS = tuple(f"_at(_k {step}, -1)" for step in ("+ 1", f"+ {ROW}", "- 1", f"- {ROW}"))
@@ -153,7 +154,6 @@ class Probe:
     @property
     def exact(self) -> bool:
         return not self.board and self.read == self.values
-
 
 
 CARD_ATTRS = "\0card"  # env entry: the names a filter's card binds (a name no rule can spell)

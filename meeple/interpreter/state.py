@@ -28,7 +28,6 @@ STATE_VERSION = 2  # see Game.state_from_json
 CHANCE = -1
 TERMINAL = -2
 _generator_of, _set_generator = _random.Random.getstate, _random.Random.setstate
-
 CHANCE_ACTOR = "chance"
 
 
