@@ -609,8 +609,9 @@ class ExprCompiler:
     def kept(self, value: Code) -> Code:
         """The code of a value to keep (in a var, a local): checked to be within the numbers
         meeple supports (a var doubled at each step would otherwise grow until memory runs out),
-        unless it is a plain name or a constant within them."""
-        if value.plain or (value.known and not (isinstance(value.value, int) and not isinstance(value.value, bool)
+        unless it is a plain name, a constant within them or a count of cards (``nonzero``: a
+        zone's counts, each at most ``MAX_CARDS``, added up are far within them)."""
+        if value.plain or value.unwrapped().nonzero is not None or (value.known and not (isinstance(value.value, int) and not isinstance(value.value, bool)
                                                 and abs(value.value) > MAX_NUMBER)):
             return value
         return joined(f"_number({value})", value)
