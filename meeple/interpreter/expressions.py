@@ -611,8 +611,10 @@ class ExprCompiler:
         meeple supports (a var doubled at each step would otherwise grow until memory runs out),
         unless it is a plain name, a constant within them or a count of cards (``nonzero``: a
         zone's counts, each at most ``MAX_CARDS``, added up are far within them)."""
-        if value.plain or value.unwrapped().nonzero is not None or (value.known and not (isinstance(value.value, int) and not isinstance(value.value, bool)
-                                                and abs(value.value) > MAX_NUMBER)):
+        if value.plain or value.unwrapped().nonzero is not None:
+            return value
+        if value.known and not (isinstance(value.value, int) and not isinstance(value.value, bool)
+                                and abs(value.value) > MAX_NUMBER):
             return value
         return joined(f"_number({value})", value)
 
