@@ -43,6 +43,11 @@ def square(x: int, y: int) -> int:
     return (x + MAX_COORD) * ROW + (y + MAX_COORD)
 
 
+def square_at(key: int) -> tuple[int, int]:
+    """The square (x, y) whose key is ``key``: ``square``'s inverse."""
+    return key // ROW - MAX_COORD, key % ROW - MAX_COORD
+
+
 LOWEST = [(m & -m).bit_length() - 1 for m in range(16)]  # the lowest edge of a set of edges (-1: none)
 
 
@@ -298,7 +303,7 @@ class Board:
     @property
     def frontier(self) -> dict[int, tuple[int, int, int]]:
         """The frontier as square (key) → (x, y, sides), made when asked (``fsides`` is what is kept)."""
-        return {k: (k // ROW - MAX_COORD, k % ROW - MAX_COORD, s) for k, s in self.fsides.items()}
+        return dict(zip(self.fsides, self.frontier_squares()))
 
     def frontier_squares(self) -> list[tuple[int, int, int]]:
         """The frontier's squares as (x, y, sides), in its order (how the table grew)."""

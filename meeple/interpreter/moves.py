@@ -14,7 +14,7 @@ from typing import Any, Callable
 from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.dsl.limits import MAX_CARD_PICKS, MAX_CHOSEN_CARDS
 
-from .boards import MAX_COORD, ROW
+from .boards import square_at
 
 Fn = Callable[[Any], Any]
 CHANCE_ACTOR = "chance"
@@ -560,7 +560,7 @@ class TilePlacement:
         i = bisect_right(upto, k)
         if isinstance(squares, dict):
             key = next(islice(squares, i, None))
-            x, y, sides = key // ROW - MAX_COORD, key % ROW - MAX_COORD, squares[key]
+            (x, y), sides = square_at(key), squares[key]
         else:
             x, y, sides = squares[i]
         if i:
