@@ -19,6 +19,8 @@ the checker's errors point into the base file where the problem lies there.
 from __future__ import annotations
 
 import copy
+import itertools
+import operator
 import os
 from pathlib import Path
 from typing import Any, Optional
@@ -361,10 +363,16 @@ class _Rules:
 
     def find(self, name: str) -> list[tuple[str, list, int]]:
         entries = self.named.get(name) or self.implicit.get(name) or []
-        return [(what, where, next(i for i, x in enumerate(where) if x is node)) for what, where, node in entries]
+        return [(what, where, _index(where, node)) for what, where, node in entries]
 
     def names(self) -> set[str]:
         return {*self.named, *self.implicit}
+
+
+def _index(items: list, node: Any) -> int:
+    """Where ``node`` itself stands in ``items`` (not an equal node: a list may hold the same
+    statement twice); the scan runs in C, a variant of thousands of changes scans thousands of times."""
+    return next(itertools.compress(itertools.count(), map(operator.is_, items, itertools.repeat(node))))
 
 
 def _change_rule(game: dict[str, Any], change: dict[str, Any], base_ends: int, path: str,

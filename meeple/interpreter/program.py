@@ -133,7 +133,7 @@ class ProgramBuilder:
         at = span(run[0])
         with self.x.placed(at):
             fn = self.x.statements([t for t, _ in lines], purpose="run", marks=[m for _, m in lines])
-        if _stands_anywhere([t for t, _ in lines]):  # (a segment writes it out: see _step_lines)
+        if len(lines) <= LONGEST_WRITTEN_OUT and _stands_anywhere([t for t, _ in lines]):  # (see _step_lines)
             fn.inline_lines = [t + self.x.mark(m) if m else t for t, m in lines]
         self.positions[self.emit(EXEC, fn, RUN)] = at
 
@@ -1199,6 +1199,12 @@ def _opening(word: str, test: Fn, x: ExprCompiler) -> str:
     expression, if it has one, else a call; marked with the rules position of the test."""
     code = getattr(test, "text", None) or f"{x.ref(test, 'test')}(st)"
     return f"{word} {code}:{x.mark(getattr(test, 'at', None))}"
+
+
+# A straight run longer than this stays a function of its own, called where it runs: written out,
+# it would save one call against hundreds of lines' work, and judging whether it can be (parsing
+# it) costs more than the call in a file of thousands of statements.
+LONGEST_WRITTEN_OUT = 500
 
 
 def _stands_anywhere(body: list[str]) -> bool:
