@@ -1141,3 +1141,26 @@ def test_a_rules_error_in_a_turn_handed_on_to_names_its_decision(tmp_path: Path)
             while not st.is_terminal():
                 st.apply(moves.choice(st.legal_actions()))
         assert (played_out.value.line, played_out.value.col) == (applied.value.line, applied.value.col) == (15, 3)
+
+
+def test_counts_read_often_are_read_once_into_locals_and_give_the_choices_judged_as_written() -> None:
+    """A card choice whose limits read the counts of its source and destination at least half as
+    many times as the game has varieties, and once more, reads each zone into locals first (``s0, s1, ... = S``;
+    capacity.py, ``_Writer.twice``); its legal actions are still those of the choice judged as
+    written (``CardChoice.legal``), in every position a few games reach, and the random playout's
+    pick among them is the action the list gives."""
+    from meeple.interpreter.moves import CardChoice
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    turn = game.module.text().split("def turn_play_")[1].split("\ndef ")[0]
+    assert re.search(r"\n +s0, s1, [s0-9, ]+ = S\n +d0, d1, [d0-9, ]+ = D\n +r0 = 8 - \(d0 \+ d1 ", turn)
+    compared = 0
+    for seed in range(12):
+        st, rand = game.new_state(4, seed=seed), random.Random(seed)
+        while not st.is_terminal():
+            legal = st.legal_actions()
+            spec = game.code[st.pc][1]
+            if isinstance(spec, CardChoice):
+                assert sorted(a.payload for a in legal) == sorted(a.payload for a in CardChoice.legal(spec, st))
+                compared += 1
+            st.apply(legal[int(rand.random() * len(legal))])
+    assert compared > 300

@@ -123,6 +123,10 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
     own, one action per count up to the most that fits; groups of several are left to
     ``choice.shared_choices``. (The same actions as ``choice.judged`` gives, in another order.)"""
     w = _Writer(choice, caps, s, x, env)
+    return x.statements(w.twice(lambda: _legal_body(choice, w)), purpose="legal")
+
+
+def _legal_body(choice, w: "_Writer") -> list[str]:
     body = w.start([f"return {w.me}.judged(st)"], "return []")
 
     def singles(held: bool) -> list[str]:
@@ -139,7 +143,7 @@ def legal_function(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: 
     if choice.shared:
         body += [*w.shared(), "    out += found"]
     body.append("return out")
-    return x.statements(body, purpose="legal")
+    return body
 
 
 def operands(s: dict, x: ExprCompiler, env: Env) -> tuple[str, ...]:
@@ -162,6 +166,10 @@ def pick_lines(choice, caps: list[Capacity], s: dict, x: ExprCompiler, env: Env,
     and ``D`` there (``operands``). A choice within one zone judges each action: not inline."""
     assert not (inline and choice.may_alias)
     w = _Writer(choice, caps, s, x, env)
+    return w.twice(lambda: _pick_body(choice, w, inline))
+
+
+def _pick_body(choice, w: "_Writer", inline: bool) -> list[str]:
     none = "return -1" if inline else "return None"
     body = w.start([f"_legal = {w.me}.judged(st)", "return _legal[int(rand() * len(_legal))] if _legal else None"],
                    none, operands_set=inline)
@@ -226,6 +234,8 @@ class _Writer:
         self.nothing = ("1" if lo.value <= 0 else "0") if lo.known else None  # (None: known as it runs)
         self.kept_all = hi.known and hi.value <= SINGLES_KEPT  # every count that fits has its action made
         self.rooms: list[str] = []  # the room each limit has left, as code
+        self.reads: dict[str, int] = {"S": 0, "D": 0}  # how often the lines read a count of the source, the destination
+        self.unpacked: set[str] = set()  # those read into locals first (``twice``)
         # the limits whose room the code names (``r0``...): all, unless the limits are kept (none is tested)
         self.named = self.rooms_read() if choice.limits_kept else set(range(len(caps)))
 
@@ -235,14 +245,16 @@ class _Writer:
         body = [] if operands_set else list(operands(s, x, env))
         if choice.may_alias:  # within one zone the limits are not room left: judge each choice
             body += ["if S is D:", *(f"    {line}" for line in aliased)]
+        for zone in sorted(self.unpacked, reverse=True):  # (S, then D)
+            body.append(f"{', '.join(self.local(zone, i) for i in range(len(x.layout.variety_names)))} = {zone}")
         if not lo.known:  # a bound known only as the game runs
             body.append(f"lo = max({lo}, 0)")
         if not hi.known:  # (a bound below 0 allows no card, as 0 does)
             body.append(f"hi = max(_at_most_chosen({hi}), 0)")
         for c, (idx, bound) in enumerate(self.caps):
             # Varieties the zone can never hold are 0 there: counting all that it can is sum().
-            counted = x.zone_count(name("D"), idx).text if set(idx) == possible \
-                else " + ".join(f"D[{i}]" for i in idx) or "0"
+            counted = x.zone_count(name("D"), idx).text if set(idx) == possible and "D" not in self.unpacked \
+                else " + ".join(self.read("D", i) for i in idx) or "0"
             room = f"{bound} - ({counted})" if " + " in counted and counted[0] != "(" else f"{bound} - {counted}"
             self.rooms.append(room)
             if c in self.named:
@@ -250,6 +262,28 @@ class _Writer:
         if self.rooms and not choice.limits_kept:  # over a limit: nothing helps
             body += [f"if {' or '.join(f'r{c} < 0' for c in range(len(self.rooms)))}:", f"    {over}"]
         return body
+
+    def twice(self, lines: Callable[[], list[str]]) -> list[str]:
+        """``lines()``, written once to count how often they read the counts of the source and of
+        the destination (``read``), then again with each zone whose counts are read at least
+        half as many times as the game has varieties, and once more, unpacked into locals first
+        (``s0, s1, ... = S``): a local is read by one instruction of Python's, ``S[1]`` by three
+        (two saved a read); the unpacking costs one per variety, and two."""
+        lines()
+        varieties = len(self.x.layout.variety_names)
+        self.unpacked = {zone for zone, n in self.reads.items() if 2 * n >= varieties + 2}
+        self.rooms = []
+        return lines()
+
+    def read(self, zone: str, i: int) -> str:
+        """The code of the count of variety ``i`` in ``zone``, "S" (the source) or "D" (the
+        destination), counted in ``reads``."""
+        self.reads[zone] += 1
+        return self.local(zone, i) if zone in self.unpacked else f"{zone}[{i}]"
+
+    @staticmethod
+    def local(zone: str, i: int) -> str:
+        return f"{zone.lower()}{i}"
 
     def rooms_read(self) -> set[int]:
         """The limits whose room the code reads: those of a variety whose most is worked out by
@@ -271,7 +305,8 @@ class _Writer:
     def most(self, i: int, else_zero: str | None = None) -> list[str]:
         """``m``: the most cards of lone variety ``i`` that fit (lines under ``if m:``)."""
         names = self.x.layout.variety_names
-        body = [f"m = S[{i}]  # {names[i]}", "if m:", f"    if m > {self.hi_text}:", f"        m = {self.hi_text}"]
+        body = [f"m = {self.read('S', i)}  # {names[i]}", "if m:",
+                f"    if m > {self.hi_text}:", f"        m = {self.hi_text}"]
         for c in self.choice.limits_of[i]:
             body += [f"    if m > {self.room(c)}:", f"        m = {self.room(c)}"]
         return body if else_zero is None else [f"{else_zero} = 0", *body]
@@ -315,15 +350,17 @@ class _Writer:
         held = self.most_held_of(i) if held_read else None
         hi = max(self.hi.value, 0)
         name_ = self.x.constant(most_table(hi, limits, held), "most", f"_most_table({hi}, {limits}, {held})")
-        index = "".join(f"[{code}]" for code, _ in reads)
+        index = "".join(f"[{self.read('D', i) if by_count else self.room(c)}]"
+                        for c, (_, by_count) in zip(self.choice.limits_of[i], reads))
         variety = self.x.layout.variety_names[i]
         if held is not None:
-            return [f"m = {name_}{index}[S[{i}]]  # {variety}"]
-        return [f"m = S[{i}]  # {variety}", f"c = {name_}{index}", "if m > c:", "    m = c"]
+            return [f"m = {name_}{index}[{self.read('S', i)}]  # {variety}"]
+        return [f"m = {self.read('S', i)}  # {variety}", f"c = {name_}{index}", "if m > c:", "    m = c"]
 
     def table_reads(self, i: int) -> Optional[list[tuple[str, bool]]]:
         """How ``most_by_table`` reads its table for variety ``i``: per limit, the code of its index
-        and whether it is a count (``D[i]``) rather than a room; None when there is no table."""
+        and whether it is a count (``D[i]``) rather than a room; None when there is no table. (The
+        code as it would be read without ``unpack``: ``most_by_table`` writes its own reads.)"""
         limits = self.choice.limits_of[i]
         bounds = [self.caps[c][1] for c in limits]
         if not self.hi.known or not limits or len(limits) > 2 or max(bounds) > MOST_TABLED:
@@ -338,9 +375,9 @@ class _Writer:
         names = self.x.layout.variety_names
         members = [i for group in choice.shared for i in group]
         touched = sorted({c for i in members for c in choice.limits_of[i]})
-        key = ", ".join([f"S[{i}]" for i in members] + [self.room(c) for c in touched]
+        key = ", ".join([self.read("S", i) for i in members] + [self.room(c) for c in touched]
                         + ([] if lo.known else ["lo"]) + ([] if hi.known else ["hi"]))
-        return [f"if {' or '.join(f'S[{i}]' for i in members)}:  # {', '.join(names[i] for i in members)}",
+        return [f"if {' or '.join(self.read('S', i) for i in members)}:  # {', '.join(names[i] for i in members)}",
                 f"    key = ({key},)" if "," not in key else f"    key = ({key})",
                 f"    found = {self.me}.known.get(key)",
                 "    if found is None:",
