@@ -33,7 +33,7 @@ def edge_bits(mask: int) -> tuple[int, ...]:
 
 BITS = [edge_bits(m) for m in range(16)]
 LONG_SEARCH = 64  # states visited before the search also stops on covering every reachable tile
-FIELD = 1 << 20  # room for a tile number or a count of passes in a packed state
+FIELD = 1 << 20  # passes beyond this are as many as a walk could spend (no table has a million tiles)
 
 
 def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[int]], start: int, start_edge: int,
@@ -61,7 +61,10 @@ def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[in
     limit = enough
     bounded = False  # is ``limit`` also bounded by the tiles reachable at all (worked out if the search is long)?
     best = 0
-    seen: set[int] = set()  # states as one int: (tiles seen, passes left, entry edge, tile)
+    # The states met: (tiles seen, passes left, entry edge, tile). A tuple: the tiles seen are a
+    # number of as many bits as tiles, and packed into one int with the rest they made a number
+    # of several digits, slower to make, hash and compare than the tuple.
+    seen: set[tuple[int, int, int, int]] = set()
     stack = [(start, first_exits, passes, 0)]
     while stack:
         t, exits, left, visited = stack.pop()
@@ -86,7 +89,7 @@ def route_length(neighbours: Sequence[Sequence[int]], ends: Sequence[Sequence[in
                 if left <= 0:
                     continue  # the walk ends on this tile
                 after = left - 1
-            state = ((seen_now * FIELD + after) * 4 + entry) * FIELD + n
+            state = (seen_now, after, entry, n)
             if state not in seen:
                 seen.add(state)
                 stack.append((n, path & ~(1 << entry), after, seen_now))
