@@ -231,3 +231,19 @@ def test_a_cell_that_holds_something_and_a_move_can_take_is_marked_too():
     assert drawn[0] == "tray: 3 × 1 cells, showing held; + marks a cell you can take"
     assert drawn[-2].split() == ["0", "4+", "+", "2", "0"]
     assert board_of_cells(board)[-2].split() == ["0", "4", ".", "2", "0"]
+
+
+def test_a_squares_key_turns_back_into_it_orders_squares_by_x_then_y_and_steps_across_sides() -> None:
+    """square(x, y) is x * ROW + y: square_at is its inverse for every square within MAX_COORD
+    (negative ones too), the keys sort as the squares do by x then y (squares_near lists them
+    so), KEY_STEP steps to the square across each side, and the squares near (0, 0) have keys
+    of one digit of Python's (below 2 ** 30)."""
+    from meeple.interpreter.boards import KEY_STEP, MAX_COORD, ORIGIN, square, square_at
+    from meeple.interpreter.routes import STEP
+    edge = MAX_COORD - 1
+    squares = [(x, y) for x in (-edge, -5, -1, 0, 1, 7, edge) for y in (-edge, -3, -1, 0, 1, 2, edge)]
+    assert all(square_at(square(x, y)) == (x, y) for x, y in squares)
+    assert sorted(squares, key=lambda s: square(*s)) == sorted(squares)
+    assert all(square(x + STEP[e][0], y + STEP[e][1]) == square(x, y) + KEY_STEP[e]
+               for x, y in squares for e in range(4))
+    assert square(0, 0) == ORIGIN and all(abs(square(x, y)) < 2 ** 30 for x in range(-200, 201) for y in (-200, 200))

@@ -27,9 +27,13 @@ from typing import Any, Optional
 
 from .routes import STEP
 
-MAX_COORD = 1 << 20  # squares are keyed by one int; no game lays a million tiles in a row
+# Squares are keyed by one int, x * ROW + y: the squares of a row of x one after the other, those
+# near (0, 0) a number of one digit of Python's (below 2 ** 30, faster to add and hash than the
+# numbers of two digits an offset to make every key positive gave). No game lays a million tiles
+# in a row.
+MAX_COORD = 1 << 20
 ROW = 2 * MAX_COORD + 1
-ORIGIN = MAX_COORD * ROW + MAX_COORD  # the key of (0, 0): square(x, y) is x * ROW + y + ORIGIN
+ORIGIN = 0  # the key of (0, 0)
 KEY_STEP = (1, ROW, -1, -ROW)  # the key of the square across N, E, S, W: y+1, x+1, y-1, x-1
 
 
@@ -40,12 +44,13 @@ OFFSETS: dict[int, list[int]] = {}  # squares_near's steps of a square's key, by
 
 
 def square(x: int, y: int) -> int:
-    return (x + MAX_COORD) * ROW + (y + MAX_COORD)
+    return x * ROW + y
 
 
 def square_at(key: int) -> tuple[int, int]:
-    """The square (x, y) whose key is ``key``: ``square``'s inverse."""
-    return key // ROW - MAX_COORD, key % ROW - MAX_COORD
+    """The square (x, y) whose key is ``key``: ``square``'s inverse (``key + MAX_COORD`` is
+    ``x * ROW`` and ``y + MAX_COORD``, which is from 0 to ``ROW - 1``)."""
+    return (key + MAX_COORD) // ROW, (key + MAX_COORD) % ROW - MAX_COORD
 
 
 LOWEST = [(m & -m).bit_length() - 1 for m in range(16)]  # the lowest edge of a set of edges (-1: none)
@@ -174,7 +179,7 @@ class Board:
         self.variety.append(variety)
         self.rot.append(rot)
         self.ends.append(ends)
-        here = x * ROW + y + ORIGIN  # (as ``square``)
+        here = x * ROW + y  # (as ``square``)
         # The square's frontier entry says which sides touch a tile (no entry: none does).
         if trial:
             touching = self.fsides.get(here, 0) >> 4
@@ -307,12 +312,12 @@ class Board:
 
     def frontier_squares(self) -> list[tuple[int, int, int]]:
         """The frontier's squares as (x, y, sides), in its order (how the table grew)."""
-        return [(k // ROW - MAX_COORD, k % ROW - MAX_COORD, s) for k, s in self.fsides.items()]
+        return [(*square_at(k), s) for k, s in self.fsides.items()]
 
     def squares_near(self, within: int) -> list[tuple[int, int, int]]:
         """Empty squares at most ``within`` steps (across sides) from a tile, in order of x then y,
         as (x, y, 0) (the frontier's form, their sides not worked out); the origin if none."""
-        return [(k // ROW - MAX_COORD, k % ROW - MAX_COORD, 0) for k in self.near(within)]
+        return [(*square_at(k), 0) for k in self.near(within)]
 
     def near(self, within: int) -> list[int]:
         """``squares_near``'s squares, as keys (``square``)."""
@@ -344,7 +349,7 @@ class Board:
         try:
             for sq in squares:
                 x, y = sq[0], sq[1]
-                here = (x + MAX_COORD) * ROW + (y + MAX_COORD)
+                here = x * ROW + y
                 north, east, south, west = at.get(here + 1, -1), at.get(here + ROW, -1), at.get(here - 1, -1), \
                     at.get(here - ROW, -1)
                 if north >= 0:

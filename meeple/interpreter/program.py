@@ -323,8 +323,8 @@ class ProgramBuilder:
             *(["_at = G.at.get"] if neighbours else []),
             "_kept = []",
             "for _k in _keys:",
-            f"    _x = _k // {ROW} - {MAX_COORD}",
-            f"    _y = _k % {ROW} - {MAX_COORD}",
+            f"    _x = (_k + {MAX_COORD}) // {ROW}",
+            f"    _y = (_k + {MAX_COORD}) % {ROW} - {MAX_COORD}",
             f"    if {test}:",
             "        _kept.append((_x, _y, _sides[_k] if _sides is not None else 0))",
             "return _kept"], params=("_keys", "_sides"), purpose="squares")
