@@ -1164,3 +1164,27 @@ def test_counts_read_often_are_read_once_into_locals_and_give_the_choices_judged
                 compared += 1
             st.apply(legal[int(rand.random() * len(legal))])
     assert compared > 300
+
+
+def test_straight_draws_written_into_a_segment_set_no_step_and_the_checked_ones_do() -> None:
+    """A refill written out into a segment sets ``st.pc`` only on its checked path (a reshuffle,
+    the step cap, the end may come in the middle: the state must stand on the draw), not around
+    its straight draws; played out, every bundled game stands where the program, step by step,
+    leaves it (test_play_out_is_the_loop_of_uniform_random_actions), and a step cap in the
+    middle of a refill leaves the state on the refill (below)."""
+    game = meeple.load(str(ROOT / "games" / "hare.rules"))
+    turn = game.module.text().split("def turn_play_")[1].split("\ndef ")[0]
+    straight, checked = turn.split("if due <= total and len(log) + due < cap:")[1].split("\n            else:\n", 1)
+    assert "st.pc" not in straight
+    assert re.match(r"\s*st\.pc = \d+\n\s*while True:", checked)
+    draw_at = int(re.match(r"\s*st\.pc = (\d+)", checked).group(1))
+    for cap in range(30, 60):  # a cap somewhere in the first turns' refills
+        st = game.new_state(4, seed=3)
+        game.max_steps, kept = cap, game.max_steps
+        try:
+            st.play_out(random.Random(3))
+        finally:
+            game.max_steps = kept
+        if st.outcome == "step cap" and st.pc == draw_at:
+            return
+    raise AssertionError("no step cap fell in the middle of a refill")

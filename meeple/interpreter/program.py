@@ -593,9 +593,14 @@ class ProgramBuilder:
         # off, nothing needs checking between two cards: they are drawn by a loop of their own.
         straight = counted and counted_down is not None and not ends
 
-        def lines(ended: str, done: str, fused: bool = False) -> list[str]:
+        at = len(self.code) + 1  # (the draw's step: after the test that skips it)
+
+        def lines(ended: str, done: str, fused: bool = False, segment: bool = False) -> list[str]:
             # ``ended``: how it stops when the game ends; ``fused``: ``S``, ``D``, ``due`` and
-            # ``total`` are set already (by the test: ``can_draw.fused``)
+            # ``total`` are set already (by the test: ``can_draw.fused``); ``segment``: lines a
+            # segment writes out, which sets ``st.pc`` to the draw only where the draws are
+            # checked (the straight draws neither end the game nor read it, and whatever the
+            # segment does next sets it before it is read: ``Draw.sets_pc``)
             loop = [
                 "while True:",
                 *(f"    {line}" for line in one_card),
@@ -621,20 +626,22 @@ class ProgramBuilder:
                     "        due -= 1",
                     "        if not due:",
                     "            break",
-                    "    st.pc += 1",
+                    *([] if segment else ["    st.pc += 1"]),
                     *(f"    {line}" for line in counted_down[1]),  # type: ignore[index]
                     "else:",
+                    *([f"    st.pc = {at}"] if segment else []),
                     *(f"    {line}" for line in loop)]
         draw.run_seeded = x.statements(lines("return", "return"), params=("rng",), purpose="draw")
-        draw.inline_lines = lines("return None", "break")  # (a segment's: see _step_lines)
+        draw.inline_lines = lines("return None", "break", segment=True)  # (a segment's: see _step_lines)
+        draw.sets_pc = straight
         if due_test is not None and straight and to_draw is not None:  # (a segment's: see _if_lines)
             # (the cards in the source counted by the test, and again after a reshuffle)
             can_draw.fused = ([f"S = {source_code}", f"D = {dest_code}", f"due = {to_draw}",
                                f"if {due_test} and ((total := {in_source}) or _reshuffled(S, {pile_ref}, st) "
                                f"and (total := {in_source})):"],
-                              draw, lines("return None", "break", fused=True))
+                              draw, lines("return None", "break", fused=True, segment=True))
         skip = self.emit(JUMP_IF_NOT, can_draw)
-        self.emit(CHANCE, draw, "zones")
+        assert self.emit(CHANCE, draw, "zones") == at
         self.patch(skip, len(self.code))
 
     def zone_count(self, local: str, zone: Optional[str]) -> str:
@@ -1127,8 +1134,8 @@ def _fused_draw(code: list[Instr], pc: int, stop: int, x: ExprCompiler) -> Optio
         return None
     head, draw, body = fused
     mark = x.mark(getattr(test, "at", None))  # (on its first line: a rules error in any of them is the test's)
-    return [head[0] + mark, *head[1:], f"    st.pc = {pc + 1}" + x.mark(getattr(draw.run_seeded, "at", None)),
-            *(f"    {line}" for line in body)]
+    return [head[0] + mark, *head[1:], f"    {body[0]}" + x.mark(getattr(draw.run_seeded, "at", None)),
+            *(f"    {line}" for line in body[1:])]
 
 
 def _simple(code: list[Instr], start: int, stop: int) -> bool:
@@ -1270,7 +1277,7 @@ def _unmarked_step_lines(code: list[Instr], pc: int, x: ExprCompiler) -> list[st
         return [call]
     if op == CHANCE:
         if getattr(a, "inline_lines", None) and not x.calls_out:  # written out: it returns None if the game ended
-            return [f"st.pc = {pc}", *a.inline_lines]
+            return list(a.inline_lines) if getattr(a, "sets_pc", False) else [f"st.pc = {pc}", *a.inline_lines]
         return [f"st.pc = {pc}", f"{x.ref(a.run_seeded, 'chance')}(st, rng)",
                 "if st.outcome is not None:", "    return None"]
     if op == CHOICE:
