@@ -312,12 +312,14 @@ class Board:
 
     def frontier_squares(self) -> list[tuple[int, int, int]]:
         """The frontier's squares as (x, y, sides), in its order (how the table grew)."""
-        return [(*square_at(k), s) for k, s in self.fsides.items()]
+        m = MAX_COORD  # (square_at written out: this lists the frontier for every placement's legal actions)
+        return [((k + m) // ROW, (k + m) % ROW - m, s) for k, s in self.fsides.items()]
 
     def squares_near(self, within: int) -> list[tuple[int, int, int]]:
         """Empty squares at most ``within`` steps (across sides) from a tile, in order of x then y,
         as (x, y, 0) (the frontier's form, their sides not worked out); the origin if none."""
-        return [(*square_at(k), 0) for k in self.near(within)]
+        m = MAX_COORD  # (square_at written out, as in frontier_squares)
+        return [((k + m) // ROW, (k + m) % ROW - m, 0) for k in self.near(within)]
 
     def near(self, within: int) -> list[int]:
         """``squares_near``'s squares, as keys (``square``)."""

@@ -641,7 +641,8 @@ class ProgramBuilder:
                                f"and (total := {in_source})):"],
                               draw, lines("return None", "break", fused=True, segment=True))
         skip = self.emit(JUMP_IF_NOT, can_draw)
-        assert self.emit(CHANCE, draw, "zones") == at
+        chance = self.emit(CHANCE, draw, "zones")
+        assert chance == at, "the draw's lines set st.pc to another step than its own"
         self.patch(skip, len(self.code))
 
     def zone_count(self, local: str, zone: Optional[str]) -> str:
