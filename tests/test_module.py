@@ -56,6 +56,14 @@ def test_the_text_shown_is_the_code_that_runs() -> None:
         assert inspect.getsource(fn).splitlines()[0] == lines[first - 1]
 
 
+def test_an_empty_square_beside_a_square_is_told_without_reading_its_tile() -> None:
+    """A placement test's ``neighbour(t, e) == none`` is a test of the board's keys (``key not in
+    _on``), not a read of the tile compared with none."""
+    text = meeple.load(str(ROOT / "games" / "luckydog.rules")).module.text()
+    assert "(_k + 1 not in _on)" in text
+    assert "_at(_k + 1, -1) == (-1)" not in text and "_at(_k + 1, -1) != (-1)" not in text
+
+
 def test_a_traceback_through_the_game_shows_its_generated_line() -> None:
     game = meeple.load(str(ROOT / "games" / "hare.rules"))
     name, fn = next((n, f) for n, f in _functions(game).items() if "z = st.zones" in inspect.getsource(f))

@@ -5,7 +5,7 @@ from its facts, never from its text: whether it is a constant (``value``), cheap
 (``plain``), never none (``sure``), which parts of the state it reads (``reads``), which per-tile
 var of which tile it is (``tile_var``), which values a domain runs over (``items``), whether it is
 the tile a test of a square judges, read through the square (``probe``), how a count of cards is
-told from 0 (``nonzero``).
+told from 0 (``nonzero``), how a value read from a table is told from none (``none_test``).
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ class Code:
     tile_var: Optional[tuple[int, str]] = None  # per-tile var k of tile t: (k, t's text)
     probe: bool = False  # the tile a test of a square judges, read through its square (``ExprCompiler.probing``)
     nonzero: Optional[str] = None  # a count of cards: a test (a bool) that it is not 0, stopping at the first held
+    # a value read from a table that holds no none (a tile beside a square: ``_at(key, -1)``): the
+    # tests (bools) that it is none and that it is not, with no read (``key not in _on``, ``key in _on``)
+    none_test: Optional[tuple[str, str]] = None
 
     def __str__(self) -> str:
         return self.text

@@ -115,8 +115,9 @@ TILE = name("_tile", sure=True)  # the tile a placement test or a route clause j
 # loop over the squares' keys (``ProgramBuilder.squares_passing``): the tile it judges is read through
 # the square's column and row, and through the tiles beside it.
 SQUARE_PARAMS = ("_x", "_y")
-# The tile across N, E, S, W of the square whose key is _k (-1: none), ``_at`` the board's ``at.get``.
-NEIGHBOUR_READS = tuple(f"_at(_k {step}, -1)" for step in ("+ 1", f"+ {ROW}", "- 1", f"- {ROW}"))
+# The tile across N, E, S, W of the square whose key is _k (-1: none), ``_at`` the board's ``at.get``
+# and ``_on`` the board's ``at`` (a test that the square across is empty reads no tile).
+NEIGHBOUR_KEYS = tuple(f"_k {step}" for step in ("+ 1", f"+ {ROW}", "- 1", f"- {ROW}"))
 Env = dict[str, Any]  # a name of the rules → its Code (and CARD_ATTRS → the names a filter's card binds)
 
 
@@ -832,8 +833,10 @@ class ExprCompiler:
             probe.neighbours = True
             edge = args[1]
             if edge.known and edge.value in range(4):
-                return Code(NEIGHBOUR_READS[edge.value])
-            return joined(f"_at(_k + {self.constant((1, ROW, -1, -ROW), 'KEY_STEPS')}[{edge}], -1)", edge)
+                key = NEIGHBOUR_KEYS[edge.value]
+            else:
+                key = f"_k + {self.constant((1, ROW, -1, -ROW), 'KEY_STEPS')}[{edge}]"
+            return joined(f"_at({key}, -1)", edge, none_test=(f"({key} not in _on)", f"({key} in _on)"))
         probe.board = True  # (its shape: a square does not tell it)
         return joined(TILE_SURE[func].format("G", args[0].unwrapped(), *args[1:]), *args)
 
@@ -1493,6 +1496,11 @@ class ExprCompiler:
         held = self.held_test(op, a, b) if b.known else self.held_test(FLIPPED.get(op, op), b, a) if a.known else None
         if held is not None:
             return held
+        if op in ("==", "!=") and (a.known or b.known):  # a read compared with none: maybe told without the read
+            value, other = (b, a) if a.known else (a, b)
+            tests = value.unwrapped().none_test
+            if tests is not None and other.value == NO_VALUE:
+                return joined(tests[op == "!="], value)
         if op == "/":
             return joined(f"_div({a}, {b})", a, b)
         if op == "%":

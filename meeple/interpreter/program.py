@@ -318,9 +318,9 @@ class ProgramBuilder:
         """``squares(st, keys, sides)``: the squares (by key: the frontier's, or ``Board.near``'s)
         that ``test``, a test of the square ``(_x, _y)`` (``probing``), passes, as (x, y, sides),
         their sides read from ``sides`` (0 without); the tiles beside a square, where the test
-        reads them, are looked up as it reads them (``NEIGHBOUR_READS``)."""
+        reads them, are looked up as it reads them (``NEIGHBOUR_KEYS``)."""
         return self.x.statements([
-            *(["_at = G.at.get"] if neighbours else []),
+            *(["_on = G.at", "_at = _on.get"] if neighbours else []),
             "_kept = []",
             "for _k in _keys:",
             f"    _x = (_k + {MAX_COORD}) // {ROW}",
