@@ -11,12 +11,13 @@ measures the playouts/s below; the other figures at 4 players. All in this singl
 * baseline playouts/s: ``play_random_game(players, rng)`` from the game's
   hand-written module in ``bench/``;
 * interpreter playouts/s: ``meeple.load(rules)`` once, then
-  ``new_state(players=P, seed=s)`` and uniformly random ``legal_actions()``
-  until ``is_terminal()``;
+  ``new_state(players=P, rng=rng)`` and uniformly random ``legal_actions()``
+  until ``is_terminal()``, ``rng = random.Random(s)`` drawing chance and choices alike
+  (one generator seeded per game, as the baseline's);
 * ratio interpreter/baseline (target >= 0.6 against a tuned baseline; the first baseline of a game
   not tuned yet stands in, and a tuned one is measured against its first: bench/*_old.py);
 * play_out/s and its ratio to the baseline: the same random games played by the engine's own
-  loop, ``new_state(players=P, seed=s).play_out(rng)`` (no ``legal_actions``/``apply`` call
+  loop, ``new_state(players=P, rng=rng).play_out(rng)`` (no ``legal_actions``/``apply`` call
   per decision from outside: what a tree search's rollouts run);
 * median wall time of ``python -m meeple validate RULES`` over 5 runs
   (target < 0.3 s), with the parse cache warm and with it off;
@@ -157,8 +158,8 @@ def interpreter_playout(spec: GameSpec, players: int) -> Playout:
     game = meeple.load(str(ROOT / spec.rules))
 
     def playout(seed: int) -> int:
-        rng = random.Random(seed)
-        state = game.new_state(players=players, seed=seed)
+        rng = random.Random(seed)  # (chance and the choices from one generator, as the baseline's)
+        state = game.new_state(players=players, rng=rng)
         actions = 0
         while not state.is_terminal():
             acts = state.legal_actions()
@@ -178,8 +179,9 @@ def play_out_playout(spec: GameSpec, players: int) -> Playout:
     game = meeple.load(str(ROOT / spec.rules))
 
     def playout(seed: int) -> int:
-        state = game.new_state(players=players, seed=seed)
-        state.play_out(random.Random(seed))
+        rng = random.Random(seed)  # (chance and the choices from one generator, as the baseline's)
+        state = game.new_state(players=players, rng=rng)
+        state.play_out(rng)
         if not state.is_terminal():
             raise RuntimeError(f"seed {seed}: a player had no legal action")
         return len(state.log)

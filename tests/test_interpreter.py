@@ -935,3 +935,23 @@ def test_a_new_games_generator_is_random_Random_of_its_seed():
         assert made.getstate() == random.Random(seed).getstate() and type(made) is random.Random
         assert made.gauss(0, 1) == random.Random(seed).gauss(0, 1)
     assert seeded_random(None).getstate() != seeded_random(None).getstate()  # (from the OS, as Random())
+
+
+def test_a_game_can_draw_chance_from_the_callers_generator(hare):
+    """new_state(rng=...): chance draws from the caller's generator itself, so one generator
+    seeded once plays a whole game (chance and choices) and the same seed plays the same game."""
+    def played(seed):
+        rng = random.Random(seed)
+        st = hare.new_state(4, rng=rng)
+        assert st.rng is rng
+        st.play_out(rng)
+        return st.to_json()
+
+    assert played(5) == played(5)
+    assert played(5) != played(6)
+    with pytest.raises(ValueError, match="rng or seed"):
+        hare.new_state(4, seed=1, rng=random.Random(1))
+    with pytest.raises(ValueError, match="rng or seed"):
+        hare.new_state(4, chance="explicit", rng=random.Random(1))
+    with pytest.raises(TypeError, match="random.Random"):
+        hare.new_state(4, rng=7)

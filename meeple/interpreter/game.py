@@ -240,10 +240,12 @@ class Game:
 
     # ---- states ----
     def new_state(self, players: int, seed: Optional[int] = None, chance: Optional[str] = None,
-                  listen: Optional[Callable[[tuple], None]] = None) -> State:
+                  listen: Optional[Callable[[tuple], None]] = None, rng: Optional[random.Random] = None) -> State:
         """A game at its start. With ``seed`` chance is sampled; with ``chance="explicit"``
         every chance node waits for the caller (``chance_outcomes`` / ``apply``). ``listen``:
-        set as the state's ``listen`` before its setup runs (``State.listen``)."""
+        set as the state's ``listen`` before its setup runs (``State.listen``). ``rng``, instead
+        of ``seed``: a ``random.Random`` that chance draws from, the caller's own (not a copy), so
+        that one generator seeded once can serve a whole game (``play_out(rng)`` with the same)."""
         if not whole_number(players):
             raise TypeError(f"players is a whole number, not {players!r}")
         if seed is not None and not whole_number(seed):
@@ -252,12 +254,17 @@ class Game:
             raise ValueError(f"{self.title} is for {self.min_players}..{self.max_players} players, not {players}")
         if chance not in (None, "explicit", "sampled"):
             raise ValueError(f"chance must be 'explicit' or 'sampled', not {chance!r}")
+        if rng is not None and not isinstance(rng, random.Random):
+            raise TypeError(f"rng is a random.Random or None, not {type(rng).__name__}")
+        if rng is not None and (seed is not None or chance == "explicit"):
+            raise ValueError("give rng or seed, not both, and no rng with chance='explicit'")
         start = self._starts.get(players)
         if start is None:
             start = self._starts[players] = self._start(players)
         st = start.clone(log=False)
         if chance != "explicit":
-            st.rng = seeded_random(seed)  # (a new game's generator: as random.Random(seed), sooner)
+            # (a new game's generator: as random.Random(seed), sooner; or the caller's own)
+            st.rng = rng if rng is not None else seeded_random(seed)
         st.listen = listen
         st._advance()
         return st
