@@ -30,9 +30,11 @@ from .routes import STEP
 # Squares are keyed by one int, x * ROW + y: the squares of a row of x one after the other, those
 # near (0, 0) a number of one digit of Python's (below 2 ** 30, faster to add and hash than the
 # numbers of two digits an offset to make every key positive gave). No game lays a million tiles
-# in a row.
+# in a row. ROW is 55 more than the 2 * MAX_COORD + 1 that keeps keys apart, so that in the low
+# bits a dict or a set hashes by, a key is 55 x + y, not x + y (with which every square of a
+# diagonal fell on the same first slot of the board's dicts, to be probed past).
 MAX_COORD = 1 << 20
-ROW = 2 * MAX_COORD + 1
+ROW = 2 * MAX_COORD + 55
 ORIGIN = 0  # the key of (0, 0)
 KEY_STEP = (1, ROW, -1, -ROW)  # the key of the square across N, E, S, W: y+1, x+1, y-1, x-1
 
