@@ -576,3 +576,31 @@ score(p) = 0
             a.apply(legal[k])
             b.apply(b.legal_actions()[k])
     assert offered > 200
+
+
+def test_a_test_of_squares_reads_once_only_the_seats_every_game_has(tmp_path: Path) -> None:
+    """A placement's test of a square reads a player's var once, before the loop over the
+    squares, only for a seat every game has: the third player's, in a game of 2 or 3, is read
+    inside its test, after the test has seen that there is a third player (a game of two has
+    no slot for it to read)."""
+    path = tmp_path / "game.rules"
+    path.write_text(HEADER.replace("players 2..2", "players 2..3") + """
+var start per player = none
+setup { for p in player { deal 2 from deck to hand(p) } }
+turn {
+  place road by current: 0..1 card from hand(current) onto table within 2 as t
+      where all(start(q) == none or col(t) != col(start(q)) for q in player)
+  if start(current) == none { set start(current) = t }
+  if all(count(hand(q)) == 0 for q in player) { end game }
+}
+""")
+    g = meeple.load(str(path))
+    squares = next(line for line in g.module.text().split("\ndef ") if line.startswith("squares_"))
+    before_loop = squares.split("for _k in _keys:")[0]
+    assert "V[vb[0]]" in before_loop and "V[vb[0] + 1]" in before_loop
+    assert "V[vb[0] + 2]" not in before_loop and "V[vb[0] + 2]" in squares
+    for players in (2, 3):
+        for seed in range(5):
+            st = g.new_state(players, seed=seed)
+            st.play_out(random.Random(seed))
+            assert st.is_terminal()

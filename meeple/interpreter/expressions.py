@@ -731,7 +731,7 @@ class ExprCompiler:
                 self.probe.read += sum(a.unwrapped().probe for a in args)
             return self.inline(self.binding(e).decl, args)
         if what == C.GRID_COUNT:  # (its argument, the grid, is not read)
-            return Code("(len(G.x) + 1)") if self.probe is not None else Code("len(G.x)")
+            return self.read_once(Code("(len(G.x) + 1)") if self.probe is not None else Code("len(G.x)"), "count")
         if self.probe is not None and what in (C.TILE_VAR, C.ROUTE, C.WAS):
             self.probe.board = True  # (never in a test of a square: it would read the shapes, the state before)
         args = [self.gen(a, env) for a in e["args"]]
@@ -754,9 +754,7 @@ class ExprCompiler:
             args[0] = self.guarded("_seat", args[0], e["args"][0])  # a var's player may still be none
         if what == C.ZONE:
             zone = joined(f"z[zb[{lay.zone_names.index(func)}] + {args[0]}]", args[0])
-            seat = e["args"][0]  # read once if its seat is the current player or a seat every game has
-            every_game = args[0].known and args[0].value < self.checked.ir["players"]["lo"]
-            if args[0].sure and (every_game or seat["node"] == "name" and self.binding(seat).what == C.CURRENT):
+            if self.every_game_seat(args[0], e["args"][0]):  # (read once where the code reads it often)
                 return self.read_once(zone, "zone")
             return zone
         if what == C.CELL_VAR:
@@ -784,7 +782,10 @@ class ExprCompiler:
         if what == C.VAR:
             at = f"vb[{lay.var_names.index(func)}]" if args[0].value == 0 else \
                 f"vb[{lay.var_names.index(func)}] + {args[0]}"
-            return joined(f"V[{at}]", args[0], reads=frozenset({VARS}))
+            var = joined(f"V[{at}]", args[0], reads=frozenset({VARS}))
+            if self.every_game_seat(args[0], e["args"][0]):  # (read once where the code reads it often)
+                return self.read_once(var, "var")
+            return var
         tile = args[0].unwrapped() if args else None
         if self.probe is not None and func in TILE_SURE:
             if tile.probe:
@@ -1240,6 +1241,13 @@ class ExprCompiler:
         if once is None:
             once = self.once[code.text] = self.name(prefix).text
         return replace(code, text=once, word=True, plain=True, inner=None)
+
+    def every_game_seat(self, seat: Code, e: dict) -> bool:
+        """Is ``seat`` (of ``e``) the current player or a seat that every game has (a number below
+        the fewest players)? A zone or var of it can be read before the test that reads it runs
+        (``read_once``): its slot exists (a fourth player's, in a game of three, does not)."""
+        every_game = seat.known and 0 <= seat.value < self.checked.ir["players"]["lo"]
+        return seat.sure and (every_game or e["node"] == "name" and self.binding(e).what == C.CURRENT)
 
     def tile_values(self, k: int) -> Code:
         """The list of the values of per-tile var ``k`` (read once where it can be)."""

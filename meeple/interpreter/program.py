@@ -314,12 +314,14 @@ class ProgramBuilder:
             st.vars[st.var_base[vi] + seat(st)] = v
         return set_player_var
 
-    def squares_passing(self, test: Code, neighbours: bool) -> Fn:
+    def squares_passing(self, test: Code, neighbours: bool, start: list[str]) -> Fn:
         """``squares(st, keys, sides)``: the squares (by key: the frontier's, or ``Board.near``'s)
         that ``test``, a test of the square ``(_x, _y)`` (``probing``), passes, as (x, y, sides),
         their sides read from ``sides`` (0 without); the tiles beside a square, where the test
-        reads them, are looked up as it reads them (``NEIGHBOUR_KEYS``)."""
+        reads them, are looked up as it reads them (``NEIGHBOUR_KEYS``); ``start``: the lines that
+        read once what the test reads of the state (``hoisting``), run before the loop."""
         return self.x.statements([
+            *start,
             *(["_on = G.at", "_at = _on.get"] if neighbours else []),
             "_kept = []",
             "for _k in _keys:",
@@ -341,10 +343,10 @@ class ProgramBuilder:
         per_square = s["where"] is not None and not reads_shape(s["where"], self.x.checked)
         if per_square:  # judged once per square: as a function of the square, when that is the same test
             probe = Probe()
-            with x.probing(probe):
+            with x.probing(probe), x.hoisting() as start:  # (what it reads of the state: read once)
                 code = x.gen(s["where"], {**env, s["var"]: probe.tile})
             if probe.exact:
-                where, at_square = self.squares_passing(code, probe.neighbours), probe.neighbours
+                where, at_square = self.squares_passing(code, probe.neighbours, start), probe.neighbours
         if s["where"] is not None and where is None:  # judged with the new tile on the grid: never none there
             where = x.function(x.gen(s["where"], {**env, s["var"]: TILE}), assign=("_tile", f"L[{slot}]"))
         env[s["var"]] = local(slot)  # after the statement the name is the tile placed, or none
