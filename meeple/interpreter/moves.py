@@ -14,7 +14,7 @@ from typing import Any, Callable
 from meeple.dsl.diagnostics import RuleRuntimeError
 from meeple.dsl.limits import MAX_CARD_PICKS, MAX_CHOSEN_CARDS
 
-from .boards import square_at
+from .boards import MAX_COORD, ROW
 
 Fn = Callable[[Any], Any]
 CHANCE_ACTOR = "chance"
@@ -542,10 +542,12 @@ class TilePlacement:
         total = first = self.first  # (placing nothing comes first)
         squares: Any = ()
         upto: list[int] = [0]  # the placements on the squares up to each one
+        keyed = False  # squares: the frontier's dict of sides by key, or a list of (x, y, sides)
         if present:
             board = st.grid
             if self.frontier_only and board.x:  # (the sides alone, read in C by itemgetter)
                 squares = board.fsides  # (keys: the square picked is worked out from its key)
+                keyed = True
                 sides = squares.values()
                 counted = itemgetter(*sides)(counts) if len(sides) > 1 else map(counts.__getitem__, sides)
             else:
@@ -560,9 +562,10 @@ class TilePlacement:
         if k < 0:
             return None  # (placing nothing)
         i = bisect_right(upto, k)
-        if isinstance(squares, dict):
+        if keyed:
             key = next(islice(squares, i, None))
-            (x, y), sides = square_at(key), squares[key]
+            sides = squares[key]
+            x, y = (key + MAX_COORD) // ROW, (key + MAX_COORD) % ROW - MAX_COORD  # (square_at, written out)
         else:
             x, y, sides = squares[i]
         if i:
