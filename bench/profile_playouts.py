@@ -44,7 +44,8 @@ def profile_time(name: str, games: int, lines: int) -> None:
     profile = cProfile.Profile()
     profile.enable()
     for seed in range(games):
-        game.new_state(4, seed=seed).play_out(random.Random(seed))
+        rng = random.Random(seed)  # (one generator for chance and choices, as bench/run.py plays)
+        game.new_state(4, rng=rng).play_out(rng)
     profile.disable()
     stats = pstats.Stats(profile)
     total = stats.total_tt
@@ -95,7 +96,8 @@ def profile_bytecodes(name: str, games: int, lines: int) -> None:
         return Path(file).name if file.startswith(package) else None
 
     def engine(seed: int) -> None:
-        game.new_state(4, seed=seed).play_out(random.Random(seed))
+        rng = random.Random(seed)
+        game.new_state(4, rng=rng).play_out(rng)
 
     shown = [("engine", engine, engine_file)]
     baseline_path = ROOT / "bench" / f"{name}_baseline.py"
