@@ -955,3 +955,5 @@ def test_a_game_can_draw_chance_from_the_callers_generator(hare):
         hare.new_state(4, chance="explicit", rng=random.Random(1))
     with pytest.raises(TypeError, match="random.Random"):
         hare.new_state(4, rng=7)
+    with pytest.raises(TypeError, match="random.Random"):
+        hare.new_state(4, rng=random.SystemRandom())

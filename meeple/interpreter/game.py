@@ -254,7 +254,8 @@ class Game:
             raise ValueError(f"{self.title} is for {self.min_players}..{self.max_players} players, not {players}")
         if chance not in (None, "explicit", "sampled"):
             raise ValueError(f"chance must be 'explicit' or 'sampled', not {chance!r}")
-        if rng is not None and not isinstance(rng, random.Random):
+        if rng is not None and (not isinstance(rng, random.Random) or isinstance(rng, random.SystemRandom)):
+            # (a SystemRandom has no state to copy: a state's generator is copied with the state)
             raise TypeError(f"rng is a random.Random or None, not {type(rng).__name__}")
         if rng is not None and (seed is not None or chance == "explicit"):
             raise ValueError("give rng or seed, not both, and no rng with chance='explicit'")
