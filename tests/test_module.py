@@ -290,7 +290,10 @@ def test_a_decisions_turn_picks_takes_and_comes_back_to_it() -> None:
     again = r"\n        if rand is None:\n            return (\d+)\n        st.pc = \1\n        continue\n"
     assert re.search(again, turn)
     bet = function_text(game.module.text(), "turn_bet")  # the opening bets: one per player, in a loop
-    assert "continue" not in bet and re.search(r"\n        return \d+\n", bet)
+    next_bet = (r"\n        if _more:\n            if rand is None:\n                return (\d+)\n"
+                r"            st.pc = \1\n            continue\n")
+    assert re.search(next_bet, bet)  # (the loop's next bet: the same decision again)
+    assert re.search(r"\n        return turn_play_\d+\(st, None, rand\)", bet)  # (after the loop: the turns)
 
 
 LIMITS = ROOT / "tests" / "fixtures" / "engine" / "limits_known_as_it_runs.rules"

@@ -882,7 +882,8 @@ def write_segments(code: list[Instr], positions: list[Optional[list[int]]], x: E
     from there on when the state draws chance itself (a seed), up to the next decision; it
     returns the step the state goes on from (the next decision, or a step it does not write),
     or None if the game ended. The shapes it writes: straight runs, draws and random picks, a
-    track's tiles, an ``if`` without ``else``, an ``if``/``elif``/``else`` whose branches are
+    track's tiles, an ``if`` without ``else`` (one last in a loop's body too: both ways go back
+    to the loop's test), an ``if``/``elif``/``else`` whose branches are
     such steps and all go on at one step (an option's branches), a loop whose body starts by a
     decision, a ``while`` loop of such steps with no decision in it, the next turn; at any
     other step it hands back, and ``State._advance`` goes on from there step by step. Each
@@ -1039,6 +1040,12 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
             seen.update(range(pc + 1, b))
             pc = b
             continue
+        back = _back_if(code, pc)
+        if back is not None:  # an ``if`` without ``else`` last in a loop's body: both ways back to its test
+            lines += _if_lines(code, pc, back, x)
+            seen.update(range(pc + 1, back + 1))
+            pc = b
+            continue
         chain = _chain(code, pc) if op == JUMP_IF_NOT else None
         if chain is not None:  # if / elif / else, each branch a few steps, all going on at one step
             branches, otherwise, pc = chain
@@ -1075,7 +1082,8 @@ def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list
         if op == END:
             return lines + _step_lines(code, pc, x)
         break  # a decision, a loop, a branch with an ``else``: the state goes on from here
-    if sum(1 for n in seen if code[n][0] != JUMP) - 1 < 2:  # (the step it stopped at is in ``seen``)
+    # (the step it stopped at is in ``seen``; one step written out saves State._advance's round)
+    if sum(1 for n in seen if code[n][0] != JUMP) - 1 < 1:
         return None
     return lines + [f"return {pc}"]
 
@@ -1144,6 +1152,19 @@ def _fused_draw(code: list[Instr], pc: int, stop: int, x: ExprCompiler) -> Optio
 def _simple(code: list[Instr], start: int, stop: int) -> bool:
     """Are the steps start..stop-1 ones a segment writes one after the other (no jump in them)?"""
     return all(code[n][0] in (EXEC, CHANCE, CHOICE, END) for n in range(start, stop))
+
+
+def _back_if(code: list[Instr], pc: int) -> Optional[int]:
+    """If the step at ``pc`` is the test of an ``if`` without ``else`` whose steps, all simple,
+    end by going back to where the test goes when it fails (a loop's test: the ``if`` is the
+    last statement of the loop's body), the step of that jump back; else None."""
+    op, _, miss = code[pc]
+    if op != JUMP_IF_NOT or miss >= pc:
+        return None
+    end = pc + 1
+    while end < len(code) and _simple(code, end, end + 1):
+        end += 1
+    return end if end < len(code) and code[end][0] == JUMP and code[end][2] == miss else None
 
 
 def _chain(code: list[Instr], pc: int) -> Optional[tuple[list[tuple[Fn, range]], Optional[range], int]]:
