@@ -599,6 +599,8 @@ turn {
     before_loop = squares.split("for _k in _keys:")[0]
     assert "V[vb[0]]" in before_loop and "V[vb[0] + 1]" in before_loop
     assert "V[vb[0] + 2]" not in before_loop and "V[vb[0] + 2]" in squares
+    # (the column of a tile read once is read once too: it stays where it is while the test runs)
+    assert "G.x[_var" in before_loop and "G.x[_var" not in squares.split("for _k in _keys:")[1]
     for players in (2, 3):
         for seed in range(5):
             st = g.new_state(players, seed=seed)

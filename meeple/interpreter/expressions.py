@@ -792,6 +792,9 @@ class ExprCompiler:
                 return self.square_query(func, args)
             if func not in ("col", "row"):  # (the probe would change a neighbour of another tile)
                 self.probe.board = True
+        if func in ("col", "row") and self.once is not None and tile.text in self.once.values():
+            # (a tile read once: its square too; where it is none, as TILE_INLINE reads it, never used)
+            return self.read_once(Code(TILE_INLINE[func].format("G", tile)), func)
         if func in TILE_SURE and tile.sure:
             return joined(TILE_SURE[func].format("G", tile, *args[1:]), *args)
         if func in TILE_INLINE and tile.plain:

@@ -529,11 +529,12 @@ class TilePlacement:
         payload = self.counted_payload(st, rand)
         return None if payload == -1 else self.nothing if payload is None else Action(self, payload)
 
-    def counted_payload(self, st, rand) -> tuple[int, int, int, int] | None | int:
+    def counted_payload(self, st, rand, src: list[int] | None = None) -> tuple[int, int, int, int] | None | int:
         """The payload of ``counted_pick``'s action, -1 for none: the placements on each square
         counted from a table of the varieties in hand, one number drawn, the square and
-        placement it stands for worked out."""
-        src = self.source(st)
+        placement it stands for worked out. (``src``: the source's counts, if read already.)"""
+        if src is None:
+            src = self.source(st)
         held = self.held(src)  # (how many of each tile variety, read in C)
         found = self.present.get(held)
         if found is None:

@@ -184,8 +184,9 @@ class ProgramBuilder:
                     "        return False", *test]
         if settled:
             test += [f"    L[{index_slot}] = len(_items)", "    return False"]
+        read = mentions([s["body"], s["where"], s.get("while_")], {s["var"]})  # (else its value is not kept)
         step = [f"_items = L[{items_slot}]", f"while L[{index_slot}] < len(_items):",
-                f"    L[{var_slot}] = _items[L[{index_slot}]]", f"    L[{index_slot}] += 1"]
+                *([f"    L[{var_slot}] = _items[L[{index_slot}]]"] if read else []), f"    L[{index_slot}] += 1"]
         has_next = x.statements([*step, *test, "return False"], purpose="next")
         # (what a segment writes for ``if <has_next>:`` instead of calling it: ``_more`` is the answer)
         has_next.inline_if = [step[0] + x.mark(span(s)), "_more = False", *step[1:], *_answered(test)]
@@ -362,8 +363,12 @@ class ProgramBuilder:
         new_vars = x.constant(tuple(fixed), "STARTS") if None not in fixed else f"{x.ref(starts, 'starts')}(st)"
         self.apply_written(spec, [
             "if picked is None:", f"    L[{slot}] = {NO_VALUE}", "else:", "    _v, _x, _y, _r = picked",
-            f"    S = {source_code}", "    S[_v] -= 1", *(["    st.forget(S, _v, 1)"] if lay.reveals else []),
-            f"    L[{slot}] = G.place(_x, _y, _v, _r, {x.constant(spec.ends, 'ENDS')}[_v][_r], {new_vars})"])
+            "    S[_v] -= 1", *(["    st.forget(S, _v, 1)"] if lay.reveals else []),
+            f"    L[{slot}] = G.place(_x, _y, _v, _r, {x.constant(spec.ends, 'ENDS')}[_v][_r], {new_vars})"],
+            operands=(f"S = {source_code}",))
+        if spec.pick_payload is not None:  # (the pick counts the tiles of the source the turn has read)
+            spec.pick_lines = [f"picked = {x.ref(spec.pick_payload, 'pick')}(st, rand, S)", "if picked == -1:",
+                               "    return -1"]
         if not s.get("otherwise"):
             self.emit(CHOICE, spec, ("grid", "zones"))  # (the card leaves its zone)
             return
