@@ -452,11 +452,12 @@ class TilePlacement:
         # there. Actions are immutable: each is made once and shared by every state and game.
         self.made: dict[tuple[int, int, int], list[tuple[Action, ...] | None]] = {}
         self.unmade: list[tuple[Action, ...] | None] = [None] * len(shapes.rotations)
-        # varieties in hand → for each side pattern (as ``fits``), how many placements they have
-        self.counts: dict[tuple[int, ...], list[int]] = {}
+        # varieties in hand → (themselves, for each side pattern (as ``fits``) how many placements
+        # they have, and those placements as (variety, rotation) in the order of the legal actions)
+        self.counts: dict[tuple[int, ...], tuple[tuple[int, ...], list[int], list]] = {}
         # the source's count of each tile variety (a tuple, or the count when there is one) → the varieties held
         self.held = itemgetter(*tile_varieties) if tile_varieties else lambda src: ()
-        self.present: dict[Any, tuple[tuple[int, ...], list[int] | None]] = {}  # → (varieties held, counts)
+        self.present: dict[Any, tuple | None] = {}  # → their ``counts`` (None: none held)
         self.fit_counts = [[len(rotations) for rotations in by_sides] for by_sides in self.fits]
         self.first = 1 if optional else 0  # (the legal actions start by placing nothing)
         if where is None or per_square:
@@ -536,15 +537,15 @@ class TilePlacement:
         if src is None:
             src = self.source(st)
         held = self.held(src)  # (how many of each tile variety, read in C)
-        found = self.present.get(held)
-        if found is None:
+        found = self.present.get(held, False)
+        if found is False:
             found = self.present_in(src, held)
-        present, counts = found
         total = first = self.first  # (placing nothing comes first)
         squares: Any = ()
         upto: list[int] = [0]  # the placements on the squares up to each one
         keyed = False  # squares: the frontier's dict of sides by key, or a list of (x, y, sides)
-        if present:
+        if found is not None:
+            present, counts, placements = found
             board = st.grid
             if self.frontier_only and board.x:  # (the sides alone, read in C by itemgetter)
                 squares = board.fsides  # (keys: the square picked is worked out from its key)
@@ -571,26 +572,27 @@ class TilePlacement:
             x, y, sides = squares[i]
         if i:
             k -= upto[i - 1]
-        for v in present:
-            rotations = self.fits[v][sides]
-            if k < len(rotations):
-                return v, x, y, rotations[k]
-            k -= len(rotations)
-        raise AssertionError("a placement counted but not found")
+        fitting = placements[sides]
+        if fitting is None:  # (worked out the first time a square of these sides is picked)
+            fitting = placements[sides] = tuple((v, r) for v in present for r in self.fits[v][sides])
+        v, r = fitting[k]
+        return v, x, y, r
 
-    def present_in(self, src: list[int], held: Any) -> tuple[tuple[int, ...], list[int] | None]:
-        """(the tile varieties ``src`` holds, how many placements they have per side pattern),
-        kept by ``held``, the source's counts of them (``counted_payload``); the placements are
-        worked out once per set of varieties."""
+    def present_in(self, src: list[int], held: Any) -> tuple[tuple[int, ...], list[int], list] | None:
+        """For the tile varieties ``src`` holds (None if none): those varieties, how many
+        placements they have per side pattern, and those placements, (variety, rotation) in the
+        order of ``legal``, per side pattern (None until one is picked); kept by ``held``, the
+        source's counts of them (``counted_payload``); worked out once per set of varieties."""
         present = tuple(compress(self.tile_varieties, map(src.__getitem__, self.tile_varieties)))
-        counts = self.counts.get(present)
-        if counts is None and present:
+        found = self.counts.get(present) if present else None
+        if found is None and present:
             if len(self.counts) > COUNTS_KEPT:
                 self.counts.clear()
-            counts = self.counts[present] = list(map(sum, zip(*(self.fit_counts[v] for v in present))))
+            counts = list(map(sum, zip(*(self.fit_counts[v] for v in present))))
+            found = self.counts[present] = (present, counts, [None] * len(counts))
         if len(self.present) > COUNTS_KEPT:
             self.present.clear()
-        self.present[held] = found = (present, counts)
+        self.present[held] = found
         return found
 
     def fitting(self, present: list[int], squares: list[tuple[int, int, int]], out: list) -> list[Action]:
