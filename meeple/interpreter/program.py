@@ -511,10 +511,10 @@ class ProgramBuilder:
     def option_apply(option_slot: int, slots: list[list[int]]) -> list[str]:
         """``OptionChoice.apply`` written out for the decision's turn: the option's number, then
         its values, each in its variable's slot."""
-        lines = [f"L[{option_slot}] = picked[0]"]
         taking = [(k, option) for k, option in enumerate(slots) if option]
+        lines = [f"L[{option_slot}] = _option = picked[0]" if taking else f"L[{option_slot}] = picked[0]"]
         for j, (k, option) in enumerate(taking):
-            lines.append(f"{'if' if j == 0 else 'elif'} picked[0] == {k}:")
+            lines.append(f"{'if' if j == 0 else 'elif'} _option == {k}:")
             lines += [f"    L[{slot}] = picked[1][{i}]" for i, slot in enumerate(option)]
         return lines
 

@@ -132,7 +132,7 @@ class StatementWriter:
             line = f"V[{base} + {cell}] = {self.kept(value)}" if cell.sure else \
                 f"_set_cell(V, {base}, {cell}, {self.kept(value)}, {name!r})"
         elif name in lay.var_names and s["index"] is None:
-            line = f"V[vb[{lay.var_names.index(name)}]] = {self.kept(value)}"
+            line = f"V[{lay.shared_var_slot[name]}] = {self.kept(value)}"  # (its slot is the same in every game)
         elif name in lay.var_names:
             seat = x.gen(s["index"], env)
             if VARS in seat.reads:  # a var's player may still be none
