@@ -266,8 +266,11 @@ def test_a_segment_writes_if_elif_else_and_a_loop_that_starts_by_a_decision() ->
     assert after_step.count("elif ") == 2 and "\n        else:\n" in after_step
     # (the loop's next, written out; a random playout goes on into the later decision's turn)
     handed = re.search(r"\n        if _more:\n            if rand is None:\n                return (\d+)\n"
-                       r"            st.pc = \1\n            return (turn_\w+)\(st, None, rand\)", after_step)
+                       r"            st.pc = \1\n            _next = (turn_\w+)\(st, None, rand\)", after_step)
     assert handed and "\n    while True:" in function_text(text, handed[2])
+    # (where that turn comes back to this decision, the next turn's first, this one goes round again)
+    assert re.search(r"\n            if _next != (\d+):.*\n                return _next\n            st.pc = \1\n"
+                     r"            continue\n", after_step)
 
 
 def test_a_segment_writes_a_loop_of_draws_with_an_if_and_a_loop_inside() -> None:
@@ -293,7 +296,7 @@ def test_a_decisions_turn_picks_takes_and_comes_back_to_it() -> None:
     next_bet = (r"\n        if _more:\n            if rand is None:\n                return (\d+)\n"
                 r"            st.pc = \1\n            continue\n")
     assert re.search(next_bet, bet)  # (the loop's next bet: the same decision again)
-    assert re.search(r"\n        return turn_play_\d+\(st, None, rand\)", bet)  # (after the loop: the turns)
+    assert re.search(r"\n        _next = turn_play_\d+\(st, None, rand\)", bet)  # (after the loop: the turns)
 
 
 LIMITS = ROOT / "tests" / "fixtures" / "engine" / "limits_known_as_it_runs.rules"
@@ -1074,7 +1077,8 @@ def test_a_turn_hands_on_only_to_a_later_turn_that_hands_on_to_none(tmp_path: Pa
         game = meeple.load(path)
         text = game.module.text()
         for spec in (spec for op, spec, _ in game.code if op == CHOICE):
-            called = re.findall(r"return (turn_\w+)\(st, None, rand\)", function_text(text, spec.turn.__name__))
+            called = re.findall(r"(?:return|_next =) (turn_\w+)\(st, None, rand\)",
+                                function_text(text, spec.turn.__name__))
             handing += bool(called)
             assert spec.turn.hands_on == bool(called)
             assert all("(on to its decision)" not in function_text(text, name) for name in called), path

@@ -973,34 +973,46 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
              *([end_if(x), "    st._finish('end')", "    return None"] if spec.check_end else []),
              "if len(log) >= cap:", "    st._finish('step cap')", "    return None",
              *(_again(after, at) if after is not None else [f"return {at + 1}"])]
-    lines, hands_on = _handed_on(lines, later or {}, x)
+    lines, hands_on = _handed_on(lines, later or {}, x, at)
     turn = x.statements(["while True:", *(f"    {line}" for line in lines)],
                         params=("picked", "rand=None"), purpose=f"turn_{spec.label}", shared=True)
     turn.hands_on = hands_on
     return turn
 
 
-def _handed_on(lines: list[str], later: dict[int, tuple[Fn, Optional[list[int]]]],
-               x: ExprCompiler) -> tuple[list[str], bool]:
+def _handed_on(lines: list[str], later: dict[int, tuple[Fn, Optional[list[int]]]], x: ExprCompiler,
+               me: Optional[int] = None) -> tuple[list[str], bool]:
     """A turn's lines with each ``return N`` to a decision of ``later`` made, in a random
     playout, the call of that decision's turn (what ``State.play_out`` would do next, without
     going back to it); and whether there was one. (Only turns that call none are called: a
-    playout goes one call deeper at most.) The call is marked with the decision's position: a
-    rules error in the lines of that turn that mark none (its pick) names the decision, as it
-    does when ``State.play_out`` calls the turn."""
-    out, hands_on = [], False
+    playout goes one call deeper at most.) Where the turn called comes back to this turn's
+    decision, ``me`` (the next turn starts by it), this turn goes round again, as its own
+    segment does (``_again``; outside its loops). The call is marked with the decision's
+    position: a rules error in the lines of that turn that mark none (its pick) names the
+    decision, as it does when ``State.play_out`` calls the turn."""
+    out, hands_on, loops = [], False, []  # (loops: the indents of the loops a line is in)
     for line in lines:
         text, mark = _unmarked(line)
+        indent = len(text) - len(text.lstrip())
+        while loops and indent <= loops[-1]:
+            loops.pop()
+        if text.lstrip().startswith(("while ", "for ")):
+            loops.append(indent)
         words = text.split()
         to = int(words[1]) if len(words) == 2 and words[0] == "return" and words[1].isdigit() else None
         if to not in later:
             out.append(line)
             continue
-        pad = text[:len(text) - len(text.lstrip())]
+        pad = text[:indent]
         hands_on = True
         turn, at = later[to]
-        out += [f"{pad}if rand is None:{mark}", f"{pad}    return {to}", f"{pad}st.pc = {to}",
-                f"{pad}return {x.ref(turn, 'turn')}(st, None, rand)  # (on to its decision){x.mark(at)}"]
+        call = f"{x.ref(turn, 'turn')}(st, None, rand)  # (on to its decision){x.mark(at)}"
+        out += [f"{pad}if rand is None:{mark}", f"{pad}    return {to}", f"{pad}st.pc = {to}"]
+        if me is None or loops:
+            out.append(f"{pad}return {call}")
+            continue
+        out += [f"{pad}_next = {call}", f"{pad}if _next != {me}:  # (else back at this decision: round again)",
+                f"{pad}    return _next", f"{pad}st.pc = {me}", f"{pad}continue"]
     return out, hands_on
 
 
