@@ -36,6 +36,7 @@ class Code:
     # a value read from a table that holds no none (a tile beside a square: ``_at(key, -1)``): the
     # tests (bools) that it is none and that it is not, with no read (``key not in _on``, ``key in _on``)
     none_test: Optional[tuple[str, str]] = None
+    local: bool = False  # a local of the rules, a slot of ``L`` (``local``)
 
     def __str__(self) -> str:
         return self.text
@@ -66,7 +67,7 @@ def name(text: str, sure: bool = False) -> Code:
 
 def local(slot: int) -> Code:
     """A local of the rules (a let, a loop variable of a statement): slot ``slot`` of ``L``."""
-    return Code(f"L[{slot}]", plain=True)
+    return Code(f"L[{slot}]", plain=True, local=True)
 
 
 def subscript(base: str, index: Code, sure: bool = False, reads: frozenset[str] = frozenset()) -> Code:

@@ -681,6 +681,8 @@ class ExprCompiler:
         if what in (C.LOCAL, C.ATTRIBUTE):
             if self.probe is not None and env[name].unwrapped().probe:
                 self.probe.values += 1
+            if env[name].local:  # (no statement runs while code made with ``hoisting`` does)
+                return self.read_once(env[name], "local")
             return env[name]
         if what == C.PLAYERS:
             return Code("st.players")
@@ -1098,7 +1100,7 @@ class ExprCompiler:
             test = self.gen(_all_of(guard), inner)
             k = tile_var_of_tile(test)
             if k is not None:  # only the tiles whose flag is set can stop a walk (found in C: often none is)
-                return f"{{_tile: {mask} for _tile in _compress(_count(), G.tv[{k}])}}"
+                return f"({{_tile: {mask} for _tile in _compress(_count(), G.tv[{k}])}} if any(G.tv[{k}]) else {{}})"
             return f"{{_tile: {mask} for _tile in range(len(G.x)) if {test}}}"
         enter = tile_clause("enter_start", every_tile=False)
         search = ("_route_length(G.nb, G.ends, _t0, _e0, "
