@@ -273,6 +273,21 @@ def test_a_segment_writes_if_elif_else_and_a_loop_that_starts_by_a_decision() ->
                      r"            continue\n", after_step)
 
 
+def test_a_playout_of_lucky_dog_goes_from_decision_to_decision_in_written_out_code(monkeypatch) -> None:
+    """Lucky Dog's setup is a loop whose body places a start tile, sets a var (one step),
+    chooses a marker and ends by a refill (an ``if`` last in the body): each is written out
+    into the turns, so a random playout never goes step by step through ``State._advance``
+    (as it did after each start tile and marker), and the game plays as before."""
+    game = meeple.load(str(ROOT / "games" / "luckydog.rules"))
+    states = [game.new_state(4, seed=seed) for seed in range(5)]
+    rounds = []
+    monkeypatch.setattr(type(states[0]), "_advance", lambda st: rounds.append(st.pc))
+    for seed, st in enumerate(states):
+        st.play_out(random.Random(seed))
+        assert st.is_terminal()
+    assert rounds == []
+
+
 def test_a_segment_writes_a_loop_of_draws_with_an_if_and_a_loop_inside() -> None:
     text = meeple.load(str(SEGMENT_SHAPES)).module.text()
     after_nod = function_text(text, "turn_nod")
