@@ -103,10 +103,14 @@ def _run_chunk(bounds: tuple[int, int]) -> tuple[int, list[tuple]]:
                    for i in range(start, stop)]
 
 
+CHUNK_MOST = 256  # games per task at most: a task costs the parent about a millisecond (hare: ~80 ms of games)
+
+
 def plan(games: int, workers: int | None) -> tuple[int, int]:
-    """The games per task and the number of processes actually used (at most the cores)."""
+    """The games per task and the number of processes actually used (at most the cores): at
+    least 8 tasks per process, so that they end together, and at most ``CHUNK_MOST`` games each."""
     workers = max(1, min(workers if workers is not None else cores(), cores()))
-    chunk = max(1, min(64, math.ceil(games / (workers * 8)))) if games else 1
+    chunk = max(1, min(CHUNK_MOST, math.ceil(games / (workers * 8)))) if games else 1
     return chunk, max(1, min(workers, math.ceil(games / chunk)))
 
 
