@@ -103,7 +103,7 @@ def _run_chunk(bounds: tuple[int, int]) -> tuple[int, list[tuple]]:
                    for i in range(start, stop)]
 
 
-CHUNK_MOST = 256  # games per task at most: a task costs the parent about a millisecond (hare: ~80 ms of games)
+CHUNK_MOST = 256  # games per task at most: a task costs the parent about a millisecond of its core
 
 
 def plan(games: int, workers: int | None) -> tuple[int, int]:
