@@ -10,7 +10,7 @@ the state stops and waits for an action.
 from __future__ import annotations
 
 import ast
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from . import capacity
 from .boards import MAX_COORD, ROW
@@ -951,13 +951,11 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
     from, None if the game ended, -1 if there was no legal action to pick. ``State.apply``
     runs it with the action, ``State.play_out`` with ``rand``; with ``rand``, where the program
     goes on to a later decision whose turn is in ``later`` (with the decision's rules position),
-    it returns what that turn returns (``_handed_on``)."""
+    it calls that turn and returns what it returns, or goes round again (``_handed_on``)."""
     me = x.constant(spec, spec.label)
     inline = getattr(spec, "pick_lines", None)  # (lines that set ``picked``, the payload)
     if inline is not None:
         pick = inline
-    elif getattr(spec, "pick_payload", None) is not None:
-        pick = [f"picked = {x.ref(spec.pick_payload, 'pick')}(st, rand)", "if picked == -1:", "    return -1"]
     elif spec.pick is not None:
         pick = [f"action = {x.ref(spec.pick, 'pick')}(st, rand)", "if action is None:", "    return -1",
                 "picked = action.payload"]
@@ -981,7 +979,7 @@ def _turn_function(spec: Any, at: int, after: Optional[list[str]], x: ExprCompil
 
 
 def _handed_on(lines: list[str], later: dict[int, tuple[Fn, Optional[list[int]]]], x: ExprCompiler,
-               me: Optional[int] = None) -> tuple[list[str], bool]:
+               me: int) -> tuple[list[str], bool]:
     """A turn's lines with each ``return N`` to a decision of ``later`` made, in a random
     playout, the call of that decision's turn (what ``State.play_out`` would do next, without
     going back to it); and whether there was one. (Only turns that call none are called: a
@@ -990,14 +988,9 @@ def _handed_on(lines: list[str], later: dict[int, tuple[Fn, Optional[list[int]]]
     segment does (``_again``; outside its loops). The call is marked with the decision's
     position: a rules error in the lines of that turn that mark none (its pick) names the
     decision, as it does when ``State.play_out`` calls the turn."""
-    out, hands_on, loops = [], False, []  # (loops: the indents of the loops a line is in)
-    for line in lines:
+    out, hands_on = [], False
+    for line, indent, in_loop in _in_loops(lines):
         text, mark = _unmarked(line)
-        indent = len(text) - len(text.lstrip())
-        while loops and indent <= loops[-1]:
-            loops.pop()
-        if text.lstrip().startswith(("while ", "for ")):
-            loops.append(indent)
         words = text.split()
         to = int(words[1]) if len(words) == 2 and words[0] == "return" and words[1].isdigit() else None
         if to not in later:
@@ -1008,7 +1001,7 @@ def _handed_on(lines: list[str], later: dict[int, tuple[Fn, Optional[list[int]]]
         turn, at = later[to]
         call = f"{x.ref(turn, 'turn')}(st, None, rand)  # (on to its decision){x.mark(at)}"
         out += [f"{pad}if rand is None:{mark}", f"{pad}    return {to}", f"{pad}st.pc = {to}"]
-        if me is None or loops:
+        if in_loop:
             out.append(f"{pad}return {call}")
             continue
         out += [f"{pad}_next = {call}", f"{pad}if _next != {me}:  # (else back at this decision: round again)",
@@ -1019,20 +1012,28 @@ def _handed_on(lines: list[str], later: dict[int, tuple[Fn, Optional[list[int]]]
 def _again(lines: list[str], at: int) -> list[str]:
     """A segment's lines with its ``return at`` (back to the decision it follows) made
     ``continue`` (outside its own loops, where a ``continue`` would be theirs)."""
-    out, loops = [], []  # the indents of the loops the line is in
+    out = []
+    for line, indent, in_loop in _in_loops(lines):
+        text, mark = _unmarked(line)
+        if text.strip() == f"return {at}" and not in_loop:  # (an action given: that one only)
+            again = [f"if rand is None:{mark}", f"    return {at}", f"st.pc = {at}", "continue"]
+            out += [f"{' ' * indent}{t}" for t in again]
+            continue
+        out.append(line)
+    return out
+
+
+def _in_loops(lines: list[str]) -> Iterator[tuple[str, int, bool]]:
+    """Each of a function's lines, with its indent and whether it is inside a ``while`` or
+    ``for`` of the lines (where a ``continue`` would be that loop's)."""
+    loops: list[int] = []  # the indents of the loops the line is in
     for line in lines:
         indent = len(line) - len(line.lstrip())
         while loops and indent <= loops[-1]:
             loops.pop()
-        text, mark = _unmarked(line)
-        if text.strip() == f"return {at}" and not loops:  # (an action given: that one only)
-            again = [f"if rand is None:{mark}", f"    return {at}", f"st.pc = {at}", "continue"]
-            out += [f"{' ' * indent}{t}" for t in again]
-            continue
+        yield line, indent, bool(loops)
         if line.lstrip().startswith(("while ", "for ")):
             loops.append(indent)
-        out.append(line)
-    return out
 
 
 def _segment_lines(code: list[Instr], pc: int, x: ExprCompiler) -> Optional[list[str]]:
